@@ -1,0 +1,533 @@
+/* hmasweep — the command line: run a sweep, list the variants, generate a series.
+ * Exit status: 0 success, 2 usage error, 1 bad data (or any other failure).  Every error names the
+ * problem on stderr. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hmasweep.h"
+#include "isa.h"
+#include "sha256.h"
+#include "variant.h"
+
+enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
+
+static int fail(int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hmasweep: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+static int exit_code_for(hs_status st) { return st == HS_ERR_USAGE || st == HS_ERR_ISA ? EXIT_USAGE : EXIT_DATA; }
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ---- strict number parsing: the whole word must be the number ------------------------------------ */
+static int parse_i64(const char *s, long long *out) {
+    char *end;
+    if (!s || !*s) return 0;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end) return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_u64(const char *s, unsigned long long *out) {
+    char *end;
+    if (!s || !*s || *s == '-') return 0;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end) return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_f64(const char *s, double *out) {
+    char *end;
+    if (!s || !*s) return 0;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v)) return 0;
+    *out = v;
+    return 1;
+}
+
+/* ---- options ---------------------------------------------------------------------------------------- */
+typedef struct {
+    const char *variant, *isa, *input, *grid, *lengths, *format, *output;
+    unsigned long long seed;
+    long long bars, threads, repeat;
+    double vol, start;
+} cli_options;
+
+static cli_options default_options(void) {
+    cli_options o = {0};
+    o.seed = HS_DEFAULT_SEED;
+    o.bars = HS_DEFAULT_BARS;
+    o.vol = HS_DEFAULT_VOL;
+    o.start = HS_DEFAULT_START;
+    o.format = NULL;
+    o.repeat = 1;
+    return o;
+}
+
+/* Parse "--name value" and "--name=value".  Returns 1 and sets *value when argv[*i] is that option. */
+static int option_value(int argc, char **argv, int *i, const char *name, const char **value, int *missing) {
+    size_t len = strlen(name);
+    if (strncmp(argv[*i], name, len) != 0) return 0;
+    if (argv[*i][len] == '=') {
+        *value = argv[*i] + len + 1;
+        return 1;
+    }
+    if (argv[*i][len] != '\0') return 0;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return 1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+/* ---- help ------------------------------------------------------------------------------------------- */
+static const char *const usage_main =
+    "usage: hmasweep <command> [options]\n"
+    "\n"
+    "HMA/HMA3 stop-and-reverse sweep (kernel spec v1), as a family of variants with identical results.\n"
+    "\n"
+    "commands:\n"
+    "  run        run a sweep (no options: the study's default run, 150,000 bars x 80 combos)\n"
+    "  variants   list the registered variants, their tier and ISAs\n"
+    "  gen        write a synthetic close series (f64, csv or npy)\n"
+    "\n"
+    "`hmasweep <command> --help` describes each command.\n";
+
+static const char *const usage_run =
+    "usage: hmasweep run [options]\n"
+    "\n"
+    "Run every combo of the grid over a close series and print trades and PnL per combo.\n"
+    "\n"
+    "  --variant NAME      registered variant (default unchecked; see `hmasweep variants`)\n"
+    "  --isa NAME          force an ISA: scalar, sse2, avx2, avx512, neon (default: best built and\n"
+    "                      supported, or $HMASWEEP_ISA)\n"
+    "  --threads N         threads for OpenMP variants (default: all cores)\n"
+    "  --seed N --bars N --vol X --start X\n"
+    "                      synthetic series (default 42, 150000, 0.0008, 100)\n"
+    "  --input FILE        read the close series instead: raw little-endian f64, CSV (one column or a\n"
+    "                      'close' column) or 1-D float64 .npy\n"
+    "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default 6:200:80)\n"
+    "  --lengths A,B,...   explicit lengths (each >= 2)\n"
+    "  --format FMT        table (default), json or csv\n"
+    "  --repeat N          run the sweep N times and report the median time\n"
+    "  --help              this text\n";
+
+static const char *const usage_variants =
+    "usage: hmasweep variants [--format table|json]\n"
+    "\n"
+    "List the registry: name, tier, driver, the ISAs each variant was built for, which of those this\n"
+    "CPU can run (marked *), and the ISA it would run with by default.\n";
+
+static const char *const usage_gen =
+    "usage: hmasweep gen --output FILE [--format f64|csv|npy] [--seed N --bars N --vol X --start X]\n"
+    "\n"
+    "Write the synthetic close series of SPEC §1.  The format defaults from the file extension (.csv,\n"
+    ".npy, otherwise raw little-endian f64).\n";
+
+/* ---- the grid ----------------------------------------------------------------------------------------- */
+static int parse_lengths(const char *spec, int64_t **out, size_t *n) {
+    size_t count = 1;
+    for (const char *p = spec; *p; p++) count += *p == ',';
+    int64_t *v = malloc(count * sizeof *v);
+    char *copy = strdup(spec);
+    if (!v || !copy) {
+        free(v);
+        free(copy);
+        return fail(EXIT_DATA, "out of memory");
+    }
+    size_t k = 0;
+    int bad = 0;
+    /* strtok would skip empty fields; walk the commas by hand so "6,,8" is an error. */
+    char *field = copy;
+    for (;;) {
+        char *comma = strchr(field, ',');
+        if (comma) *comma = '\0';
+        long long L;
+        if (!parse_i64(field, &L)) {
+            bad = fail(EXIT_USAGE, "--lengths: '%s' is not an integer (expected A,B,... with each length >= 2)", field);
+            break;
+        }
+        if (L < 2) {
+            bad = fail(EXIT_USAGE, "--lengths: length %lld is out of range (L must be >= 2)", L);
+            break;
+        }
+        v[k++] = L;
+        if (!comma) break;
+        field = comma + 1;
+    }
+    free(copy);
+    if (bad) {
+        free(v);
+        return bad;
+    }
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+static int parse_grid(const char *spec, int64_t **out, size_t *n) {
+    long long lo, hi, count;
+    char a[64], b[64], c[64];
+    const char *p1 = strchr(spec, ':'), *p2 = p1 ? strchr(p1 + 1, ':') : NULL;
+    if (!p1 || !p2 || strchr(p2 + 1, ':') || (size_t)(p1 - spec) >= sizeof a || (size_t)(p2 - p1 - 1) >= sizeof b ||
+        strlen(p2 + 1) >= sizeof c)
+        return fail(EXIT_USAGE, "--grid '%s': expected LO:HI:COUNT, e.g. 6:200:80", spec);
+    memcpy(a, spec, (size_t)(p1 - spec));
+    a[p1 - spec] = '\0';
+    memcpy(b, p1 + 1, (size_t)(p2 - p1 - 1));
+    b[p2 - p1 - 1] = '\0';
+    strcpy(c, p2 + 1);
+    if (!parse_i64(a, &lo) || !parse_i64(b, &hi) || !parse_i64(c, &count))
+        return fail(EXIT_USAGE, "--grid '%s': LO, HI and COUNT must be integers", spec);
+    if (count < 1 || count > 1000000)
+        return fail(EXIT_USAGE, "--grid '%s': COUNT must be between 1 and 1000000", spec);
+    int64_t *v = malloc((size_t)count * sizeof *v);
+    if (!v) return fail(EXIT_DATA, "out of memory");
+    hs_error err;
+    if (hs_grid(lo, hi, (size_t)count, v, &err) != HS_OK) {
+        free(v);
+        return fail(EXIT_USAGE, "--grid: %s", err.msg);
+    }
+    *out = v;
+    *n = (size_t)count;
+    return 0;
+}
+
+/* ---- series --------------------------------------------------------------------------------------------- */
+static int load_series(const cli_options *o, double **close, size_t *n) {
+    hs_error err;
+    if (o->input) {
+        hs_status st = hs_read_series(o->input, close, n, &err);
+        return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
+    }
+    if (o->bars < 1 || o->bars > 2000000000LL)
+        return fail(EXIT_USAGE, "--bars %lld is out of range (1 .. 2000000000)", o->bars);
+    *n = (size_t)o->bars;
+    *close = malloc(*n * sizeof **close);
+    if (!*close) return fail(EXIT_DATA, "out of memory for %zu bars", *n);
+    hs_status st = hs_make_close(o->seed, *n, o->vol, o->start, *close, &err);
+    if (st != HS_OK) {
+        free(*close);
+        return fail(exit_code_for(st), "%s", err.msg);
+    }
+    return 0;
+}
+
+static int is_default_data(const cli_options *o) {
+    return !o->input && o->seed == HS_DEFAULT_SEED && o->bars == HS_DEFAULT_BARS && o->vol == HS_DEFAULT_VOL &&
+           o->start == HS_DEFAULT_START;
+}
+
+/* ---- output ------------------------------------------------------------------------------------------ */
+typedef struct {
+    const char *variant;
+    hs_isa isa;
+    int threads;
+    size_t bars, n_combos;
+    const int64_t *lengths;
+    const hs_windows *windows;
+    const hs_result *results;
+    double seconds, process_seconds;
+    int default_data;
+    char sha[65];
+} run_report;
+
+static void print_json(const run_report *r) {
+    printf("{\"variant\": \"%s\", \"isa\": \"%s\", \"threads\": %d, \"bars\": %zu, \"series_sha256\": \"%s\", "
+           "\"seconds\": %.9g, \"combos\": [",
+           r->variant, hs_isa_name(r->isa), r->threads, r->bars, r->sha, r->seconds);
+    for (size_t c = 0; c < r->n_combos; c++) {
+        const int64_t *w = r->windows[c].w;
+        printf("%s\n  {\"length\": %lld, \"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], \"trades\": %lld, "
+               "\"pnl\": %.17g}",
+               c ? "," : "", (long long)r->lengths[c], (long long)w[0], (long long)w[1], (long long)w[2],
+               (long long)w[3], (long long)w[4], (long long)w[5], (long long)r->results[c].trades, r->results[c].pnl);
+    }
+    printf("\n]}\n");
+}
+
+static void print_csv(const run_report *r) {
+    printf("combo,length,w0,w1,w2,w3,w4,w5,trades,pnl\n");
+    for (size_t c = 0; c < r->n_combos; c++) {
+        const int64_t *w = r->windows[c].w;
+        printf("%zu,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g\n", c, (long long)r->lengths[c], (long long)w[0],
+               (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5],
+               (long long)r->results[c].trades, r->results[c].pnl);
+    }
+}
+
+/* The study's published fingerprint of combo 0 of the default run (SPEC §5). */
+#define STUDY_TRADES 57029
+#define STUDY_PNL (-5165.58)
+
+static void print_table(const run_report *r) {
+    printf("hmasweep run: variant %s (isa %s, %d thread%s), %zu bars, %zu combos\n", r->variant, hs_isa_name(r->isa),
+           r->threads, r->threads == 1 ? "" : "s", r->bars, r->n_combos);
+    printf("%5s %6s %6s %6s %4s %5s %5s %6s %9s %18s\n", "combo", "L", "w0", "w1", "w2", "w3", "w4", "w5", "trades",
+           "pnl");
+    long long total = 0;
+    for (size_t c = 0; c < r->n_combos; c++) {
+        const int64_t *w = r->windows[c].w;
+        printf("%5zu %6lld %6lld %6lld %4lld %5lld %5lld %6lld %9lld %18.9f\n", c, (long long)r->lengths[c],
+               (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5],
+               (long long)r->results[c].trades, r->results[c].pnl);
+        total += r->results[c].trades;
+    }
+    if (r->n_combos) {
+        const hs_result *f = &r->results[0];
+        printf("fingerprint: combo 0 (L=%lld): %lld trades, PnL %.2f", (long long)r->lengths[0], (long long)f->trades,
+               f->pnl);
+        if (r->default_data && r->lengths[0] == 6) {
+            int match = f->trades == STUDY_TRADES && fabs(f->pnl - STUDY_PNL) < 0.005;
+            printf(" — study: 57,029 trades, -5165.58: %s", match ? "MATCH" : "MISMATCH");
+        }
+        printf("\n");
+    }
+    printf("total trades: %lld over %zu combos; series sha256 %s\n", total, r->n_combos, r->sha);
+    printf("wall time: sweep %.3f s, whole process %.3f s\n", r->seconds, r->process_seconds);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* ---- commands ------------------------------------------------------------------------------------------ */
+static int parse_common(int argc, char **argv, int *i, cli_options *o, int *handled) {
+    const char *v = NULL;
+    int missing = 0;
+    *handled = 1;
+    if (option_value(argc, argv, i, "--seed", &v, &missing)) {
+        if (missing || !parse_u64(v, &o->seed)) return fail(EXIT_USAGE, "--seed needs a non-negative integer");
+    } else if (option_value(argc, argv, i, "--bars", &v, &missing)) {
+        if (missing || !parse_i64(v, &o->bars) || o->bars < 1) return fail(EXIT_USAGE, "--bars needs an integer >= 1");
+    } else if (option_value(argc, argv, i, "--vol", &v, &missing)) {
+        if (missing || !parse_f64(v, &o->vol)) return fail(EXIT_USAGE, "--vol needs a finite number");
+    } else if (option_value(argc, argv, i, "--start", &v, &missing)) {
+        if (missing || !parse_f64(v, &o->start) || o->start <= 0)
+            return fail(EXIT_USAGE, "--start needs a finite number > 0");
+    } else if (option_value(argc, argv, i, "--format", &v, &missing)) {
+        if (missing) return fail(EXIT_USAGE, "--format needs a value");
+        o->format = v;
+    } else if (option_value(argc, argv, i, "--output", &v, &missing)) {
+        if (missing) return fail(EXIT_USAGE, "--output needs a file name");
+        o->output = v;
+    } else {
+        *handled = 0;
+    }
+    return 0;
+}
+
+static int cmd_run(int argc, char **argv) {
+    double t_process = now_seconds();
+    cli_options o = default_options();
+    for (int i = 0; i < argc; i++) {
+        const char *v = NULL;
+        int missing = 0, handled, rc;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_run, stdout);
+            return 0;
+        }
+        if ((rc = parse_common(argc, argv, &i, &o, &handled))) return rc;
+        if (handled) continue;
+        if (option_value(argc, argv, &i, "--variant", &v, &missing)) {
+            if (missing) return fail(EXIT_USAGE, "--variant needs a name");
+            o.variant = v;
+        } else if (option_value(argc, argv, &i, "--isa", &v, &missing)) {
+            if (missing) return fail(EXIT_USAGE, "--isa needs a name");
+            o.isa = v;
+        } else if (option_value(argc, argv, &i, "--threads", &v, &missing)) {
+            if (missing || !parse_i64(v, &o.threads) || o.threads < 1 || o.threads > 4096)
+                return fail(EXIT_USAGE, "--threads needs an integer between 1 and 4096");
+        } else if (option_value(argc, argv, &i, "--input", &v, &missing)) {
+            if (missing) return fail(EXIT_USAGE, "--input needs a file name");
+            o.input = v;
+        } else if (option_value(argc, argv, &i, "--grid", &v, &missing)) {
+            if (missing) return fail(EXIT_USAGE, "--grid needs LO:HI:COUNT");
+            o.grid = v;
+        } else if (option_value(argc, argv, &i, "--lengths", &v, &missing)) {
+            if (missing) return fail(EXIT_USAGE, "--lengths needs A,B,...");
+            o.lengths = v;
+        } else if (option_value(argc, argv, &i, "--repeat", &v, &missing)) {
+            if (missing || !parse_i64(v, &o.repeat) || o.repeat < 1 || o.repeat > 1000)
+                return fail(EXIT_USAGE, "--repeat needs an integer between 1 and 1000");
+        } else {
+            return fail(EXIT_USAGE, "run: unknown option '%s' (see `hmasweep run --help`)", argv[i]);
+        }
+    }
+    if (!o.format) o.format = "table";
+    if (strcmp(o.format, "table") && strcmp(o.format, "json") && strcmp(o.format, "csv"))
+        return fail(EXIT_USAGE, "--format '%s': expected table, json or csv", o.format);
+    if (o.grid && o.lengths) return fail(EXIT_USAGE, "--grid and --lengths are alternatives; give one");
+    if (o.input && (o.seed != HS_DEFAULT_SEED || o.bars != HS_DEFAULT_BARS))
+        return fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
+    if (o.output) return fail(EXIT_USAGE, "run: --output is for `gen`; redirect stdout instead");
+    const char *variant = o.variant ? o.variant : "unchecked";
+    const hs_variant *var = hs_variant_find(variant);
+    if (!var) return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
+
+    int64_t *lengths = NULL;
+    size_t n_combos = 0;
+    int rc = o.lengths ? parse_lengths(o.lengths, &lengths, &n_combos)
+                       : parse_grid(o.grid ? o.grid : "6:200:80", &lengths, &n_combos);
+    if (rc) return rc;
+
+    double *close = NULL;
+    size_t n_bars = 0;
+    if ((rc = load_series(&o, &close, &n_bars))) {
+        free(lengths);
+        return rc;
+    }
+    hs_windows *windows = malloc(n_combos * sizeof *windows);
+    hs_result *results = malloc(n_combos * sizeof *results);
+    double *times = malloc((size_t)o.repeat * sizeof *times);
+    hs_error err = {{0}};
+    hs_status st = windows && results && times ? HS_OK : HS_ERR_NOMEM;
+    if (st != HS_OK) snprintf(err.msg, sizeof err.msg, "out of memory for %zu combos", n_combos);
+    for (size_t c = 0; st == HS_OK && c < n_combos; c++) st = hs_windows_from_length(lengths[c], &windows[c], &err);
+
+    hs_sweep_options opt = {variant, o.isa, (int)o.threads};
+    hs_isa isa = HS_ISA_SCALAR;
+    for (long long k = 0; st == HS_OK && k < o.repeat; k++) {
+        double t0 = now_seconds();
+        st = hs_sweep_resolved(close, n_bars, windows, n_combos, results, &opt, &isa, &err);
+        times[k] = now_seconds() - t0;
+    }
+    if (st == HS_OK) {
+        qsort(times, (size_t)o.repeat, sizeof *times, cmp_double);
+        int threads = hs_variant_threads(var, (int)o.threads);
+        run_report r = {variant, isa, threads, n_bars, n_combos, lengths, windows, results,
+                        times[o.repeat / 2], 0, is_default_data(&o), {0}};
+        hs_sha256_hex(close, n_bars * sizeof(double), r.sha);
+        r.process_seconds = now_seconds() - t_process;
+        if (strcmp(o.format, "json") == 0) print_json(&r);
+        else if (strcmp(o.format, "csv") == 0) print_csv(&r);
+        else print_table(&r);
+    }
+    free(times);
+    free(windows);
+    free(results);
+    free(close);
+    free(lengths);
+    return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
+}
+
+static void isa_list(const hs_variant *v, char *buf, size_t size) {
+    buf[0] = '\0';
+    for (int i = 0; i < HS_ISA_COUNT; i++)
+        if (v->fn[i]) {
+            size_t len = strlen(buf);
+            snprintf(buf + len, size - len, "%s%s%s", len ? "," : "", hs_isa_name((hs_isa)i),
+                     hs_isa_supported((hs_isa)i) ? "*" : "");
+        }
+}
+
+static int cmd_variants(int argc, char **argv) {
+    cli_options o = default_options();
+    for (int i = 0; i < argc; i++) {
+        int handled, rc;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_variants, stdout);
+            return 0;
+        }
+        if ((rc = parse_common(argc, argv, &i, &o, &handled))) return rc;
+        if (!handled || o.output) return fail(EXIT_USAGE, "variants: unknown option '%s'", argv[i]);
+    }
+    int json = o.format && strcmp(o.format, "json") == 0;
+    if (o.format && !json && strcmp(o.format, "table"))
+        return fail(EXIT_USAGE, "--format '%s': expected table or json", o.format);
+    size_t n;
+    const hs_variant *v = hs_variants(&n);
+    if (json) printf("[");
+    else printf("%-14s %-4s %-7s %-28s %-8s %s\n", "variant", "tier", "driver", "isas (* = this CPU runs it)", "default", "summary");
+    for (size_t k = 0; k < n; k++) {
+        char isas[128];
+        isa_list(&v[k], isas, sizeof isas);
+        hs_isa best = HS_ISA_SCALAR;
+        for (int i = HS_ISA_COUNT - 1; i >= 0; i--)
+            if (v[k].fn[i] && hs_isa_supported((hs_isa)i)) {
+                best = (hs_isa)i;
+                break;
+            }
+        const char *driver = v[k].driver == HS_DRIVER_OPENMP ? "openmp" : "serial";
+        if (json)
+            printf("%s\n  {\"name\": \"%s\", \"kernel\": \"%s\", \"tier\": %d, \"driver\": \"%s\", \"isas\": \"%s\", "
+                   "\"default_isa\": \"%s\", \"summary\": \"%s\"}",
+                   k ? "," : "", v[k].name, v[k].kernel, v[k].tier, driver, isas, hs_isa_name(best), v[k].summary);
+        else
+            printf("%-14s %-4d %-7s %-28s %-8s %s\n", v[k].name, v[k].tier, driver, isas, hs_isa_name(best), v[k].summary);
+    }
+    if (json) printf("\n]\n");
+    return 0;
+}
+
+static const char *format_from_extension(const char *path) {
+    const char *dot = strrchr(path, '.');
+    if (dot && strcmp(dot, ".csv") == 0) return "csv";
+    if (dot && strcmp(dot, ".npy") == 0) return "npy";
+    return "f64";
+}
+
+static int cmd_gen(int argc, char **argv) {
+    cli_options o = default_options();
+    for (int i = 0; i < argc; i++) {
+        int handled, rc;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_gen, stdout);
+            return 0;
+        }
+        if ((rc = parse_common(argc, argv, &i, &o, &handled))) return rc;
+        if (!handled) return fail(EXIT_USAGE, "gen: unknown option '%s' (see `hmasweep gen --help`)", argv[i]);
+    }
+    if (!o.output) return fail(EXIT_USAGE, "gen: --output FILE is required");
+    const char *format = o.format ? o.format : format_from_extension(o.output);
+    if (strcmp(format, "f64") && strcmp(format, "csv") && strcmp(format, "npy"))
+        return fail(EXIT_USAGE, "--format '%s': expected f64, csv or npy", format);
+    double *close = NULL;
+    size_t n = 0;
+    int rc = load_series(&o, &close, &n);
+    if (rc) return rc;
+    hs_error err;
+    hs_status st = hs_write_series(o.output, format, close, n, &err);
+    free(close);
+    return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fputs(usage_main, stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_main, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
+    if (strcmp(cmd, "variants") == 0) return cmd_variants(argc - 2, argv + 2);
+    if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
+    fprintf(stderr, "hmasweep: unknown command '%s'\n\n%s", cmd, usage_main);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,73 @@
+/* The parameter grid and the six windows of a combo (../shared/SPEC.md §2). */
+#include <math.h>
+#include <stdio.h>
+
+#include "hmasweep.h"
+
+/* Python's round(a / b) for integers a >= 0, b > 0: exact, ties to even. */
+static int64_t round_half_even_div(int64_t a, int64_t b) {
+    int64_t q = a / b, r = a % b;
+    if (2 * r > b || (2 * r == b && (q & 1))) q += 1;
+    return q;
+}
+
+static int64_t at_least_one(int64_t v) { return v < 1 ? 1 : v; }
+
+/* floor(sqrt(L)) exactly, also where the double sqrt of a large L rounds up across an integer. */
+static int64_t isqrt_floor(int64_t v) {
+    int64_t r = (int64_t)sqrt((double)v);
+    while (r * r > v) r--;
+    while ((r + 1) * (r + 1) <= v) r++;
+    return r;
+}
+
+/* Lengths above this would overflow w(w+1) in the WMA denominator long before any series is that long. */
+#define HS_MAX_LENGTH ((int64_t)1 << 31)
+
+hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_error *err) {
+    if (length < 2 || length > HS_MAX_LENGTH) {
+        if (err) snprintf(err->msg, sizeof err->msg, "length L = %lld is out of range (L must be >= 2)", (long long)length);
+        return HS_ERR_USAGE;
+    }
+    int64_t p = round_half_even_div(length, 2);
+    out->w[0] = length / 2;
+    out->w[1] = length;
+    out->w[2] = isqrt_floor(length);
+    out->w[3] = at_least_one(round_half_even_div(p, 3));
+    out->w[4] = at_least_one(round_half_even_div(p, 2));
+    out->w[5] = p;
+    return HS_OK;
+}
+
+hs_status hs_grid(int64_t lo, int64_t hi, size_t count, int64_t *lengths, hs_error *err) {
+    if (count < 1 || lo < 2 || hi < lo) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "grid %lld:%lld:%zu is impossible (need 2 <= lo <= hi and count >= 1)",
+                     (long long)lo, (long long)hi, count);
+        return HS_ERR_USAGE;
+    }
+    if (count == 1) {
+        lengths[0] = lo;
+        return HS_OK;
+    }
+    /* numpy.linspace: step = (hi - lo) / (count - 1); y[i] = i * step + lo; y[-1] = hi; astype(int). */
+    double step = (double)(hi - lo) / (double)(count - 1);
+    for (size_t i = 0; i + 1 < count; i++) lengths[i] = (int64_t)((double)i * step + (double)lo);
+    lengths[count - 1] = hi;
+    return HS_OK;
+}
+
+hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, size_t n_bars, hs_error *err) {
+    for (size_t c = 0; c < n_combos; c++)
+        for (int k = 0; k < 6; k++) {
+            int64_t w = combos[c].w[k];
+            if (w < 1 || w > HS_MAX_LENGTH || (uint64_t)w > (uint64_t)n_bars) {
+                if (err)
+                    snprintf(err->msg, sizeof err->msg,
+                             "combo %zu: window w%d = %lld does not fit a series of %zu bars (need 1 <= w <= bars)", c,
+                             k, (long long)w, n_bars);
+                return HS_ERR_USAGE;
+            }
+        }
+    return HS_OK;
+}

@@ -1,0 +1,85 @@
+/* hmasweep — public C API.
+ *
+ * One path-dependent backtest kernel (HMA/HMA3 stop-and-reverse, ../shared/SPEC.md "kernel spec v1")
+ * written as several variants that must all produce the same per-combo results.  This header is the
+ * whole public surface: build a close series, expand lengths into windows, run a sweep of a named
+ * variant into a caller-owned result array.  Every function that can fail returns an hs_status and, when
+ * `err` is non-NULL, writes a message that names the problem.
+ */
+#ifndef HMASWEEP_H
+#define HMASWEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    HS_OK = 0,
+    HS_ERR_DATA = 1,   /* bad data: NaN/inf/non-positive price, unreadable or malformed file       */
+    HS_ERR_USAGE = 2,  /* bad request: impossible window, L < 2, unknown variant or ISA, bad option */
+    HS_ERR_NOMEM = 3,  /* allocation failed                                                        */
+    HS_ERR_ISA = 4     /* the requested ISA is not built into this variant or not supported by the CPU */
+} hs_status;
+
+/* A message buffer for the failing call; always NUL-terminated. */
+typedef struct { char msg[320]; } hs_error;
+
+/* The six window lengths of one combo, in wire order (SPEC §2):
+ * w[0] HMA half, w[1] HMA full, w[2] HMA smoothing, w[3] HMA3 third, w[4] HMA3 half, w[5] HMA3 full. */
+typedef struct { int64_t w[6]; } hs_windows;
+
+/* One combo's result (SPEC §4): number of closed trades and summed PnL in percentage points. */
+typedef struct { double pnl; int64_t trades; } hs_result;
+
+/* ---- data (SPEC §1) ---------------------------------------------------------------------------- */
+#define HS_DEFAULT_SEED 42u
+#define HS_DEFAULT_BARS 150000u
+#define HS_DEFAULT_VOL 0.0008
+#define HS_DEFAULT_START 100.0
+
+/* numpy's default_rng(seed).standard_normal(n), bit for bit. */
+void hs_standard_normal(uint64_t seed, size_t n, double *out);
+/* The canonical close series: start * exp(cumsum(vol * z)), exp = SLEEF's 1-ulp FMA exp. */
+hs_status hs_make_close(uint64_t seed, size_t bars, double vol, double start, double *out, hs_error *err);
+/* SLEEF Sleef_expd1_u10purecfma, re-implemented bit-exactly (kernels/sleef_exp.c). */
+double hs_exp_u10(double x);
+
+/* Read a close series: raw little-endian f64 (".f64", ".bin", ".raw" or unknown extension), CSV (one
+ * column, or the column named "close"), or a 1-D little-endian float64 ".npy".  *out is malloc'ed; the
+ * caller frees it.  The values are checked (hs_check_series). */
+hs_status hs_read_series(const char *path, double **out, size_t *n, hs_error *err);
+/* Write a series as "f64", "csv" or "npy". */
+hs_status hs_write_series(const char *path, const char *format, const double *x, size_t n, hs_error *err);
+/* Every price finite and > 0, and at least one bar. */
+hs_status hs_check_series(const double *x, size_t n, hs_error *err);
+
+/* ---- the grid (SPEC §2) ------------------------------------------------------------------------ */
+#define HS_DEFAULT_GRID_LO 6
+#define HS_DEFAULT_GRID_HI 200
+#define HS_DEFAULT_GRID_COUNT 80
+
+/* numpy linspace(lo, hi, count) truncated to integers. */
+hs_status hs_grid(int64_t lo, int64_t hi, size_t count, int64_t *lengths, hs_error *err);
+/* The six windows of length L (L >= 2). */
+hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_error *err);
+/* Every window >= 1 and <= n_bars. */
+hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, size_t n_bars, hs_error *err);
+
+/* ---- the sweep --------------------------------------------------------------------------------- */
+typedef struct {
+    const char *variant; /* registry name; NULL = "unchecked" reference                           */
+    const char *isa;     /* NULL = best the CPU runs (or $HMASWEEP_ISA); else "scalar", "avx2", …   */
+    int threads;         /* for threaded variants: 0 = OpenMP default                               */
+} hs_sweep_options;
+
+/* Run every combo over `close` into out[0..n_combos).  Validates the series and the windows first. */
+hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                   hs_result *out, const hs_sweep_options *opt, hs_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

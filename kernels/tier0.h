@@ -1,0 +1,62 @@
+/* The spec's building blocks, written once (../shared/SPEC.md §3–§4, tier-0 operation order).
+ *
+ * Every variant composes these; none re-types the HMA combination or the book-keeping.  They are
+ * inline so that a variant's loop sees straight-line code.  All arithmetic here is compiled with
+ * -ffp-contract=off: `2.0 * a - b` must round the product before the subtraction, as numba does.
+ */
+#ifndef HS_TIER0_H
+#define HS_TIER0_H
+
+#include <stdint.h>
+
+#include "hmasweep.h"
+
+/* Round-trip fee of 0.09%, applied to the gross return before the conversion to percent. */
+#define HS_FEE 0.0009
+
+/* WMA denominator w(w+1)/2 — computed as the numba kernel does, `w * (w + 1) / 2` in floating point. */
+static inline double hs_wma_denom(int64_t w) { return (double)(w * (w + 1)) / 2.0; }
+
+/* HMA input series: 2·WMA(close, w0) − WMA(close, w1). */
+static inline double hs_hma_raw(double half, double full) { return 2.0 * half - full; }
+
+/* HMA3 input series: (3·WMA(close, w3) − WMA(close, w4)) − WMA(close, w5). */
+static inline double hs_hma3_raw(double third, double half, double full) { return (3.0 * third - half) - full; }
+
+/* The stop-and-reverse books of one combo (§4). */
+typedef struct {
+    double prev;   /* last non-zero d seen; 0 before any */
+    double entry;  /* entry price of the open position */
+    double pnl;    /* summed PnL, percentage points */
+    int64_t trades;
+    int pos;       /* +1 long, −1 short, 0 flat */
+} hs_book;
+
+static inline hs_book hs_book_new(void) { return (hs_book){0.0, 0.0, 0.0, 0, 0}; }
+
+/* Close the open position at `exit` and book one trade. */
+static inline void hs_book_close(hs_book *b, double exit) {
+    double r = (double)b->pos * (exit / b->entry - 1.0);
+    b->pnl += ((1.0 + r) * (1.0 - HS_FEE) - 1.0) * 100.0;
+    b->trades += 1;
+    b->pos = 0;
+}
+
+/* Visit one bar with a non-NaN d: reverse at a strict sign change of d against the last non-zero d. */
+static inline void hs_book_step(hs_book *b, double d, double price) {
+    int cross = (b->prev > 0.0 && d < 0.0) || (b->prev < 0.0 && d > 0.0);
+    if (cross) {
+        if (b->pos != 0) hs_book_close(b, price);
+        b->pos = d > 0.0 ? 1 : -1;
+        b->entry = price;
+    }
+    if (d != 0.0) b->prev = d;
+}
+
+/* After the last bar: close what is open at the last price and report. */
+static inline hs_result hs_book_finish(hs_book *b, double last_price) {
+    if (b->pos != 0) hs_book_close(b, last_price);
+    return (hs_result){b->pnl, b->trades};
+}
+
+#endif

@@ -1,0 +1,137 @@
+/* The golden gate for one registered variant on one ISA (registered per registry line by CMake):
+ *
+ * 1. the default run against tests/golden/default_run.json — made by the reference and checked against
+ *    the independent numba peer (tests/golden/README.md): trades exactly equal; PnL bit-identical for a
+ *    tier-0 variant, within 1e-6 for tier 1 (SPEC §5), printing the measured max |ΔPnL|;
+ * 2. other data — several seeds, sizes and grids, including L = 2..5, odd L and windows at the series
+ *    length — against the `unchecked` reference computed here, same criteria;
+ * 3. for OpenMP variants: 1, 2 and 3 threads give bit-identical results.
+ *
+ * usage: gate_variant VARIANT ISA      (exit 77 = skipped: this CPU cannot run ISA)
+ */
+#include <stdlib.h>
+
+#include "check.h"
+#include "golden.h"
+#include "hmasweep.h"
+#include "variant.h"
+
+static const hs_variant *variant;
+static hs_isa isa;
+static double max_dpnl;
+
+/* Compare results against expected ones under the variant's tier; label names the data set. */
+static void gate(const char *label, const hs_result *got, const hs_result *want, const int64_t *lengths, size_t n) {
+    for (size_t c = 0; c < n; c++) {
+        double d = fabs(got[c].pnl - want[c].pnl);
+        if (d > max_dpnl) max_dpnl = d;
+        CHECK(got[c].trades == want[c].trades, "%s combo %zu (L=%lld): trades %lld, expected %lld", label, c,
+              (long long)lengths[c], (long long)got[c].trades, (long long)want[c].trades);
+        if (variant->tier == 0)
+            CHECK(memcmp(&got[c].pnl, &want[c].pnl, sizeof(double)) == 0,
+                  "%s combo %zu (L=%lld): tier-0 PnL %.17g is not bit-identical to %.17g", label, c,
+                  (long long)lengths[c], got[c].pnl, want[c].pnl);
+        else
+            CHECK(d <= 1e-6, "%s combo %zu (L=%lld): |dPnL| = %.3g > 1e-6", label, c, (long long)lengths[c], d);
+    }
+}
+
+static hs_status run(const hs_variant *v, hs_isa which, int threads, const double *close, size_t n_bars,
+                     const hs_windows *w, size_t n, hs_result *out) {
+    hs_error err = {{0}};
+    hs_status st = hs_run_variant(v, which, threads, close, n_bars, w, n, out, &err);
+    CHECK(st == HS_OK, "%s/%s failed: %s", v->name, hs_isa_name(which), err.msg);
+    return st;
+}
+
+static void check_default_run(void) {
+    golden_run g;
+    if (!golden_load(HS_SOURCE_DIR "/tests/golden/default_run.json", &g)) {
+        CHECK(0, "cannot read the golden file");
+        return;
+    }
+    double *close = malloc(HS_DEFAULT_BARS * sizeof *close);
+    hs_result *out = calloc(g.n, sizeof *out);
+    hs_make_close(HS_DEFAULT_SEED, HS_DEFAULT_BARS, HS_DEFAULT_VOL, HS_DEFAULT_START, close, NULL);
+    if (run(variant, isa, 2, close, HS_DEFAULT_BARS, g.windows, g.n, out) == HS_OK)
+        gate("default run", out, g.results, g.lengths, g.n);
+    free(out);
+    free(close);
+    golden_free(&g);
+}
+
+typedef struct {
+    uint64_t seed;
+    size_t bars;
+    int64_t lengths[16];
+    size_t n;
+} data_case;
+
+/* Small and odd shapes the default run never visits.  bars = 60 with L = 60 puts w1 at the series length
+ * (no HMA value at all, so zero trades); L = 2..5 gives windows of 1. */
+static const data_case cases[] = {
+    {7, 5000, {2, 3, 4, 5, 6, 7, 9, 11, 13, 17, 31, 33, 64, 101, 199, 257}, 16},
+    {(1ULL << 40) + 3, 20000, {2, 5, 8, 21, 55, 144, 200, 233}, 8},
+    {0, 60, {2, 3, 30, 45, 50, 59, 60}, 7},
+    {123456789, 150, {2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 40, 80, 120, 149, 150}, 15},
+    {42, 1, {2}, 0},
+};
+
+static void check_other_data(void) {
+    const hs_variant *ref = hs_variant_find("unchecked");
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const data_case *dc = &cases[k];
+        double *close = malloc(dc->bars * sizeof *close);
+        hs_windows w[16];
+        hs_result want[16], got[16];
+        hs_make_close(dc->seed, dc->bars, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, close, NULL);
+        for (size_t c = 0; c < dc->n; c++) hs_windows_from_length(dc->lengths[c], &w[c], NULL);
+        char label[64];
+        snprintf(label, sizeof label, "seed %llu bars %zu", (unsigned long long)dc->seed, dc->bars);
+        if (run(ref, HS_ISA_SCALAR, 1, close, dc->bars, w, dc->n, want) == HS_OK &&
+            run(variant, isa, 2, close, dc->bars, w, dc->n, got) == HS_OK)
+            gate(label, got, want, dc->lengths, dc->n);
+        free(close);
+    }
+}
+
+static void check_thread_independence(void) {
+    if (variant->driver != HS_DRIVER_OPENMP) return;
+    const data_case *dc = &cases[0];
+    double *close = malloc(dc->bars * sizeof *close);
+    hs_windows w[16];
+    hs_result r1[16], rt[16];
+    hs_make_close(dc->seed, dc->bars, HS_DEFAULT_VOL, HS_DEFAULT_START, close, NULL);
+    for (size_t c = 0; c < dc->n; c++) hs_windows_from_length(dc->lengths[c], &w[c], NULL);
+    run(variant, isa, 1, close, dc->bars, w, dc->n, r1);
+    for (int threads = 2; threads <= 3; threads++) {
+        run(variant, isa, threads, close, dc->bars, w, dc->n, rt);
+        for (size_t c = 0; c < dc->n; c++)
+            CHECK(rt[c].trades == r1[c].trades && memcmp(&rt[c].pnl, &r1[c].pnl, sizeof(double)) == 0,
+                  "%d threads: combo %zu differs from 1 thread", threads, c);
+    }
+    free(close);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: gate_variant VARIANT ISA\n");
+        return 2;
+    }
+    variant = hs_variant_find(argv[1]);
+    if (!variant || hs_isa_parse(argv[2], &isa, NULL) != HS_OK || !variant->fn[isa]) {
+        fprintf(stderr, "gate_variant: %s/%s is not registered and built\n", argv[1], argv[2]);
+        return 2;
+    }
+    if (!hs_isa_supported(isa)) {
+        printf("gate_variant %s/%s: skipped, this CPU cannot run %s\n", argv[1], argv[2], argv[2]);
+        return 77;
+    }
+    check_default_run();
+    check_other_data();
+    check_thread_independence();
+    printf("gate %s/%s (tier %d): max |dPnL| vs reference = %.3g\n", variant->name, argv[2], variant->tier, max_dpnl);
+    char name[96];
+    snprintf(name, sizeof name, "gate_variant %s/%s", argv[1], argv[2]);
+    return hs_check_summary(name);
+}

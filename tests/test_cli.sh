@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Bad input through the CLI: every case exits with the documented code (2 usage, 1 bad data) and a
+# message naming the problem, never a crash (a signal exit is >= 128).  Plus the happy paths' shapes.
+set -u
+cli=${1:?usage: test_cli.sh path/to/hmasweep}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+
+# expect CODE NEEDLE -- ARGS...
+expect() {
+  local code=$1 needle=$2
+  shift 3
+  local out rc
+  out=$("$cli" "$@" 2>&1 >/dev/null)
+  rc=$?
+  if [[ $rc -eq $code && $out == *"$needle"* ]]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    echo "FAIL: hmasweep $* -> exit $rc, stderr: $out (expected exit $code and '$needle')"
+  fi
+}
+
+ok() { # ok NEEDLE -- ARGS...: exit 0 and stdout contains NEEDLE
+  local needle=$1
+  shift 2
+  local out
+  if out=$("$cli" "$@" 2>&1) && [[ $out == *"$needle"* ]]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: hmasweep $* (expected success with '$needle'): $out"; fi
+}
+
+small=(--bars 3000)
+expect 2 "unknown command" -- frobnicate
+expect 2 "unknown option '--bogus'" -- run --bogus
+expect 2 "unknown variant 'nope'" -- run "${small[@]}" --variant nope
+expect 2 "unknown ISA 'mmx'" -- run "${small[@]}" --isa mmx
+expect 2 "--grid '6:200'" -- run "${small[@]}" --grid 6:200
+expect 2 "--grid 'a:b:c'" -- run "${small[@]}" --grid a:b:c
+expect 2 "impossible" -- run "${small[@]}" --grid 1:10:5
+expect 2 "impossible" -- run "${small[@]}" --grid 10:5:3
+expect 2 "COUNT must be" -- run "${small[@]}" --grid 6:10:0
+expect 2 "'x' is not an integer" -- run "${small[@]}" --lengths 6,x
+expect 2 "'' is not an integer" -- run "${small[@]}" --lengths 6,,8
+expect 2 "length 1 is out of range" -- run "${small[@]}" --lengths 1,6
+expect 2 "w1 = 5000 does not fit" -- run "${small[@]}" --lengths 5000
+expect 2 "--bars needs" -- run --bars 0
+expect 2 "--bars needs" -- run --bars 12abc
+expect 2 "--seed needs" -- run --seed -3
+expect 2 "--vol needs" -- run --vol nan
+expect 2 "--start needs" -- run --start -1
+expect 2 "--threads needs" -- run "${small[@]}" --threads 0
+expect 2 "--format 'xml'" -- run "${small[@]}" --format xml
+expect 2 "--variant needs" -- run --variant
+expect 2 "--output FILE is required" -- gen --bars 10
+expect 2 "--format 'parquet'" -- gen --bars 10 --output "$tmp/x" --format parquet
+
+# bad data files: exit 1, the file named
+: >"$tmp/empty.f64"
+expect 1 "empty" -- run --input "$tmp/empty.f64"
+printf 'abc' >"$tmp/trunc.f64"
+expect 1 "truncated" -- run --input "$tmp/trunc.f64"
+printf 'close\n100\n101\nabc\n' >"$tmp/text.csv"
+expect 1 "line 4" -- run --input "$tmp/text.csv" --lengths 2
+printf 'close\n100\nnan\n101\n' >"$tmp/nan.csv"
+expect 1 "NaN" -- run --input "$tmp/nan.csv" --lengths 2
+printf 'close\n100\n-5\n101\n' >"$tmp/neg.csv"
+expect 1 "not positive" -- run --input "$tmp/neg.csv" --lengths 2
+printf 'close\n100\n0\n101\n' >"$tmp/zero.csv"
+expect 1 "not positive" -- run --input "$tmp/zero.csv" --lengths 2
+expect 1 "$tmp/missing.f64" -- run --input "$tmp/missing.f64"
+
+# happy paths: gen in every format, read back, same results as the synthetic run
+for fmt in f64 csv npy; do
+  ok "" -- gen --bars 2000 --seed 9 --output "$tmp/s.$fmt"
+done
+want=$("$cli" run --bars 2000 --seed 9 --lengths 6,9,20 --format csv)
+for fmt in f64 csv npy; do
+  got=$("$cli" run --input "$tmp/s.$fmt" --lengths 6,9,20 --format csv)
+  if [[ "$got" == "$want" ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: --input $fmt differs"; fi
+done
+ok '"combos": [' -- run --bars 2000 --lengths 6,9 --format json
+ok "fingerprint: combo 0 (L=6)" -- run --bars 2000 --lengths 6,9
+ok "unchecked" -- variants
+ok "usage: hmasweep run" -- run --help
+ok "usage: hmasweep gen" -- gen --help
+ok "usage: hmasweep variants" -- variants --help
+
+echo "test_cli: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

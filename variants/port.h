@@ -1,0 +1,103 @@
+/* The line-for-line port of the study's numba kernel, written once and instantiated three ways.
+ *
+ * The numba kernel (and the study's Rust port of it) is: wma() allocates `np.full(n, nan)` and fills
+ * i >= w-1 with a one-accumulator dot product whose weight `(j + 1)` is an int64 converted to f64 in
+ * the inner loop; hma()/hma3() combine whole arrays (numba fuses `2.0*half - full` into one loop
+ * writing a fresh np.empty array); the event loop walks d = hma3 - hma.  Nine n-length arrays per combo.
+ *
+ * An including file defines, before #include:
+ *   PORT_KERNEL            the kernel name (function hs_combo_<PORT_KERNEL>__scalar)
+ *   PORT_AT(slice, i)      element access: checked (naive) or plain (unchecked, prealloc)
+ *   PORT_BUFFER(slot, n, scratch)  an n-double buffer: malloc per call, or slot `slot` of the scratch
+ *   PORT_RELEASE(p)        what happens when a buffer goes out of scope (free, or nothing)
+ * so the three variants differ in exactly the one thing each is named for.  Buffers are released where
+ * the Rust port drops them (at the end of the function that made them), which is also when numba's
+ * reference counts reach zero.
+ */
+#ifndef PORT_KERNEL
+#error "define PORT_KERNEL, PORT_AT, PORT_BUFFER and PORT_RELEASE before including port.h"
+#endif
+
+#include <math.h>
+#include <stdint.h>
+
+#include "tier0.h"
+#include "variant.h"
+
+typedef struct {
+    double *p;
+    int64_t len;
+} port_slice;
+
+enum { PORT_HALF, PORT_FULL, PORT_RAW, PORT_HMA, PORT_THIRD, PORT_HALF3, PORT_FULL3, PORT_RAW3, PORT_HMA3,
+       PORT_SLOTS };
+
+static port_slice port_empty(int slot, int64_t n, double *scratch) {
+    return (port_slice){PORT_BUFFER(slot, n, scratch), n};
+}
+
+static void port_drop(port_slice s) { PORT_RELEASE(s.p); }
+
+/* np.full(n, np.nan) */
+static port_slice port_full_nan(int slot, int64_t n, double *scratch) {
+    port_slice s = port_empty(slot, n, scratch);
+    for (int64_t i = 0; i < n; i++) PORT_AT(s, i) = NAN;
+    return s;
+}
+
+static port_slice port_wma(port_slice x, int64_t w, int slot, double *scratch) {
+    int64_t n = x.len;
+    port_slice out = port_full_nan(slot, n, scratch);
+    double denom = hs_wma_denom(w);
+    for (int64_t i = w - 1; i < n; i++) {
+        double s = 0.0;
+        for (int64_t j = 0; j < w; j++) s += PORT_AT(x, i - w + 1 + j) * (double)(j + 1);
+        PORT_AT(out, i) = s / denom;
+    }
+    return out;
+}
+
+static port_slice port_hma(port_slice close, const hs_windows *win, double *scratch) {
+    port_slice half = port_wma(close, win->w[0], PORT_HALF, scratch);
+    port_slice full = port_wma(close, win->w[1], PORT_FULL, scratch);
+    port_slice raw = port_empty(PORT_RAW, close.len, scratch);
+    for (int64_t i = 0; i < close.len; i++) PORT_AT(raw, i) = hs_hma_raw(PORT_AT(half, i), PORT_AT(full, i));
+    port_slice hma = port_wma(raw, win->w[2], PORT_HMA, scratch);
+    port_drop(half);
+    port_drop(full);
+    port_drop(raw);
+    return hma;
+}
+
+static port_slice port_hma3(port_slice close, const hs_windows *win, double *scratch) {
+    port_slice third = port_wma(close, win->w[3], PORT_THIRD, scratch);
+    port_slice half = port_wma(close, win->w[4], PORT_HALF3, scratch);
+    port_slice full = port_wma(close, win->w[5], PORT_FULL3, scratch);
+    port_slice raw = port_empty(PORT_RAW3, close.len, scratch);
+    for (int64_t i = 0; i < close.len; i++)
+        PORT_AT(raw, i) = hs_hma3_raw(PORT_AT(third, i), PORT_AT(half, i), PORT_AT(full, i));
+    port_slice hma3 = port_wma(raw, win->w[5], PORT_HMA3, scratch);
+    port_drop(third);
+    port_drop(half);
+    port_drop(full);
+    port_drop(raw);
+    return hma3;
+}
+
+hs_result HS_COMBO_ISA(PORT_KERNEL, scalar)(const double *close_p, size_t n_bars, const hs_windows *win,
+                                            double *scratch) {
+    port_slice close = {(double *)close_p, (int64_t)n_bars};
+    port_slice hma = port_hma(close, win, scratch);
+    port_slice hma3 = port_hma3(close, win, scratch);
+
+    hs_book book = hs_book_new();
+    for (int64_t i = 0; i < close.len; i++) {
+        double d = PORT_AT(hma3, i) - PORT_AT(hma, i);
+        if (isnan(d)) continue;
+        hs_book_step(&book, d, PORT_AT(close, i));
+    }
+    hs_result r = hs_book_finish(&book, PORT_AT(close, close.len - 1));
+    port_drop(hma);
+    port_drop(hma3);
+    return r;
+}

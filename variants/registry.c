@@ -1,0 +1,62 @@
+/* The registry table, expanded from registry.def.  Nothing here is written per variant. */
+#include <string.h>
+
+#include "variant.h"
+
+/* Declarations: one function per ISA for MULTI kernels, one scalar function otherwise. */
+#define HS_DECLARE_SCALAR_ONLY(kernel) hs_result HS_COMBO_ISA(kernel, scalar)(const double *, size_t, const hs_windows *, double *);
+#define HS_DECLARE_MULTI(kernel)                                                                           \
+    hs_result HS_COMBO_ISA(kernel, scalar)(const double *, size_t, const hs_windows *, double *);          \
+    hs_result HS_COMBO_ISA(kernel, sse2)(const double *, size_t, const hs_windows *, double *);            \
+    hs_result HS_COMBO_ISA(kernel, avx2)(const double *, size_t, const hs_windows *, double *);            \
+    hs_result HS_COMBO_ISA(kernel, avx512)(const double *, size_t, const hs_windows *, double *);          \
+    hs_result HS_COMBO_ISA(kernel, neon)(const double *, size_t, const hs_windows *, double *);
+#define HS_VARIANT(name, kernel, tier, driver, scratch, isas, summary) HS_DECLARE_##isas(kernel)
+#include "registry.def"
+#undef HS_VARIANT
+
+#ifdef HS_BUILT_SSE2
+#define HS_IF_SSE2(f) f
+#else
+#define HS_IF_SSE2(f) NULL
+#endif
+#ifdef HS_BUILT_AVX2
+#define HS_IF_AVX2(f) f
+#else
+#define HS_IF_AVX2(f) NULL
+#endif
+#ifdef HS_BUILT_AVX512
+#define HS_IF_AVX512(f) f
+#else
+#define HS_IF_AVX512(f) NULL
+#endif
+#ifdef HS_BUILT_NEON
+#define HS_IF_NEON(f) f
+#else
+#define HS_IF_NEON(f) NULL
+#endif
+
+#define HS_FNS_SCALAR_ONLY(kernel) {HS_COMBO_ISA(kernel, scalar), NULL, NULL, NULL, NULL}
+#define HS_FNS_MULTI(kernel)                                                                               \
+    {HS_COMBO_ISA(kernel, scalar), HS_IF_SSE2(HS_COMBO_ISA(kernel, sse2)), HS_IF_AVX2(HS_COMBO_ISA(kernel, avx2)), \
+     HS_IF_AVX512(HS_COMBO_ISA(kernel, avx512)), HS_IF_NEON(HS_COMBO_ISA(kernel, neon))}
+
+static const hs_variant hs_registry[] = {
+#define HS_VARIANT(name, kernel, tier, driver, scratch, isas, summary) \
+    {#name, #kernel, summary, tier, HS_DRIVER_##driver, scratch, HS_FNS_##isas(kernel)},
+#include "registry.def"
+#undef HS_VARIANT
+};
+
+const hs_variant *hs_variants(size_t *count) {
+    *count = sizeof hs_registry / sizeof hs_registry[0];
+    return hs_registry;
+}
+
+const hs_variant *hs_variant_find(const char *name) {
+    size_t n;
+    const hs_variant *v = hs_variants(&n);
+    for (size_t i = 0; name && i < n; i++)
+        if (strcmp(v[i].name, name) == 0) return &v[i];
+    return NULL;
+}

@@ -1,0 +1,162 @@
+/* The drivers (serial, OpenMP across combos) and the public hs_sweep entry point. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef HS_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "variant.h"
+
+/* One thread's scratch: scratch_buffers buffers of hs_scratch_stride(n) doubles, 64-byte aligned. */
+static double *scratch_alloc(const hs_variant *v, size_t n_bars) {
+    if (v->scratch_buffers == 0) return NULL;
+    size_t doubles = (size_t)v->scratch_buffers * hs_scratch_stride(n_bars);
+    if (doubles > SIZE_MAX / sizeof(double)) return NULL;
+    return aligned_alloc(64, doubles * sizeof(double));
+}
+
+static hs_status run_serial(const hs_variant *v, hs_combo_fn fn, const double *close, size_t n_bars,
+                            const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err) {
+    double *scratch = scratch_alloc(v, n_bars);
+    if (v->scratch_buffers && !scratch) {
+        if (err) snprintf(err->msg, sizeof err->msg, "out of memory for %d scratch buffers of %zu bars", v->scratch_buffers, n_bars);
+        return HS_ERR_NOMEM;
+    }
+    for (size_t c = 0; c < n_combos; c++) out[c] = fn(close, n_bars, &combos[c], scratch);
+    free(scratch);
+    return HS_OK;
+}
+
+#ifdef HS_HAVE_OPENMP
+/* Work of one combo, up to a constant: seven WMA passes cost their window lengths per bar. */
+static int64_t combo_cost(const hs_windows *w) {
+    return w->w[0] + w->w[1] + w->w[2] + w->w[3] + w->w[4] + 2 * w->w[5];
+}
+
+typedef struct {
+    int64_t cost;
+    size_t index;
+} costed_combo;
+
+static int by_cost_desc(const void *pa, const void *pb) {
+    const costed_combo *a = pa, *b = pb;
+    if (a->cost != b->cost) return a->cost < b->cost ? 1 : -1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+/* Combos differ ~30x in cost, so the most expensive go first and threads take one at a time (longest
+ * processing time first + dynamic,1): the last combo to start is a cheap one.  Each combo writes only its
+ * own out[] slot with the same serial kernel, so results do not depend on the thread count. */
+static hs_status run_openmp(const hs_variant *v, hs_combo_fn fn, int threads, const double *close, size_t n_bars,
+                            const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err) {
+    costed_combo *order = malloc((n_combos ? n_combos : 1) * sizeof *order);
+    if (!order) {
+        if (err) snprintf(err->msg, sizeof err->msg, "out of memory ordering %zu combos", n_combos);
+        return HS_ERR_NOMEM;
+    }
+    for (size_t c = 0; c < n_combos; c++) order[c] = (costed_combo){combo_cost(&combos[c]), c};
+    qsort(order, n_combos, sizeof *order, by_cost_desc);
+
+    int nthreads = hs_variant_threads(v, threads);
+    int failed = 0;
+#pragma omp parallel num_threads(nthreads) reduction(| : failed)
+    {
+        double *scratch = scratch_alloc(v, n_bars);
+        int ok = !(v->scratch_buffers && !scratch);
+        failed |= !ok;
+#pragma omp for schedule(dynamic, 1)
+        for (size_t k = 0; k < n_combos; k++)
+            if (ok) out[order[k].index] = fn(close, n_bars, &combos[order[k].index], scratch);
+        free(scratch);
+    }
+    free(order);
+    if (failed) {
+        if (err) snprintf(err->msg, sizeof err->msg, "out of memory for per-thread scratch (%zu bars)", n_bars);
+        return HS_ERR_NOMEM;
+    }
+    return HS_OK;
+}
+#endif
+
+int hs_variant_threads(const hs_variant *v, int requested) {
+    if (v->driver != HS_DRIVER_OPENMP) return 1;
+#ifdef HS_HAVE_OPENMP
+    return requested > 0 ? requested : omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
+                         const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err) {
+    hs_combo_fn fn = (unsigned)isa < HS_ISA_COUNT ? v->fn[isa] : NULL;
+    if (!fn) {
+        if (err) snprintf(err->msg, sizeof err->msg, "variant '%s' is not built for ISA %s", v->name, hs_isa_name(isa));
+        return HS_ERR_ISA;
+    }
+#ifdef HS_HAVE_OPENMP
+    if (v->driver == HS_DRIVER_OPENMP) return run_openmp(v, fn, threads, close, n_bars, combos, n_combos, out, err);
+#endif
+    return run_serial(v, fn, close, n_bars, combos, n_combos, out, err);
+}
+
+/* The ISA a variant runs with: the requested one (must be built for it and supported), else the widest
+ * it was built for that the CPU runs, capped by $HMASWEEP_ISA when that is set. */
+static hs_status choose_isa(const hs_variant *v, const char *requested, hs_isa *out, hs_error *err) {
+    hs_isa cap;
+    hs_status st;
+    if (requested) {
+        if ((st = hs_isa_parse(requested, &cap, err)) != HS_OK) return st;
+        if (!hs_isa_supported(cap)) {
+            if (err) snprintf(err->msg, sizeof err->msg, "ISA %s was requested but this CPU cannot run it", requested);
+            return HS_ERR_ISA;
+        }
+        if (!v->fn[cap]) {
+            if (err) snprintf(err->msg, sizeof err->msg, "variant '%s' is not built for ISA %s", v->name, requested);
+            return HS_ERR_ISA;
+        }
+        *out = cap;
+        return HS_OK;
+    }
+    if ((st = hs_isa_default(&cap, err)) != HS_OK) return st;
+    for (int i = cap; i >= 0; i--)
+        if (v->fn[i] && hs_isa_supported((hs_isa)i)) {
+            *out = (hs_isa)i;
+            return HS_OK;
+        }
+    *out = HS_ISA_SCALAR;
+    return HS_OK;
+}
+
+hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                            hs_result *out, const hs_sweep_options *opt, hs_isa *isa_used, hs_error *err) {
+    hs_sweep_options dflt = {0};
+    if (!opt) opt = &dflt;
+    const char *name = opt->variant ? opt->variant : "unchecked";
+    const hs_variant *v = hs_variant_find(name);
+    if (!v) {
+        if (err) snprintf(err->msg, sizeof err->msg, "unknown variant '%s' (see `hmasweep variants`)", name);
+        return HS_ERR_USAGE;
+    }
+    if (!close || !out || (n_combos && !combos)) {
+        if (err) snprintf(err->msg, sizeof err->msg, "hs_sweep: NULL close, combos or out");
+        return HS_ERR_USAGE;
+    }
+    if (opt->threads < 0) {
+        if (err) snprintf(err->msg, sizeof err->msg, "threads = %d is negative", opt->threads);
+        return HS_ERR_USAGE;
+    }
+    hs_status st;
+    if ((st = hs_check_series(close, n_bars, err)) != HS_OK) return st;
+    if ((st = hs_check_windows(combos, n_combos, n_bars, err)) != HS_OK) return st;
+    hs_isa isa;
+    if ((st = choose_isa(v, opt->isa, &isa, err)) != HS_OK) return st;
+    if (isa_used) *isa_used = isa;
+    return hs_run_variant(v, isa, opt->threads, close, n_bars, combos, n_combos, out, err);
+}
+
+hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos, hs_result *out,
+                   const hs_sweep_options *opt, hs_error *err) {
+    return hs_sweep_resolved(close, n_bars, combos, n_combos, out, opt, NULL, err);
+}

@@ -1,0 +1,59 @@
+/* What a variant is, for the registry and the drivers.
+ *
+ * A variant = a combo kernel (one function per ISA it is built for) + a driver (serial, or OpenMP across
+ * combos) + how much scratch each thread needs.  Variants that differ only in the driver share a kernel,
+ * so `omp` and `best` are registry lines, not copies.
+ */
+#ifndef HS_VARIANT_H
+#define HS_VARIANT_H
+
+#include <stddef.h>
+
+#include "hmasweep.h"
+#include "isa.h"
+
+/* One combo over the whole series.  `scratch` holds the kernel's scratch_buffers buffers of
+ * hs_scratch_stride(n_bars) doubles each, 64-byte aligned, owned by the calling thread (NULL when the
+ * variant asks for none and allocates per call, as the study's kernels did). */
+typedef hs_result (*hs_combo_fn)(const double *close, size_t n_bars, const hs_windows *win, double *scratch);
+
+typedef enum { HS_DRIVER_SERIAL, HS_DRIVER_OPENMP } hs_driver;
+
+typedef struct {
+    const char *name;
+    const char *kernel;   /* the kernel family, hs_combo_<kernel>__<isa> */
+    const char *summary;
+    int tier;             /* 0 bit-identical to the reference, 1 passes the gate only (SPEC §5) */
+    hs_driver driver;
+    int scratch_buffers;  /* per-thread buffers of n_bars doubles allocated before the sweep */
+    hs_combo_fn fn[HS_ISA_COUNT]; /* NULL where not built */
+} hs_variant;
+
+const hs_variant *hs_variants(size_t *count);
+const hs_variant *hs_variant_find(const char *name);
+
+/* Buffer stride in doubles: n rounded up to a whole 64-byte line plus one spare line, so vector
+ * tails may over-read a buffer end without leaving it. */
+static inline size_t hs_scratch_stride(size_t n_bars) { return ((n_bars + 7) & ~(size_t)7) + 8; }
+
+/* Run a variant with a chosen ISA (validated by the caller: built, supported) and thread count. */
+hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
+                         const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err);
+
+/* The number of threads a variant runs with for a --threads request (0 = default). */
+int hs_variant_threads(const hs_variant *v, int requested);
+
+/* hs_sweep, also reporting the ISA that ran (the CLI prints it). */
+hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                            hs_result *out, const hs_sweep_options *opt, hs_isa *isa_used, hs_error *err);
+
+/* Multi-ISA kernel files are compiled once per ISA with HS_ISA_NAME set; HS_COMBO(k) names the
+ * per-ISA function hs_combo_<k>__<isa>. */
+#define HS_CAT3_(a, b, c) a##b##c
+#define HS_CAT3(a, b, c) HS_CAT3_(a, b, c)
+#define HS_COMBO_ISA(kernel, isa) HS_CAT3(hs_combo_, kernel, HS_CAT3(__, isa, ))
+#ifdef HS_ISA_NAME
+#define HS_COMBO(kernel) HS_COMBO_ISA(kernel, HS_ISA_NAME)
+#endif
+
+#endif
