@@ -1,0 +1,22 @@
+/* AVX2 + FMA: four doubles. */
+#include <immintrin.h>
+#define HS_VN 4
+#define HS_ISA_LABEL "avx2"
+typedef __m256d hs_vd;
+typedef __m256d hs_vmask;
+static inline hs_vd vd_loadu(const double *p) { return _mm256_loadu_pd(p); }
+static inline void vd_storeu(double *p, hs_vd v) { _mm256_storeu_pd(p, v); }
+static inline hs_vd vd_set1(double x) { return _mm256_set1_pd(x); }
+static inline hs_vd vd_zero(void) { return _mm256_setzero_pd(); }
+static inline hs_vd vd_add(hs_vd a, hs_vd b) { return _mm256_add_pd(a, b); }
+static inline hs_vd vd_sub(hs_vd a, hs_vd b) { return _mm256_sub_pd(a, b); }
+static inline hs_vd vd_mul(hs_vd a, hs_vd b) { return _mm256_mul_pd(a, b); }
+static inline hs_vd vd_div(hs_vd a, hs_vd b) { return _mm256_div_pd(a, b); }
+static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return _mm256_fmadd_pd(a, b, c); }
+static inline double vd_hsum(hs_vd v) {
+    __m128d lo = _mm256_castpd256_pd128(v), hi = _mm256_extractf128_pd(v, 1);
+    __m128d s = _mm_add_pd(lo, hi);
+    return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+}
+static inline hs_vmask vd_cmpgt_mask(hs_vd a, hs_vd b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
+static inline hs_vd vd_blend(hs_vmask m, hs_vd f, hs_vd t) { return _mm256_blendv_pd(f, t, m); }

@@ -1,0 +1,23 @@
+/* AVX-512 (F + DQ + VL): eight doubles. */
+#include <immintrin.h>
+#define HS_VN 8
+#define HS_ISA_LABEL "avx512"
+typedef __m512d hs_vd;
+typedef __mmask8 hs_vmask;
+static inline hs_vd vd_loadu(const double *p) { return _mm512_loadu_pd(p); }
+static inline void vd_storeu(double *p, hs_vd v) { _mm512_storeu_pd(p, v); }
+static inline hs_vd vd_set1(double x) { return _mm512_set1_pd(x); }
+static inline hs_vd vd_zero(void) { return _mm512_setzero_pd(); }
+static inline hs_vd vd_add(hs_vd a, hs_vd b) { return _mm512_add_pd(a, b); }
+static inline hs_vd vd_sub(hs_vd a, hs_vd b) { return _mm512_sub_pd(a, b); }
+static inline hs_vd vd_mul(hs_vd a, hs_vd b) { return _mm512_mul_pd(a, b); }
+static inline hs_vd vd_div(hs_vd a, hs_vd b) { return _mm512_div_pd(a, b); }
+static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return _mm512_fmadd_pd(a, b, c); }
+static inline double vd_hsum(hs_vd v) {
+    __m256d lo = _mm512_castpd512_pd256(v), hi = _mm512_extractf64x4_pd(v, 1);
+    __m256d s4 = _mm256_add_pd(lo, hi);
+    __m128d s2 = _mm_add_pd(_mm256_castpd256_pd128(s4), _mm256_extractf128_pd(s4, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(s2, _mm_unpackhi_pd(s2, s2)));
+}
+static inline hs_vmask vd_cmpgt_mask(hs_vd a, hs_vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
+static inline hs_vd vd_blend(hs_vmask m, hs_vd f, hs_vd t) { return _mm512_mask_blend_pd(m, f, t); }

@@ -1,0 +1,19 @@
+/* Scalar "vectors" of one lane: the portable fallback and the check that kernels written against the
+ * vocabulary are right before any intrinsic is involved. */
+#include <math.h>
+#define HS_VN 1
+#define HS_ISA_LABEL "scalar"
+typedef double hs_vd;
+typedef int hs_vmask;
+static inline hs_vd vd_loadu(const double *p) { return *p; }
+static inline void vd_storeu(double *p, hs_vd v) { *p = v; }
+static inline hs_vd vd_set1(double x) { return x; }
+static inline hs_vd vd_zero(void) { return 0.0; }
+static inline hs_vd vd_add(hs_vd a, hs_vd b) { return a + b; }
+static inline hs_vd vd_sub(hs_vd a, hs_vd b) { return a - b; }
+static inline hs_vd vd_mul(hs_vd a, hs_vd b) { return a * b; }
+static inline hs_vd vd_div(hs_vd a, hs_vd b) { return a / b; }
+static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return fma(a, b, c); }
+static inline double vd_hsum(hs_vd v) { return v; }
+static inline hs_vmask vd_cmpgt_mask(hs_vd a, hs_vd b) { return a > b; }
+static inline hs_vd vd_blend(hs_vmask m, hs_vd if_false, hs_vd if_true) { return m ? if_true : if_false; }

@@ -1,0 +1,57 @@
+/* The HMA/HMA3 pipeline over valid ranges, with the WMA pass plugged in.
+ *
+ * Same values as the port (variants/port.h), computed without the NaN bookkeeping: a WMA of a series
+ * whose first valid index is `first` is valid from first + w − 1, so each pass computes only there and
+ * the event loop starts where both HMA and HMA3 are valid.  Where the port's d is NaN this skips the bar,
+ * exactly as the port does; elsewhere the arithmetic is the tier-0 building blocks of kernels/tier0.h.
+ * Four scratch buffers (A–D) are reused in place:
+ *   HMA : A = WMA(close,w0), B = WMA(close,w1), A = 2A − B, D = WMA(A,w2)
+ *   HMA3: A = WMA(close,w3), B = WMA(close,w4), C = WMA(close,w5), A = (3A − B) − C, B = WMA(A,w5)
+ *   d   = B − D
+ *
+ * The WMA pass fills out[first+w-1 .. n) from x[first .. n); `extra` points past the four pipeline
+ * buffers, at whatever further scratch the variant asked the registry for (scratch_buffers > 4).
+ */
+#ifndef HS_PIPELINE_H
+#define HS_PIPELINE_H
+
+#include "tier0.h"
+#include "variant.h"
+
+#define PIPELINE_BUFFERS 4
+
+static inline size_t pipe_max(size_t a, size_t b) { return a > b ? a : b; }
+
+/* The pipeline as a function of a WMA pass (a static function of the including file, inlined). */
+typedef void (*pipe_wma_fn)(const double *x, size_t n, size_t first, int64_t w, double *out, double *extra);
+
+static inline hs_result pipeline_combo(const double *close, size_t n, const hs_windows *win, double *scratch,
+                                       pipe_wma_fn wma) {
+    size_t stride = hs_scratch_stride(n);
+    double *A = scratch, *B = scratch + stride, *C = scratch + 2 * stride, *D = scratch + 3 * stride;
+    double *E = scratch + PIPELINE_BUFFERS * stride;
+    const int64_t *w = win->w;
+
+    /* HMA */
+    wma(close, n, 0, w[0], A, E);
+    wma(close, n, 0, w[1], B, E);
+    size_t raw_first = pipe_max((size_t)w[0], (size_t)w[1]) - 1;
+    for (size_t i = raw_first; i < n; i++) A[i] = hs_hma_raw(A[i], B[i]);
+    size_t hma_first = raw_first + (size_t)w[2] - 1;
+    if (hma_first < n) wma(A, n, raw_first, w[2], D, E);
+
+    /* HMA3 */
+    wma(close, n, 0, w[3], A, E);
+    wma(close, n, 0, w[4], B, E);
+    wma(close, n, 0, w[5], C, E);
+    size_t raw3_first = pipe_max(pipe_max((size_t)w[3], (size_t)w[4]), (size_t)w[5]) - 1;
+    for (size_t i = raw3_first; i < n; i++) A[i] = hs_hma3_raw(A[i], B[i], C[i]);
+    size_t hma3_first = raw3_first + (size_t)w[5] - 1;
+    if (hma3_first < n) wma(A, n, raw3_first, w[5], B, E);
+
+    hs_book book = hs_book_new();
+    for (size_t i = pipe_max(hma_first, hma3_first); i < n; i++) hs_book_step(&book, B[i] - D[i], close[i]);
+    return hs_book_finish(&book, close[n - 1]);
+}
+
+#endif

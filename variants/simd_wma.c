@@ -1,0 +1,54 @@
+/* simd_wma — WMA vectorised across output bars, tier 0.  hs:multi-isa
+ *
+ * Each lane computes one output bar with exactly the scalar operation sequence (acc = 0; acc += x·(j+1)
+ * for j ascending; acc / denom), so every ISA is bit-identical to the reference.  The vector is filled by
+ * consecutive outputs, whose windows overlap: lane k of step j reads x[i+k−w+1+j], i.e. one unaligned
+ * load per j.  Built once per ISA from this one file (scalar, sse2, avx2, avx512, neon).
+ *
+ * Why WMA_BLOCK vectors at a time: every lane's sum is one serial chain of adds, so a single vector is
+ * bound by the add latency.  WMA_BLOCK independent vectors share each broadcast weight and keep both FP
+ * add pipes busy.  Measured on Zen 5 (AVX-512, default sweep, single thread, `hmasweep run --repeat 5`):
+ * see reports/variants.md for the block sizes tried.
+ */
+#include "pipeline.h"
+#include "vec.h"
+
+#ifndef WMA_BLOCK
+#define WMA_BLOCK 8
+#endif
+
+/* out[i .. i + WMA_BLOCK·HS_VN). */
+static inline void wma_block(const double *x, int64_t w, size_t i, double denom, double *out) {
+    const double *base = x + i - (size_t)(w - 1);
+    hs_vd acc[WMA_BLOCK];
+    for (int b = 0; b < WMA_BLOCK; b++) acc[b] = vd_zero();
+    for (int64_t j = 0; j < w; j++) {
+        hs_vd weight = vd_set1((double)(j + 1));
+        for (int b = 0; b < WMA_BLOCK; b++) acc[b] = vd_add(acc[b], vd_mul(vd_loadu(base + j + b * HS_VN), weight));
+    }
+    hs_vd vden = vd_set1(denom);
+    for (int b = 0; b < WMA_BLOCK; b++) vd_storeu(out + i + b * HS_VN, vd_div(acc[b], vden));
+}
+
+static void wma_across_outputs(const double *x, size_t n, size_t first, int64_t w, double *out, double *extra) {
+    (void)extra;
+    size_t i = first + (size_t)w - 1;
+    double denom = hs_wma_denom(w);
+    for (; i + WMA_BLOCK * HS_VN <= n; i += WMA_BLOCK * HS_VN) wma_block(x, w, i, denom, out);
+    for (; i + HS_VN <= n; i += HS_VN) {
+        const double *base = x + i - (size_t)(w - 1);
+        hs_vd acc = vd_zero();
+        for (int64_t j = 0; j < w; j++) acc = vd_add(acc, vd_mul(vd_loadu(base + j), vd_set1((double)(j + 1))));
+        vd_storeu(out + i, vd_div(acc, vd_set1(denom)));
+    }
+    for (; i < n; i++) {
+        const double *base = x + i - (size_t)(w - 1);
+        double s = 0.0;
+        for (int64_t j = 0; j < w; j++) s += base[j] * (double)(j + 1);
+        out[i] = s / denom;
+    }
+}
+
+hs_result HS_COMBO(simd_wma)(const double *close, size_t n, const hs_windows *win, double *scratch) {
+    return pipeline_combo(close, n, win, scratch, wma_across_outputs);
+}
