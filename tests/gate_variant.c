@@ -95,6 +95,47 @@ static void check_other_data(void) {
     }
 }
 
+/* Series built to put d at or near zero, where only exact tier-0 arithmetic decides the sign: a flat
+ * series (d exactly 0: no trades), a two-level zigzag, a flat series with 1e-12 ripples (d at the level
+ * of the rounding noise), and a staircase with long
+ * flat treads.  A variant that approximates d must recompute these bars exactly to stay tier 0. */
+static void shaped_series(int shape, double *x, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        switch (shape) {
+        case 0: x[i] = 100.0; break;
+        case 1: x[i] = (i & 1) ? 101.0 : 100.0; break;
+        case 2: x[i] = 100.0 + (double)(i % 7) * 1e-12; break; /* d of the order of the rounding noise */
+        default: x[i] = 100.0 + (double)((i / 37) % 5) * 0.25; break;
+        }
+    }
+}
+
+static void check_shaped_data(void) {
+    const hs_variant *ref = hs_variant_find("unchecked");
+    const int64_t lengths[] = {2, 3, 4, 5, 6, 7, 8, 10, 16, 25, 40, 64};
+    enum { NL = sizeof lengths / sizeof lengths[0], N = 700 };
+    static double x[N];
+    hs_windows w[NL];
+    hs_result want[NL], got[NL];
+    for (size_t c = 0; c < NL; c++) hs_windows_from_length(lengths[c], &w[c], NULL);
+    const char *names[] = {"flat series", "zigzag series", "near-flat series", "staircase series"};
+    for (int shape = 0; shape < 4; shape++) {
+        shaped_series(shape, x, N);
+        if (run(ref, HS_ISA_SCALAR, 1, x, N, w, NL, want) != HS_OK || run(variant, isa, 2, x, N, w, NL, got) != HS_OK)
+            continue;
+        /* Tier 1 promises the gate only where d is not rounding noise: on the near-flat series a
+         * reassociated sum flips signs that only the exact order decides.  Report it, do not gate it. */
+        if (shape == 2 && variant->tier == 1) {
+            int differ = 0;
+            for (size_t c = 0; c < NL; c++) differ += got[c].trades != want[c].trades;
+            printf("tier 1 on the %s (d at rounding-noise level, not gated): %d of %d combos differ in trades\n",
+                   names[shape], differ, (int)NL);
+            continue;
+        }
+        gate(names[shape], got, want, lengths, NL);
+    }
+}
+
 static void check_thread_independence(void) {
     if (variant->driver != HS_DRIVER_OPENMP) return;
     const data_case *dc = &cases[0];
@@ -129,6 +170,7 @@ int main(int argc, char **argv) {
     }
     check_default_run();
     check_other_data();
+    check_shaped_data();
     check_thread_independence();
     printf("gate %s/%s (tier %d): max |dPnL| vs reference = %.3g\n", variant->name, argv[2], variant->tier, max_dpnl);
     char name[96];

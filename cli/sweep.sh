@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The main job: build (Release, quietly) and run the study's default sweep — 150,000 bars x 80 combos —
+# printing the per-combo table, the fingerprint line, the variant and the wall time.  Any arguments go
+# to `hmasweep run` (e.g. --variant sliding_omp, --format json); see `build/release/hmasweep run --help`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$(nproc)" >/dev/null
+exec build/release/hmasweep run "$@"

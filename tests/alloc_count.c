@@ -1,0 +1,53 @@
+/* How many heap allocations a sweep makes, per variant: shows that `prealloc` (and every variant that
+ * takes scratch from the driver) allocates once per thread before the sweep and never inside it, while
+ * the study-shaped ports allocate nine arrays per combo.  Linked with -Wl,--wrap=malloc,... so every
+ * allocation the library makes passes through the counters below. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "hmasweep.h"
+#include "variant.h"
+
+void *__real_malloc(size_t);
+void *__real_aligned_alloc(size_t, size_t);
+void *__real_calloc(size_t, size_t);
+void *__real_realloc(void *, size_t);
+static long allocations;
+void *__wrap_malloc(size_t n) { allocations++; return __real_malloc(n); }
+void *__wrap_aligned_alloc(size_t a, size_t n) { allocations++; return __real_aligned_alloc(a, n); }
+void *__wrap_calloc(size_t c, size_t n) { allocations++; return __real_calloc(c, n); }
+void *__wrap_realloc(void *p, size_t n) { allocations++; return __real_realloc(p, n); }
+
+static long count_sweep(const hs_variant *v, int threads, const double *close, size_t n, const hs_windows *w,
+                        size_t combos) {
+    hs_result out[64];
+    hs_error err;
+    long before = allocations;
+    hs_status st = hs_run_variant(v, HS_ISA_SCALAR, threads, close, n, w, combos, out, &err);
+    CHECK(st == HS_OK, "%s: %s", v->name, err.msg);
+    return allocations - before;
+}
+
+int main(void) {
+    enum { N = 3000 };
+    static double close[N];
+    hs_make_close(3, N, HS_DEFAULT_VOL, HS_DEFAULT_START, close, NULL);
+    hs_windows w[64];
+    for (int c = 0; c < 64; c++) hs_windows_from_length(6 + 3 * c, &w[c], NULL);
+
+    size_t nv;
+    const hs_variant *v = hs_variants(&nv);
+    for (size_t k = 0; k < nv; k++) {
+        if (v[k].driver != HS_DRIVER_SERIAL) continue;
+        long few = count_sweep(&v[k], 1, close, N, w, 4), many = count_sweep(&v[k], 1, close, N, w, 64);
+        printf("%-14s allocations: 4 combos -> %ld, 64 combos -> %ld\n", v[k].name, few, many);
+        if (v[k].scratch_buffers > 0) {
+            CHECK(few == 1 && many == 1, "%s takes driver scratch but allocated %ld / %ld times", v[k].name, few, many);
+        } else {
+            /* the ports: nine arrays per combo, as numba's np.full/np.empty and Rust's vec! do */
+            CHECK(few == 4 * 9 && many == 64 * 9, "%s: expected 9 allocations per combo, got %ld / %ld", v[k].name,
+                  few, many);
+        }
+    }
+    return hs_check_summary("alloc_count");
+}
