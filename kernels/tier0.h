@@ -7,6 +7,7 @@
 #ifndef HS_TIER0_H
 #define HS_TIER0_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hmasweep.h"
@@ -57,6 +58,27 @@ static inline void hs_book_step(hs_book *b, double d, double price) {
 static inline hs_result hs_book_finish(hs_book *b, double last_price) {
     if (b->pos != 0) hs_book_close(b, last_price);
     return (hs_result){b->pnl, b->trades};
+}
+
+/* The books over a whole array of d values, d[start .. n).  Where no d is exactly zero or NaN, the
+ * last non-zero d before bar i is d[i−1], so a cross is exactly a sign change between neighbours and the
+ * books need visiting only there: hs_book_step then performs the same operations in the same order as
+ * the bar-by-bar loop, so the PnL is bit-identical.  With a zero or a NaN anywhere (a NaN only from
+ * sums that overflowed on absurd prices), the bar-by-bar loop, which skips NaN bars as SPEC §4 says.
+ * (Measured: the bar-by-bar loop's unpredictable branches were ~15% of the sliding kernel.) */
+static inline hs_result hs_books_over(const double *d, const double *close, size_t start, size_t n) {
+    hs_book book = hs_book_new();
+    int special = 0;
+    for (size_t i = start; i < n; i++) special |= !(d[i] < 0.0 || d[i] > 0.0);
+    if (special) {
+        for (size_t i = start; i < n; i++)
+            if (d[i] == d[i]) hs_book_step(&book, d[i], close[i]);
+    } else if (start < n) {
+        hs_book_step(&book, d[start], close[start]);
+        for (size_t i = start + 1; i < n; i++)
+            if ((d[i] < 0.0) != (d[i - 1] < 0.0)) hs_book_step(&book, d[i], close[i]);
+    }
+    return hs_book_finish(&book, close[n - 1]);
 }
 
 #endif

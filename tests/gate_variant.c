@@ -97,7 +97,8 @@ static void check_other_data(void) {
 
 /* Series built to put d at or near zero, where only exact tier-0 arithmetic decides the sign: a flat
  * series (d exactly 0: no trades), a two-level zigzag, a flat series with 1e-12 ripples (d at the level
- * of the rounding noise), and a staircase with long
+ * of the rounding noise), prices so large that the long windows' sums overflow (d NaN there, skipped as
+ * the reference skips it), and a staircase with long
  * flat treads.  A variant that approximates d must recompute these bars exactly to stay tier 0. */
 static void shaped_series(int shape, double *x, size_t n) {
     for (size_t i = 0; i < n; i++) {
@@ -105,7 +106,8 @@ static void shaped_series(int shape, double *x, size_t n) {
         case 0: x[i] = 100.0; break;
         case 1: x[i] = (i & 1) ? 101.0 : 100.0; break;
         case 2: x[i] = 100.0 + (double)(i % 7) * 1e-12; break; /* d of the order of the rounding noise */
-        default: x[i] = 100.0 + (double)((i / 37) % 5) * 0.25; break;
+        case 3: x[i] = (i % 3 ? 5e305 : 5.05e305); break;         /* long windows overflow to inf, d NaN */
+        default: x[i] = 100.0 + (double)((i / 37) % 5) * 0.25; break; /* staircase */
         }
     }
 }
@@ -118,8 +120,8 @@ static void check_shaped_data(void) {
     hs_windows w[NL];
     hs_result want[NL], got[NL];
     for (size_t c = 0; c < NL; c++) hs_windows_from_length(lengths[c], &w[c], NULL);
-    const char *names[] = {"flat series", "zigzag series", "near-flat series", "staircase series"};
-    for (int shape = 0; shape < 4; shape++) {
+    const char *names[] = {"flat series", "zigzag series", "near-flat series", "overflowing series", "staircase series"};
+    for (int shape = 0; shape < 5; shape++) {
         shaped_series(shape, x, N);
         if (run(ref, HS_ISA_SCALAR, 1, x, N, w, NL, want) != HS_OK || run(variant, isa, 2, x, N, w, NL, got) != HS_OK)
             continue;

@@ -7,7 +7,7 @@
  * Four scratch buffers (A–D) are reused in place:
  *   HMA : A = WMA(close,w0), B = WMA(close,w1), A = 2A − B, D = WMA(A,w2)
  *   HMA3: A = WMA(close,w3), B = WMA(close,w4), C = WMA(close,w5), A = (3A − B) − C, B = WMA(A,w5)
- *   d   = B − D
+ *   d   = B − D (in B), then the books (hs_books_over)
  *
  * The WMA pass fills out[first+w-1 .. n) from x[first .. n); `extra` points past the four pipeline
  * buffers, at whatever further scratch the variant asked the registry for (scratch_buffers > 4).
@@ -49,9 +49,9 @@ static inline hs_result pipeline_combo(const double *close, size_t n, const hs_w
     size_t hma3_first = raw3_first + (size_t)w[5] - 1;
     if (hma3_first < n) wma(A, n, raw3_first, w[5], B, E);
 
-    hs_book book = hs_book_new();
-    for (size_t i = pipe_max(hma_first, hma3_first); i < n; i++) hs_book_step(&book, B[i] - D[i], close[i]);
-    return hs_book_finish(&book, close[n - 1]);
+    size_t start = pipe_max(hma_first, hma3_first);
+    for (size_t i = start; i < n; i++) B[i] -= D[i];
+    return hs_books_over(B, close, start, n);
 }
 
 #endif

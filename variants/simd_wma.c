@@ -22,8 +22,11 @@ static inline void wma_block(const double *x, int64_t w, size_t i, double denom,
     const double *base = x + i - (size_t)(w - 1);
     hs_vd acc[WMA_BLOCK];
     for (int b = 0; b < WMA_BLOCK; b++) acc[b] = vd_zero();
+    /* The weight j+1 as a double, stepped by an exact +1.0: one add instead of an int->double convert and
+     * a broadcast, both of which compete with the multiplies and adds for the FP ports. */
+    hs_vd weight = vd_zero(), one = vd_set1(1.0);
     for (int64_t j = 0; j < w; j++) {
-        hs_vd weight = vd_set1((double)(j + 1));
+        weight = vd_add(weight, one);
         for (int b = 0; b < WMA_BLOCK; b++) acc[b] = vd_add(acc[b], vd_mul(vd_loadu(base + j + b * HS_VN), weight));
     }
     hs_vd vden = vd_set1(denom);

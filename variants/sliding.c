@@ -184,24 +184,6 @@ static double certify_threshold(const double *close, size_t n, const int64_t *w)
     return 4.0 * e;
 }
 
-/* The books over certified signs.  Where no d is exactly zero (always, when every |d| > TAU > 0), the
- * last non-zero d is d[i−1], so a cross is exactly a sign change between neighbours and the books need
- * visiting only there; hs_book_step then does the same operations in the same order as the reference
- * loop.  With a zero anywhere (possible only among recomputed bars), the plain loop. */
-static hs_result books_over_signs(const double *d, const double *close, size_t start, size_t n, int may_have_zero) {
-    hs_book book = hs_book_new();
-    int has_zero = 0;
-    for (size_t i = start; may_have_zero && i < n; i++) has_zero |= d[i] == 0.0;
-    if (has_zero) {
-        for (size_t i = start; i < n; i++) hs_book_step(&book, d[i], close[i]);
-    } else {
-        hs_book_step(&book, d[start], close[start]);
-        for (size_t i = start + 1; i < n; i++)
-            if (signbit(d[i]) != signbit(d[i - 1])) hs_book_step(&book, d[i], close[i]);
-    }
-    return hs_book_finish(&book, close[n - 1]);
-}
-
 /* scratch: raw, raw3 and d (registry line: 4 buffers, one spare). */
 hs_result hs_combo_sliding__scalar(const double *close, size_t n, const hs_windows *win, double *scratch) {
     const int64_t *w = win->w;
@@ -211,10 +193,7 @@ hs_result hs_combo_sliding__scalar(const double *close, size_t n, const hs_windo
     size_t raw_first = (size_t)w[1] - 1, raw3_first = (size_t)w[5] - 1;
     size_t hma_first = raw_first + (size_t)w[2] - 1, hma3_first = raw3_first + (size_t)w[5] - 1;
     size_t start = hma_first > hma3_first ? hma_first : hma3_first;
-    if (start >= n) {
-        hs_book none = hs_book_new();
-        return hs_book_finish(&none, close[n - 1]);
-    }
+    if (start >= n) return hs_books_over(NULL, close, n, n);
     slide_hma_raw(close, n, w[0], w[1], raw);
     slide_hma3_raw(close, n, w[3], w[4], w[5], raw3);
     slide_d(raw, raw3, n, start, w[2], w[5], d);
@@ -227,5 +206,5 @@ hs_result hs_combo_sliding__scalar(const double *close, size_t n, const hs_windo
     if (ambiguous)
         for (size_t i = start; i < n; i++)
             if (!(fabs(d[i]) > tau)) d[i] = hma3_tier0_at(close, i, w) - hma_tier0_at(close, i, w);
-    return books_over_signs(d, close, start, n, ambiguous);
+    return hs_books_over(d, close, start, n);
 }
