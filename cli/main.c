@@ -14,6 +14,7 @@
 #include "isa.h"
 #include "sha256.h"
 #include "variant.h"
+#include "wire.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
@@ -112,6 +113,7 @@ static const char *const usage_main =
     "  run        run a sweep (no options: the study's default run, 150,000 bars x 80 combos)\n"
     "  variants   list the registered variants, their tier and ISAs\n"
     "  gen        write a synthetic close series (f64, csv or npy)\n"
+    "  wire       serve the study's wire protocol: request frames on stdin, replies on stdout\n"
     "\n"
     "`hmasweep <command> --help` describes each command.\n";
 
@@ -483,6 +485,42 @@ static int cmd_variants(int argc, char **argv) {
     return 0;
 }
 
+static const char *const usage_wire =
+    "usage: hmasweep wire [--variant NAME] [--isa NAME] [--threads N] < requests > replies\n"
+    "\n"
+    "Serve SPEC §6 frames until EOF: [u32 body_len][u8 opcode][u32 n_bars][u32 n_combos][f64 close...]\n"
+    "[6 x i64 windows per combo]; opcode 0 sweeps (reply: n_combos f64 PnL then n_combos i64 trades),\n"
+    "opcode 1 echoes the close array.  A malformed frame stops the server with exit 1 and a message.\n";
+
+static int cmd_wire(int argc, char **argv) {
+    const char *variant = NULL, *isa = NULL;
+    long long threads = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *v = NULL;
+        int missing = 0;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_wire, stdout);
+            return 0;
+        }
+        if (option_value(argc, argv, &i, "--variant", &v, &missing)) {
+            if (missing) return fail(EXIT_USAGE, "--variant needs a name");
+            variant = v;
+        } else if (option_value(argc, argv, &i, "--isa", &v, &missing)) {
+            if (missing) return fail(EXIT_USAGE, "--isa needs a name");
+            isa = v;
+        } else if (option_value(argc, argv, &i, "--threads", &v, &missing)) {
+            if (missing || !parse_i64(v, &threads) || threads < 1 || threads > 4096)
+                return fail(EXIT_USAGE, "--threads needs an integer between 1 and 4096");
+        } else {
+            return fail(EXIT_USAGE, "wire: unknown option '%s' (see `hmasweep wire --help`)", argv[i]);
+        }
+    }
+    if (variant && !hs_variant_find(variant)) return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
+    hs_sweep_options opt = {variant, isa, (int)threads};
+    hs_error err;
+    return hs_wire_serve(stdin, stdout, &opt, &err) ? fail(EXIT_DATA, "%s", err.msg) : 0;
+}
+
 static const char *format_from_extension(const char *path) {
     const char *dot = strrchr(path, '.');
     if (dot && strcmp(dot, ".csv") == 0) return "csv";
@@ -528,6 +566,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
     if (strcmp(cmd, "variants") == 0) return cmd_variants(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
+    if (strcmp(cmd, "wire") == 0) return cmd_wire(argc - 2, argv + 2);
     fprintf(stderr, "hmasweep: unknown command '%s'\n\n%s", cmd, usage_main);
     return EXIT_USAGE;
 }

@@ -45,9 +45,25 @@ static int by_cost_desc(const void *pa, const void *pb) {
     return (a->index > b->index) - (a->index < b->index);
 }
 
-/* Combos differ ~30x in cost, so the most expensive go first and threads take one at a time (longest
- * processing time first + dynamic,1): the last combo to start is a cheap one.  Each combo writes only its
- * own out[] slot with the same serial kernel, so results do not depend on the thread count. */
+/* How combos are handed to threads.  HMASWEEP_OMP_SCHEDULE picks one for experiments (prof/README.md);
+ * the default is the measured best (reports/variants.md, "OpenMP schedule"):
+ *   lpt      costliest combo first, then dynamic,1 — the last combo to start is a cheap one (default)
+ *   dynamic  grid order, dynamic,1
+ *   static   grid order, contiguous blocks (what numba's prange does)
+ *   static1  grid order, round robin                                                                 */
+typedef enum { SCHED_LPT, SCHED_DYNAMIC, SCHED_STATIC, SCHED_STATIC1 } omp_sched_choice;
+
+static omp_sched_choice schedule_choice(void) {
+    const char *s = getenv("HMASWEEP_OMP_SCHEDULE");
+    if (!s || !*s || strcmp(s, "lpt") == 0) return SCHED_LPT;
+    if (strcmp(s, "dynamic") == 0) return SCHED_DYNAMIC;
+    if (strcmp(s, "static") == 0) return SCHED_STATIC;
+    if (strcmp(s, "static1") == 0) return SCHED_STATIC1;
+    return SCHED_LPT;
+}
+
+/* Each combo writes only its own out[] slot with the same serial kernel, so results do not depend on
+ * the thread count or the schedule (gate_variant checks 1, 2 and 3 threads bit for bit). */
 static hs_status run_openmp(const hs_variant *v, hs_combo_fn fn, int threads, const double *close, size_t n_bars,
                             const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err) {
     costed_combo *order = malloc((n_combos ? n_combos : 1) * sizeof *order);
@@ -55,8 +71,12 @@ static hs_status run_openmp(const hs_variant *v, hs_combo_fn fn, int threads, co
         if (err) snprintf(err->msg, sizeof err->msg, "out of memory ordering %zu combos", n_combos);
         return HS_ERR_NOMEM;
     }
+    omp_sched_choice choice = schedule_choice();
     for (size_t c = 0; c < n_combos; c++) order[c] = (costed_combo){combo_cost(&combos[c]), c};
-    qsort(order, n_combos, sizeof *order, by_cost_desc);
+    if (choice == SCHED_LPT) qsort(order, n_combos, sizeof *order, by_cost_desc);
+    omp_set_schedule(choice == SCHED_STATIC ? omp_sched_static : choice == SCHED_STATIC1 ? omp_sched_static
+                                                                                          : omp_sched_dynamic,
+                     choice == SCHED_STATIC ? 0 : 1);
 
     int nthreads = hs_variant_threads(v, threads);
     int failed = 0;
@@ -65,7 +85,7 @@ static hs_status run_openmp(const hs_variant *v, hs_combo_fn fn, int threads, co
         double *scratch = scratch_alloc(v, n_bars);
         int ok = !(v->scratch_buffers && !scratch);
         failed |= !ok;
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(runtime)
         for (size_t k = 0; k < n_combos; k++)
             if (ok) out[order[k].index] = fn(close, n_bars, &combos[order[k].index], scratch);
         free(scratch);

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""The wire protocol (SPEC §6) through `hmasweep wire`: sweep replies equal `hmasweep run` on the same
+data bit for bit, echo returns the series verbatim, several frames on one stream are all answered, and
+every malformed frame (truncated, inconsistent length, unknown opcode, bad prices, impossible windows,
+empty stream) ends with exit 1 and a message naming the problem — never a crash or a silent reply.
+
+usage: test_wire.py path/to/hmasweep [emulator prefix...]"""
+import json, struct, subprocess, sys
+
+cli = sys.argv[1:]  # the CLI, possibly behind an emulator (qemu-aarch64 hmasweep)
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def frame(op, close, windows, body_len=None):
+    body = struct.pack("<BII", op, len(close), len(windows)) + struct.pack("<%dd" % len(close), *close)
+    for w in windows:
+        body += struct.pack("<6q", *w)
+    return struct.pack("<I", len(body) if body_len is None else body_len) + body
+
+
+def wire(data, *args):
+    p = subprocess.run(cli + ["wire", *args], input=data, capture_output=True)
+    return p.returncode, p.stdout, p.stderr.decode()
+
+
+def run_json(*args):
+    return json.loads(subprocess.run(cli + ["run", "--format", "json", *args], check=True, capture_output=True).stdout)
+
+
+# The reference: a small synthetic run through the CLI, and the same series/windows through the wire.
+ref = run_json("--bars", "3000", "--seed", "5", "--lengths", "2,6,9,31")
+gen = subprocess.run(cli + ["gen", "--bars", "3000", "--seed", "5", "--output", "/dev/stdout", "--format", "f64"],
+                     check=True, capture_output=True).stdout
+close = list(struct.unpack("<%dd" % (len(gen) // 8), gen))
+windows = [c["windows"] for c in ref["combos"]]
+
+rc, out, err = wire(frame(0, close, windows) + frame(1, close, []) + frame(0, close, windows[:1]), "--variant", "sliding")
+check(rc == 0, f"three frames: exit {rc}: {err}")
+n = len(windows)
+(l1,) = struct.unpack_from("<I", out, 0)
+check(l1 == 16 * n, f"sweep reply body_len {l1}")
+pnl = struct.unpack_from("<%dd" % n, out, 4)
+trades = struct.unpack_from("<%dq" % n, out, 4 + 8 * n)
+check(list(trades) == [c["trades"] for c in ref["combos"]], "trades differ from `hmasweep run`")
+check(list(pnl) == [c["pnl"] for c in ref["combos"]], "PnL not bit-identical to `hmasweep run`")
+off = 4 + 16 * n
+(l2,) = struct.unpack_from("<I", out, off)
+check(l2 == 8 * len(close) and out[off + 4: off + 4 + l2] == gen, "echo is not the series verbatim")
+off += 4 + l2
+(l3,) = struct.unpack_from("<I", out, off)
+check(l3 == 16 and len(out) == off + 4 + 16, "third frame's reply missing or the stream has extra bytes")
+
+good = frame(0, close, windows)
+bad_cases = [
+    (b"", "empty stream"),
+    (good[:2], "truncated length prefix"),
+    (good[:7], "truncated request header"),
+    (good[:-5], "truncated body"),
+    (frame(0, close, windows, body_len=len(good) - 4 + 8), "does not match"),
+    (frame(7, close, windows), "unknown opcode 7"),
+    (frame(0, [], windows), "out of range"),
+    (frame(0, close[:10] + [float("nan")] + close[11:], windows), "close[10] is NaN"),
+    (frame(0, close[:3] + [-2.0] + close[4:], windows), "not positive"),
+    (frame(0, close, [[3, 6, 2, 1, 2, 3], [2, 5000, 2, 1, 1, 2]]), "w1 = 5000"),
+    (frame(0, close, [[3, 6, 0, 1, 2, 3]]), "w2 = 0"),
+    (struct.pack("<I", 3) + b"abc", "shorter than the 9-byte request header"),
+]
+for data, needle in bad_cases:
+    rc, out, err = wire(data)
+    check(rc == 1 and needle in err, f"{needle!r}: exit {rc}, stderr {err.strip()!r}")
+# a good frame followed by a bad one: the good one is answered, then exit 1
+rc, out, err = wire(good + frame(9, close, windows))
+check(rc == 1 and len(out) == 4 + 16 * n and "frame 1" in err, f"good-then-bad: exit {rc}, {len(out)} bytes, {err!r}")
+rc, out, err = wire(good, "--variant", "nope")
+check(rc == 2 and "unknown variant" in err, f"unknown variant: exit {rc}")
+
+print(f"test_wire: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
