@@ -9,6 +9,9 @@
  *   vd_fma(a, b, c)       a*b + c with ONE rounding — only where a variant states it is tier 1
  *   vd_hsum(v)            horizontal sum, lanes added pairwise (tier 1: reassociates)
  *   vd_cmpgt_mask / vd_blend                    compare and select (mask type hs_vmask)
+ *   hs_vi, vi_set1, vi_add, vi_loadu            int64 index vectors, one per double lane
+ *   vd_gather(base, idx)  base[idx[k]] per lane (a hardware gather on AVX2/AVX-512, loads elsewhere)
+ *   vd_signbits(v)        vd_absgt_bits(v, t)   lane bitmasks: sign bits; |v| > t (false for NaN)
  *
  * A kernel that uses only add/sub/mul/div keeps each lane's operation order identical to the scalar
  * reference, so it is tier 0 on every ISA.

@@ -20,3 +20,18 @@ static inline double vd_hsum(hs_vd v) {
 }
 static inline hs_vmask vd_cmpgt_mask(hs_vd a, hs_vd b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
 static inline hs_vd vd_blend(hs_vmask m, hs_vd f, hs_vd t) { return _mm256_blendv_pd(f, t, m); }
+
+/* Index vectors (one int64 per double lane) and the gather, for kernels that read a different offset in
+ * each lane. */
+#include <stdint.h>
+typedef __m256i hs_vi;
+static inline hs_vi vi_set1(int64_t x) { return _mm256_set1_epi64x(x); }
+static inline hs_vi vi_add(hs_vi a, hs_vi b) { return _mm256_add_epi64(a, b); }
+static inline hs_vi vi_loadu(const int64_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+static inline hs_vd vd_gather(const double *base, hs_vi idx) { return _mm256_i64gather_pd(base, idx, 8); }
+
+/* Lane bits (bit k = lane k): sign bits, and |v| > t (false for NaN). */
+static inline unsigned vd_signbits(hs_vd v) { return (unsigned)_mm256_movemask_pd(v); }
+static inline unsigned vd_absgt_bits(hs_vd v, hs_vd t) {
+    return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), v), t, _CMP_GT_OQ));
+}

@@ -21,3 +21,18 @@ static inline double vd_hsum(hs_vd v) {
 }
 static inline hs_vmask vd_cmpgt_mask(hs_vd a, hs_vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
 static inline hs_vd vd_blend(hs_vmask m, hs_vd f, hs_vd t) { return _mm512_mask_blend_pd(m, f, t); }
+
+/* Index vectors (one int64 per double lane) and the gather, for kernels that read a different offset in
+ * each lane. */
+#include <stdint.h>
+typedef __m512i hs_vi;
+static inline hs_vi vi_set1(int64_t x) { return _mm512_set1_epi64(x); }
+static inline hs_vi vi_add(hs_vi a, hs_vi b) { return _mm512_add_epi64(a, b); }
+static inline hs_vi vi_loadu(const int64_t *p) { return _mm512_loadu_si512((const void *)p); }
+static inline hs_vd vd_gather(const double *base, hs_vi idx) { return _mm512_i64gather_pd(idx, base, 8); }
+
+/* Lane bits (bit k = lane k): sign bits, and |v| > t (false for NaN). */
+static inline unsigned vd_signbits(hs_vd v) { return (unsigned)_mm512_movepi64_mask(_mm512_castpd_si512(v)); }
+static inline unsigned vd_absgt_bits(hs_vd v, hs_vd t) {
+    return (unsigned)_mm512_cmp_pd_mask(_mm512_abs_pd(v), t, _CMP_GT_OQ);
+}

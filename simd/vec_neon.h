@@ -16,3 +16,26 @@ static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return vfmaq_f64(c, a, b
 static inline double vd_hsum(hs_vd v) { return vaddvq_f64(v); }
 static inline hs_vmask vd_cmpgt_mask(hs_vd a, hs_vd b) { return vcgtq_f64(a, b); }
 static inline hs_vd vd_blend(hs_vmask m, hs_vd f, hs_vd t) { return vbslq_f64(m, t, f); }
+
+/* Index vectors (one int64 per double lane) and the gather, for kernels that read a different offset in
+ * each lane. */
+#include <stdint.h>
+typedef int64x2_t hs_vi;
+static inline hs_vi vi_set1(int64_t x) { return vdupq_n_s64(x); }
+static inline hs_vi vi_add(hs_vi a, hs_vi b) { return vaddq_s64(a, b); }
+static inline hs_vi vi_loadu(const int64_t *p) { return vld1q_s64(p); }
+/* NEON has no gather: two lane loads. */
+static inline hs_vd vd_gather(const double *base, hs_vi idx) {
+    hs_vd v = vdupq_n_f64(base[vgetq_lane_s64(idx, 0)]);
+    return vsetq_lane_f64(base[vgetq_lane_s64(idx, 1)], v, 1);
+}
+
+/* Lane bits (bit k = lane k): sign bits, and |v| > t (false for NaN). */
+static inline unsigned vd_signbits(hs_vd v) {
+    uint64x2_t s = vshrq_n_u64(vreinterpretq_u64_f64(v), 63);
+    return (unsigned)(vgetq_lane_u64(s, 0) | vgetq_lane_u64(s, 1) << 1);
+}
+static inline unsigned vd_absgt_bits(hs_vd v, hs_vd t) {
+    uint64x2_t m = vcagtq_f64(v, t); /* |v| > |t|, false for NaN */
+    return (unsigned)((vgetq_lane_u64(m, 0) & 1) | (vgetq_lane_u64(m, 1) & 1) << 1);
+}

@@ -17,3 +17,16 @@ static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return fma(a, b, c); }
 static inline double vd_hsum(hs_vd v) { return v; }
 static inline hs_vmask vd_cmpgt_mask(hs_vd a, hs_vd b) { return a > b; }
 static inline hs_vd vd_blend(hs_vmask m, hs_vd if_false, hs_vd if_true) { return m ? if_true : if_false; }
+
+/* Index vectors (one int64 per double lane) and the gather, for kernels that read a different offset in
+ * each lane. */
+#include <stdint.h>
+typedef int64_t hs_vi;
+static inline hs_vi vi_set1(int64_t x) { return x; }
+static inline hs_vi vi_add(hs_vi a, hs_vi b) { return a + b; }
+static inline hs_vi vi_loadu(const int64_t *p) { return *p; }
+static inline hs_vd vd_gather(const double *base, hs_vi idx) { return base[idx]; }
+
+/* Lane bits (bit k = lane k): sign bits, and |v| > t (false for NaN). */
+static inline unsigned vd_signbits(hs_vd v) { return signbit(v) ? 1u : 0u; }
+static inline unsigned vd_absgt_bits(hs_vd v, hs_vd t) { return fabs(v) > t ? 1u : 0u; }

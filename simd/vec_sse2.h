@@ -22,3 +22,23 @@ static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) {
 static inline double vd_hsum(hs_vd v) { return _mm_cvtsd_f64(_mm_add_sd(v, _mm_unpackhi_pd(v, v))); }
 static inline hs_vmask vd_cmpgt_mask(hs_vd a, hs_vd b) { return _mm_cmpgt_pd(a, b); }
 static inline hs_vd vd_blend(hs_vmask m, hs_vd f, hs_vd t) { return _mm_or_pd(_mm_and_pd(m, t), _mm_andnot_pd(m, f)); }
+
+/* Index vectors (one int64 per double lane) and the gather, for kernels that read a different offset in
+ * each lane. */
+#include <stdint.h>
+typedef __m128i hs_vi;
+static inline hs_vi vi_set1(int64_t x) { return _mm_set1_epi64x(x); }
+static inline hs_vi vi_add(hs_vi a, hs_vi b) { return _mm_add_epi64(a, b); }
+static inline hs_vi vi_loadu(const int64_t *p) { return _mm_loadu_si128((const __m128i *)p); }
+/* SSE2 has no gather: two scalar loads. */
+static inline hs_vd vd_gather(const double *base, hs_vi idx) {
+    int64_t i[2];
+    _mm_storeu_si128((__m128i *)i, idx);
+    return _mm_set_pd(base[i[1]], base[i[0]]);
+}
+
+/* Lane bits (bit k = lane k): sign bits, and |v| > t (false for NaN). */
+static inline unsigned vd_signbits(hs_vd v) { return (unsigned)_mm_movemask_pd(v); }
+static inline unsigned vd_absgt_bits(hs_vd v, hs_vd t) {
+    return (unsigned)_mm_movemask_pd(_mm_cmpgt_pd(_mm_andnot_pd(_mm_set1_pd(-0.0), v), t));
+}

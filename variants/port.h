@@ -10,6 +10,12 @@
  *   PORT_AT(slice, i)      element access: checked (naive) or plain (unchecked, prealloc)
  *   PORT_BUFFER(slot, n, scratch)  an n-double buffer: malloc per call, or slot `slot` of the scratch
  *   PORT_RELEASE(p)        what happens when a buffer goes out of scope (free, or nothing)
+ * Optional, for the experiment instruments (variants/x_*.c, prof/gap/); the defaults are the port itself:
+ *   PORT_WEIGHT_STATE      a declaration before each inner WMA loop (default: none)
+ *   PORT_WEIGHT(j)         the weight of term j (default `(double)(j + 1)`, an int64 -> f64 conversion)
+ *   PORT_INNER_PRAGMA      a _Pragma before the inner WMA loop (default: none)
+ *   PORT_DIVIDE(s, denom)  the WMA's final scaling (default `s / denom`)
+ *   PORT_NAN_COUNT(n, w)   how many leading elements a WMA output gets NaN-filled (default n: np.full)
  * so the three variants differ in exactly the one thing each is named for.  Buffers are released where
  * the Rust port drops them (at the end of the function that made them), which is also when numba's
  * reference counts reach zero.
@@ -20,6 +26,22 @@
 
 #include <math.h>
 #include <stdint.h>
+
+#ifndef PORT_WEIGHT
+#define PORT_WEIGHT(j) ((double)((j) + 1))
+#endif
+#ifndef PORT_WEIGHT_STATE
+#define PORT_WEIGHT_STATE
+#endif
+#ifndef PORT_INNER_PRAGMA
+#define PORT_INNER_PRAGMA
+#endif
+#ifndef PORT_DIVIDE
+#define PORT_DIVIDE(s, denom) ((s) / (denom))
+#endif
+#ifndef PORT_NAN_COUNT
+#define PORT_NAN_COUNT(n, w) (n)
+#endif
 
 #include "tier0.h"
 #include "variant.h"
@@ -38,21 +60,23 @@ static port_slice port_empty(int slot, int64_t n, double *scratch) {
 
 static void port_drop(port_slice s) { PORT_RELEASE(s.p); }
 
-/* np.full(n, np.nan) */
-static port_slice port_full_nan(int slot, int64_t n, double *scratch) {
+/* np.full(n, np.nan): the first `fill` elements (all n in the port) set to NaN */
+static port_slice port_full_nan(int slot, int64_t n, int64_t fill, double *scratch) {
     port_slice s = port_empty(slot, n, scratch);
-    for (int64_t i = 0; i < n; i++) PORT_AT(s, i) = NAN;
+    for (int64_t i = 0; i < fill; i++) PORT_AT(s, i) = NAN;
     return s;
 }
 
 static port_slice port_wma(port_slice x, int64_t w, int slot, double *scratch) {
     int64_t n = x.len;
-    port_slice out = port_full_nan(slot, n, scratch);
+    port_slice out = port_full_nan(slot, n, PORT_NAN_COUNT(n, w), scratch);
     double denom = hs_wma_denom(w);
     for (int64_t i = w - 1; i < n; i++) {
         double s = 0.0;
-        for (int64_t j = 0; j < w; j++) s += PORT_AT(x, i - w + 1 + j) * (double)(j + 1);
-        PORT_AT(out, i) = s / denom;
+        PORT_WEIGHT_STATE;
+        PORT_INNER_PRAGMA
+        for (int64_t j = 0; j < w; j++) s += PORT_AT(x, i - w + 1 + j) * PORT_WEIGHT(j);
+        PORT_AT(out, i) = PORT_DIVIDE(s, denom);
     }
     return out;
 }

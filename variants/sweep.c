@@ -16,19 +16,6 @@ static double *scratch_alloc(const hs_variant *v, size_t n_bars) {
     return aligned_alloc(64, doubles * sizeof(double));
 }
 
-static hs_status run_serial(const hs_variant *v, hs_combo_fn fn, const double *close, size_t n_bars,
-                            const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err) {
-    double *scratch = scratch_alloc(v, n_bars);
-    if (v->scratch_buffers && !scratch) {
-        if (err) snprintf(err->msg, sizeof err->msg, "out of memory for %d scratch buffers of %zu bars", v->scratch_buffers, n_bars);
-        return HS_ERR_NOMEM;
-    }
-    for (size_t c = 0; c < n_combos; c++) out[c] = fn(close, n_bars, &combos[c], scratch);
-    free(scratch);
-    return HS_OK;
-}
-
-#ifdef HS_HAVE_OPENMP
 /* Work of one combo, up to a constant: seven WMA passes cost their window lengths per bar. */
 static int64_t combo_cost(const hs_windows *w) {
     return w->w[0] + w->w[1] + w->w[2] + w->w[3] + w->w[4] + 2 * w->w[5];
@@ -45,8 +32,62 @@ static int by_cost_desc(const void *pa, const void *pb) {
     return (a->index > b->index) - (a->index < b->index);
 }
 
-/* How combos are handed to threads.  HMASWEEP_OMP_SCHEDULE picks one for experiments (prof/README.md);
- * the default is the measured best (reports/variants.md, "OpenMP schedule"):
+/* The order combos are run in: grid order, or costliest first (LPT).  Batch kernels always get LPT
+ * order, so the combos sharing a vector have similar windows. */
+static costed_combo *combo_order(const hs_windows *combos, size_t n_combos, int costliest_first) {
+    costed_combo *order = malloc((n_combos ? n_combos : 1) * sizeof *order);
+    if (!order) return NULL;
+    for (size_t c = 0; c < n_combos; c++) order[c] = (costed_combo){combo_cost(&combos[c]), c};
+    if (costliest_first) qsort(order, n_combos, sizeof *order, by_cost_desc);
+    return order;
+}
+
+/* What one unit of work calls: one combo through a combo kernel, or up to HS_BATCH_MAX through a batch
+ * kernel.  Every combo writes only its own out[] slot, so results do not depend on threads or order. */
+typedef struct {
+    hs_combo_fn fn;
+    hs_batch_fn batch;
+    size_t unit; /* combos per unit: 1, or HS_BATCH_MAX */
+    const double *close;
+    size_t n_bars;
+    const hs_windows *combos;
+    const costed_combo *order;
+    size_t n_combos;
+    hs_result *out;
+} sweep_plan;
+
+static void run_unit(const sweep_plan *p, size_t unit_index, double *scratch) {
+    size_t first = unit_index * p->unit, count = p->n_combos - first < p->unit ? p->n_combos - first : p->unit;
+    if (!p->batch) {
+        size_t c = p->order[first].index;
+        p->out[c] = p->fn(p->close, p->n_bars, &p->combos[c], scratch);
+        return;
+    }
+    hs_windows w[HS_BATCH_MAX] = {{{0}}};
+    hs_result r[HS_BATCH_MAX];
+    for (size_t k = 0; k < count; k++) w[k] = p->combos[p->order[first + k].index];
+    p->batch(p->close, p->n_bars, w, count, r, scratch);
+    for (size_t k = 0; k < count; k++) p->out[p->order[first + k].index] = r[k];
+}
+
+static size_t unit_count(const sweep_plan *p) { return (p->n_combos + p->unit - 1) / p->unit; }
+
+static hs_status out_of_memory(hs_error *err, const char *what, size_t n) {
+    if (err) snprintf(err->msg, sizeof err->msg, "out of memory for %s (%zu)", what, n);
+    return HS_ERR_NOMEM;
+}
+
+static hs_status run_serial(const hs_variant *v, const sweep_plan *p, hs_error *err) {
+    double *scratch = scratch_alloc(v, p->n_bars);
+    if (v->scratch_buffers && !scratch) return out_of_memory(err, "scratch buffers, bars", p->n_bars);
+    for (size_t u = 0; u < unit_count(p); u++) run_unit(p, u, scratch);
+    free(scratch);
+    return HS_OK;
+}
+
+#ifdef HS_HAVE_OPENMP
+/* How units are handed to threads.  HMASWEEP_OMP_SCHEDULE picks one for experiments (README); the
+ * default is the measured best (reports/omp_schedule.md):
  *   lpt      costliest combo first, then dynamic,1 — the last combo to start is a cheap one (default)
  *   dynamic  grid order, dynamic,1
  *   static   grid order, contiguous blocks (what numba's prange does)
@@ -62,40 +103,23 @@ static omp_sched_choice schedule_choice(void) {
     return SCHED_LPT;
 }
 
-/* Each combo writes only its own out[] slot with the same serial kernel, so results do not depend on
- * the thread count or the schedule (gate_variant checks 1, 2 and 3 threads bit for bit). */
-static hs_status run_openmp(const hs_variant *v, hs_combo_fn fn, int threads, const double *close, size_t n_bars,
-                            const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err) {
-    costed_combo *order = malloc((n_combos ? n_combos : 1) * sizeof *order);
-    if (!order) {
-        if (err) snprintf(err->msg, sizeof err->msg, "out of memory ordering %zu combos", n_combos);
-        return HS_ERR_NOMEM;
-    }
-    omp_sched_choice choice = schedule_choice();
-    for (size_t c = 0; c < n_combos; c++) order[c] = (costed_combo){combo_cost(&combos[c]), c};
-    if (choice == SCHED_LPT) qsort(order, n_combos, sizeof *order, by_cost_desc);
-    omp_set_schedule(choice == SCHED_STATIC ? omp_sched_static : choice == SCHED_STATIC1 ? omp_sched_static
-                                                                                          : omp_sched_dynamic,
+static hs_status run_openmp(const hs_variant *v, const sweep_plan *p, int threads, omp_sched_choice choice,
+                            hs_error *err) {
+    omp_set_schedule(choice == SCHED_STATIC || choice == SCHED_STATIC1 ? omp_sched_static : omp_sched_dynamic,
                      choice == SCHED_STATIC ? 0 : 1);
-
-    int nthreads = hs_variant_threads(v, threads);
     int failed = 0;
-#pragma omp parallel num_threads(nthreads) reduction(| : failed)
+    size_t units = unit_count(p);
+#pragma omp parallel num_threads(hs_variant_threads(v, threads)) reduction(| : failed)
     {
-        double *scratch = scratch_alloc(v, n_bars);
+        double *scratch = scratch_alloc(v, p->n_bars);
         int ok = !(v->scratch_buffers && !scratch);
         failed |= !ok;
 #pragma omp for schedule(runtime)
-        for (size_t k = 0; k < n_combos; k++)
-            if (ok) out[order[k].index] = fn(close, n_bars, &combos[order[k].index], scratch);
+        for (size_t u = 0; u < units; u++)
+            if (ok) run_unit(p, u, scratch);
         free(scratch);
     }
-    free(order);
-    if (failed) {
-        if (err) snprintf(err->msg, sizeof err->msg, "out of memory for per-thread scratch (%zu bars)", n_bars);
-        return HS_ERR_NOMEM;
-    }
-    return HS_OK;
+    return failed ? out_of_memory(err, "per-thread scratch, bars", p->n_bars) : HS_OK;
 }
 #endif
 
@@ -115,10 +139,23 @@ hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const dou
         if (err) snprintf(err->msg, sizeof err->msg, "variant '%s' is not built for ISA %s", v->name, hs_isa_name(isa));
         return HS_ERR_ISA;
     }
+    hs_batch_fn batch = v->batch[isa];
+    int costliest_first = batch != NULL;
 #ifdef HS_HAVE_OPENMP
-    if (v->driver == HS_DRIVER_OPENMP) return run_openmp(v, fn, threads, close, n_bars, combos, n_combos, out, err);
+    omp_sched_choice choice = schedule_choice();
+    if (v->driver == HS_DRIVER_OPENMP) costliest_first |= choice == SCHED_LPT;
 #endif
-    return run_serial(v, fn, close, n_bars, combos, n_combos, out, err);
+    costed_combo *order = combo_order(combos, n_combos, costliest_first);
+    if (!order) return out_of_memory(err, "combo order, combos", n_combos);
+    sweep_plan plan = {fn, batch, batch ? HS_BATCH_MAX : 1, close, n_bars, combos, order, n_combos, out};
+    hs_status st;
+#ifdef HS_HAVE_OPENMP
+    if (v->driver == HS_DRIVER_OPENMP) st = run_openmp(v, &plan, threads, choice, err);
+    else
+#endif
+        st = run_serial(v, &plan, err);
+    free(order);
+    return st;
 }
 
 /* The ISA a variant runs with: the requested one (must be built for it and supported), else the widest

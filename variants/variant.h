@@ -17,6 +17,12 @@
  * variant asks for none and allocates per call, as the study's kernels did). */
 typedef hs_result (*hs_combo_fn)(const double *close, size_t n_bars, const hs_windows *win, double *scratch);
 
+/* A batch kernel runs up to HS_BATCH_MAX combos in one call (one per vector lane, e.g. sliding_x); the
+ * drivers hand it combos of similar cost together.  `scratch` is the same per-thread scratch. */
+#define HS_BATCH_MAX 8
+typedef void (*hs_batch_fn)(const double *close, size_t n_bars, const hs_windows *win, size_t count, hs_result *out,
+                            double *scratch);
+
 typedef enum { HS_DRIVER_SERIAL, HS_DRIVER_OPENMP } hs_driver;
 
 typedef struct {
@@ -27,6 +33,7 @@ typedef struct {
     hs_driver driver;
     int scratch_buffers;  /* per-thread buffers of n_bars doubles allocated before the sweep */
     hs_combo_fn fn[HS_ISA_COUNT]; /* NULL where not built */
+    hs_batch_fn batch[HS_ISA_COUNT]; /* batch kernels only (isas MULTI_BATCH); fn[] then runs one combo */
 } hs_variant;
 
 const hs_variant *hs_variants(size_t *count);
