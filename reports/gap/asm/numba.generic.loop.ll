@@ -1,0 +1,39 @@
+; numba@generic: the WMA inner loop's LLVM IR block
+; numba wma.inspect_asm/inspect_llvm, target cpu generic
+B192.us:                                          ; preds = %B192.us.preheader, %B192.us
+  %s.2.1185.us = phi double [ %.374.us.3, %B192.us ], [ 0.000000e+00, %B192.us.preheader ]
+  %.303181183.us = phi i64 [ %.310.us.3, %B192.us ], [ 0, %B192.us.preheader ]
+  %9 = add i64 %.303181183.us, 1
+  %10 = shl i64 %.303181183.us, 3
+  %scevgep49 = getelementptr i8, ptr %lsr.iv42, i64 %10
+  %scevgep50 = getelementptr i8, ptr %scevgep49, i64 -24
+  %.369.us = load double, ptr %scevgep50, align 8
+  %.371.us = uitofp nneg i64 %9 to double
+  %.372.us = fmul double %.369.us, %.371.us
+  %.374.us = fadd double %s.2.1185.us, %.372.us
+  %11 = add i64 %.303181183.us, 2
+  %12 = shl i64 %.303181183.us, 3
+  %scevgep47 = getelementptr i8, ptr %lsr.iv42, i64 %12
+  %scevgep48 = getelementptr i8, ptr %scevgep47, i64 -16
+  %.369.us.1 = load double, ptr %scevgep48, align 8
+  %.371.us.1 = uitofp nneg i64 %11 to double
+  %.372.us.1 = fmul double %.369.us.1, %.371.us.1
+  %.374.us.1 = fadd double %.374.us, %.372.us.1
+  %13 = add i64 %.303181183.us, 3
+  %14 = shl i64 %.303181183.us, 3
+  %scevgep45 = getelementptr i8, ptr %lsr.iv42, i64 %14
+  %scevgep46 = getelementptr i8, ptr %scevgep45, i64 -8
+  %.369.us.2 = load double, ptr %scevgep46, align 8
+  %.371.us.2 = uitofp nneg i64 %13 to double
+  %.372.us.2 = fmul double %.369.us.2, %.371.us.2
+  %.374.us.2 = fadd double %.374.us.1, %.372.us.2
+  %.310.us.3 = add nuw nsw i64 %.303181183.us, 4
+  %15 = add i64 %.303181183.us, 4
+  %16 = shl i64 %.303181183.us, 3
+  %scevgep44 = getelementptr i8, ptr %lsr.iv42, i64 %16
+  %.369.us.3 = load double, ptr %scevgep44, align 8
+  %.371.us.3 = uitofp nneg i64 %15 to double
+  %.372.us.3 = fmul double %.369.us.3, %.371.us.3
+  %.374.us.3 = fadd double %.374.us.2, %.372.us.3
+  %niter.ncmp.3 = icmp eq i64 %unroll_iter, %.310.us.3
+  br i1 %niter.ncmp.3, label %B190.B248_crit_edge.us.unr-lcssa, label %B192.us

@@ -1,0 +1,33 @@
+; unchecked@clang19: the WMA inner loop's LLVM IR block
+; clang-19 -O3 -DNDEBUG -ffp-contract=off -Ikernels -Ivariants -Isimd -S -o /work/main/build/gap/asm/unchecked.clang19.s variants/unchecked.c
+50:                                               ; preds = %46, %50
+  %51 = phi i64 [ %74, %50 ], [ 0, %46 ]
+  %52 = phi double [ %77, %50 ], [ 0.000000e+00, %46 ]
+  %53 = phi i64 [ %78, %50 ], [ 0, %46 ]
+  %54 = getelementptr double, ptr %49, i64 %51
+  %55 = load double, ptr %54, align 8, !tbaa !9
+  %56 = or disjoint i64 %51, 1
+  %57 = uitofp nneg i64 %56 to double
+  %58 = fmul double %55, %57
+  %59 = fadd double %52, %58
+  %60 = getelementptr double, ptr %49, i64 %56
+  %61 = load double, ptr %60, align 8, !tbaa !9
+  %62 = or disjoint i64 %51, 2
+  %63 = uitofp nneg i64 %62 to double
+  %64 = fmul double %61, %63
+  %65 = fadd double %59, %64
+  %66 = getelementptr double, ptr %49, i64 %62
+  %67 = load double, ptr %66, align 8, !tbaa !9
+  %68 = or disjoint i64 %51, 3
+  %69 = uitofp nneg i64 %68 to double
+  %70 = fmul double %67, %69
+  %71 = fadd double %65, %70
+  %72 = getelementptr double, ptr %49, i64 %68
+  %73 = load double, ptr %72, align 8, !tbaa !9
+  %74 = add nuw nsw i64 %51, 4
+  %75 = uitofp nneg i64 %74 to double
+  %76 = fmul double %73, %75
+  %77 = fadd double %71, %76
+  %78 = add i64 %53, 4
+  %79 = icmp eq i64 %78, %44
+  br i1 %79, label %80, label %50, !llvm.loop !23
