@@ -11,5 +11,5 @@ if ! python3 -c 'import numpy, numba' 2>/dev/null; then
   python3 -m pip install -q numpy numba || echo "tests/run.sh: pip failed; the numba peer check will be skipped"
 fi
 cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc)"
+cmake --build --preset release -j "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)"
 ctest --preset release "$@"
