@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "hmasweep.h"
 
 enum series_format { FORMAT_RAW_F64, FORMAT_CSV, FORMAT_NPY };
@@ -28,16 +29,6 @@ typedef struct {
 } double_list;
 
 /* ---- small helpers ----------------------------------------------------------------------------------- */
-
-static hs_status io_fail(hs_error *err, hs_status status, const char *fmt, ...) {
-    if (err) {
-        va_list args;
-        va_start(args, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, args);
-        va_end(args);
-    }
-    return status;
-}
 
 static int ends_with_ignoring_case(const char *text, const char *suffix) {
     size_t text_len = strlen(text), suffix_len = strlen(suffix);
@@ -80,7 +71,7 @@ static hs_status read_whole_file(const char *path, unsigned char **data, size_t 
     *len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
-        return io_fail(err, HS_ERR_DATA, "cannot open %s: %s", path, strerror(errno));
+        return hs_fail(err, HS_ERR_DATA, "cannot open %s: %s", path, strerror(errno));
     size_t capacity = 0, used = 0;
     unsigned char *buf = NULL;
     for (;;) {
@@ -90,7 +81,7 @@ static hs_status read_whole_file(const char *path, unsigned char **data, size_t 
             if (!bigger) {
                 free(buf);
                 fclose(f);
-                return io_fail(err, HS_ERR_NOMEM, "%s: out of memory after reading %zu bytes", path, used);
+                return hs_fail(err, HS_ERR_NOMEM, "%s: out of memory after reading %zu bytes", path, used);
             }
             buf = bigger;
             capacity = grown;
@@ -105,7 +96,7 @@ static hs_status read_whole_file(const char *path, unsigned char **data, size_t 
     fclose(f);
     if (read_error) {
         free(buf);
-        return io_fail(err, HS_ERR_DATA, "error reading %s: %s", path, strerror(read_error));
+        return hs_fail(err, HS_ERR_DATA, "error reading %s: %s", path, strerror(read_error));
     }
     *data = buf;
     *len = used;
@@ -117,12 +108,12 @@ static hs_status read_whole_file(const char *path, unsigned char **data, size_t 
 static hs_status decode_raw_f64(const char *path, const unsigned char *data, size_t len, double **out,
                                 size_t *n, hs_error *err) {
     if (len % 8 != 0)
-        return io_fail(err, HS_ERR_DATA,
+        return hs_fail(err, HS_ERR_DATA,
                        "%s: truncated raw float64 file: %zu bytes is not a multiple of 8", path, len);
     size_t count = len / 8;
     double *values = malloc(count * sizeof *values);
     if (!values)
-        return io_fail(err, HS_ERR_NOMEM, "%s: out of memory for %zu values", path, count);
+        return hs_fail(err, HS_ERR_NOMEM, "%s: out of memory for %zu values", path, count);
     for (size_t i = 0; i < count; i++)
         values[i] = load_le_f64(data + 8 * i);
     *out = values;
@@ -168,13 +159,13 @@ static const char *npy_find_value(const char *header, const char *key) {
 static hs_status npy_parse_descr(const char *path, const char *header, npy_header *h, hs_error *err) {
     const char *v = npy_find_value(header, "descr");
     if (!v)
-        return io_fail(err, HS_ERR_DATA, "%s: malformed .npy header: no 'descr' key", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: malformed .npy header: no 'descr' key", path);
     if (*v != '\'' && *v != '"')
-        return io_fail(err, HS_ERR_DATA, "%s: wrong dtype: a structured dtype; expected float64 ('<f8')", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: wrong dtype: a structured dtype; expected float64 ('<f8')", path);
     const char *end = strchr(v + 1, *v);
     size_t len = end ? (size_t)(end - v - 1) : 0;
     if (!end || len >= sizeof h->descr)
-        return io_fail(err, HS_ERR_DATA, "%s: malformed .npy header: unreadable 'descr'", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: malformed .npy header: unreadable 'descr'", path);
     memcpy(h->descr, v + 1, len);
     h->descr[len] = '\0';
     return HS_OK;
@@ -184,13 +175,13 @@ static hs_status npy_parse_fortran_order(const char *path, const char *header, n
                                          hs_error *err) {
     const char *v = npy_find_value(header, "fortran_order");
     if (!v)
-        return io_fail(err, HS_ERR_DATA, "%s: malformed .npy header: no 'fortran_order' key", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: malformed .npy header: no 'fortran_order' key", path);
     if (strncmp(v, "False", 5) == 0)
         h->fortran_order = 0;
     else if (strncmp(v, "True", 4) == 0)
         h->fortran_order = 1;
     else
-        return io_fail(err, HS_ERR_DATA, "%s: malformed .npy header: 'fortran_order' is neither True nor False",
+        return hs_fail(err, HS_ERR_DATA, "%s: malformed .npy header: 'fortran_order' is neither True nor False",
                        path);
     return HS_OK;
 }
@@ -198,10 +189,10 @@ static hs_status npy_parse_fortran_order(const char *path, const char *header, n
 static hs_status npy_parse_shape(const char *path, const char *header, npy_header *h, hs_error *err) {
     const char *v = npy_find_value(header, "shape");
     if (!v || *v != '(')
-        return io_fail(err, HS_ERR_DATA, "%s: malformed .npy header: no 'shape' tuple", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: malformed .npy header: no 'shape' tuple", path);
     const char *close = strchr(v, ')');
     if (!close)
-        return io_fail(err, HS_ERR_DATA, "%s: malformed .npy header: unterminated 'shape' tuple", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: malformed .npy header: unterminated 'shape' tuple", path);
     size_t text_len = (size_t)(close - v + 1);
     if (text_len >= sizeof h->shape_text)
         text_len = sizeof h->shape_text - 1;
@@ -215,13 +206,13 @@ static hs_status npy_parse_shape(const char *path, const char *header, npy_heade
         errno = 0;
         unsigned long long dim = strtoull(p, &after, 10);
         if (after == p || errno == ERANGE || *p == '-' || dim > SIZE_MAX || h->n_dims == NPY_MAX_DIMS)
-            return io_fail(err, HS_ERR_DATA, "%s: malformed .npy header: bad 'shape' %s", path, h->shape_text);
+            return hs_fail(err, HS_ERR_DATA, "%s: malformed .npy header: bad 'shape' %s", path, h->shape_text);
         h->dims[h->n_dims++] = (size_t)dim;
         p = skip_spaces(after);
         if (*p == ',')
             p = skip_spaces(p + 1);
         else if (*p != ')')
-            return io_fail(err, HS_ERR_DATA, "%s: malformed .npy header: bad 'shape' %s", path, h->shape_text);
+            return hs_fail(err, HS_ERR_DATA, "%s: malformed .npy header: bad 'shape' %s", path, h->shape_text);
     }
     return HS_OK;
 }
@@ -230,13 +221,13 @@ static hs_status npy_parse_shape(const char *path, const char *header, npy_heade
 static hs_status npy_check_header(const char *path, const npy_header *h, hs_error *err) {
     if (strcmp(h->descr, "<f8") != 0) {
         const char *why = strcmp(h->descr, ">f8") == 0 ? "big-endian float64" : "not float64";
-        return io_fail(err, HS_ERR_DATA, "%s: wrong dtype '%s' (%s); expected little-endian float64 '<f8'",
+        return hs_fail(err, HS_ERR_DATA, "%s: wrong dtype '%s' (%s); expected little-endian float64 '<f8'",
                        path, h->descr, why);
     }
     if (h->fortran_order)
-        return io_fail(err, HS_ERR_DATA, "%s: fortran_order is True; expected False (a C-order array)", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: fortran_order is True; expected False (a C-order array)", path);
     if (h->n_dims != 1)
-        return io_fail(err, HS_ERR_DATA, "%s: the array is %d-D (shape %s); expected a 1-D array", path,
+        return hs_fail(err, HS_ERR_DATA, "%s: the array is %d-D (shape %s); expected a 1-D array", path,
                        h->n_dims, h->shape_text);
     return HS_OK;
 }
@@ -245,27 +236,27 @@ static hs_status npy_check_header(const char *path, const npy_header *h, hs_erro
 static hs_status npy_read_preamble(const char *path, const unsigned char *data, size_t len,
                                    size_t *header_start, size_t *header_len, hs_error *err) {
     if (len < NPY_MAGIC_LEN || memcmp(data, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
-        return io_fail(err, HS_ERR_DATA, "%s: not a .npy file (no \\x93NUMPY magic)", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: not a .npy file (no \\x93NUMPY magic)", path);
     if (len < 8)
-        return io_fail(err, HS_ERR_DATA, "%s: truncated .npy header (%zu bytes)", path, len);
+        return hs_fail(err, HS_ERR_DATA, "%s: truncated .npy header (%zu bytes)", path, len);
     int major = data[6], minor = data[7];
     if (major == 1) {
         if (len < 10)
-            return io_fail(err, HS_ERR_DATA, "%s: truncated .npy header (%zu bytes)", path, len);
+            return hs_fail(err, HS_ERR_DATA, "%s: truncated .npy header (%zu bytes)", path, len);
         *header_len = (size_t)data[8] | ((size_t)data[9] << 8);
         *header_start = 10;
     } else if (major == 2 || major == 3) {
         if (len < 12)
-            return io_fail(err, HS_ERR_DATA, "%s: truncated .npy header (%zu bytes)", path, len);
+            return hs_fail(err, HS_ERR_DATA, "%s: truncated .npy header (%zu bytes)", path, len);
         *header_len = (size_t)data[8] | ((size_t)data[9] << 8) | ((size_t)data[10] << 16) |
                       ((size_t)data[11] << 24);
         *header_start = 12;
     } else {
-        return io_fail(err, HS_ERR_DATA, "%s: unsupported .npy format version %d.%d (expected 1.0, 2.0 or 3.0)",
+        return hs_fail(err, HS_ERR_DATA, "%s: unsupported .npy format version %d.%d (expected 1.0, 2.0 or 3.0)",
                        path, major, minor);
     }
     if (*header_len > len - *header_start)
-        return io_fail(err, HS_ERR_DATA, "%s: truncated .npy header: it claims %zu bytes, the file holds %zu",
+        return hs_fail(err, HS_ERR_DATA, "%s: truncated .npy header: it claims %zu bytes, the file holds %zu",
                        path, *header_len, len - *header_start);
     return HS_OK;
 }
@@ -274,7 +265,7 @@ static hs_status npy_parse_header(const char *path, const unsigned char *text, s
                                   npy_header *h, hs_error *err) {
     char *header = malloc(text_len + 1); /* NUL-terminated copy for the string functions */
     if (!header)
-        return io_fail(err, HS_ERR_NOMEM, "%s: out of memory for the .npy header", path);
+        return hs_fail(err, HS_ERR_NOMEM, "%s: out of memory for the .npy header", path);
     memcpy(header, text, text_len);
     header[text_len] = '\0';
     hs_status status = npy_parse_descr(path, header, h, err);
@@ -301,10 +292,10 @@ static hs_status decode_npy(const char *path, const unsigned char *data, size_t 
 
     size_t count = h.dims[0], data_start = header_start + header_len, available = len - data_start;
     if (count > available / 8)
-        return io_fail(err, HS_ERR_DATA, "%s: truncated data: shape %s needs %zu bytes, the file holds %zu",
+        return hs_fail(err, HS_ERR_DATA, "%s: truncated data: shape %s needs %zu bytes, the file holds %zu",
                        path, h.shape_text, count > SIZE_MAX / 8 ? SIZE_MAX : count * 8, available);
     if (available != count * 8)
-        return io_fail(err, HS_ERR_DATA, "%s: %zu unexpected bytes after the %zu values of shape %s", path,
+        return hs_fail(err, HS_ERR_DATA, "%s: %zu unexpected bytes after the %zu values of shape %s", path,
                        available - count * 8, count, h.shape_text);
     return decode_raw_f64(path, data + data_start, available, out, n, err);
 }
@@ -425,7 +416,7 @@ static hs_status csv_pick_column(const char *path, const text_line *header, size
         size_t used = strlen(names);
         snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", cell);
     }
-    return io_fail(err, HS_ERR_DATA, "%s: no 'close' column among the %zu columns of the header (%s)", path,
+    return hs_fail(err, HS_ERR_DATA, "%s: no 'close' column among the %zu columns of the header (%s)", path,
                    cells, names);
 }
 
@@ -444,17 +435,17 @@ static hs_status csv_read_row(const char *path, const text_line *line, size_t ex
                               const char *column_name, double_list *values, hs_error *err) {
     size_t cells = csv_cell_count(line);
     if (cells != expected_cells)
-        return io_fail(err, HS_ERR_DATA, "%s: line %zu has %zu columns, expected %zu", path, line->number, cells,
+        return hs_fail(err, HS_ERR_DATA, "%s: line %zu has %zu columns, expected %zu", path, line->number, cells,
                        expected_cells);
     char cell[CSV_MAX_CELL + 1];
     csv_cell(line, column, cell);
     double value;
     if (!parse_number(cell, &value))
-        return io_fail(err, HS_ERR_DATA, "%s: line %zu, column %zu%s%s%s: '%s' is not a number", path,
+        return hs_fail(err, HS_ERR_DATA, "%s: line %zu, column %zu%s%s%s: '%s' is not a number", path,
                        line->number, column + 1, column_name ? " (" : "", column_name ? column_name : "",
                        column_name ? ")" : "", cell);
     if (!double_list_push(values, value))
-        return io_fail(err, HS_ERR_NOMEM, "%s: out of memory at line %zu", path, line->number);
+        return hs_fail(err, HS_ERR_NOMEM, "%s: out of memory at line %zu", path, line->number);
     return HS_OK;
 }
 
@@ -462,13 +453,13 @@ static hs_status decode_csv_lines(const char *path, const char *text, const char
                                   hs_error *err) {
     size_t last_line = csv_last_content_line(text, end);
     if (last_line == 0)
-        return io_fail(err, HS_ERR_DATA, "%s: empty file (only blank lines)", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: empty file (only blank lines)", path);
 
     const char *cursor = text;
     text_line line = {0};
     next_line(&cursor, end, &line);
     if (is_blank(line.begin, line.end))
-        return io_fail(err, HS_ERR_DATA, "%s: line 1 is blank", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: line 1 is blank", path);
 
     size_t expected_cells = csv_cell_count(&line), column = 0;
     char column_name[CSV_MAX_CELL + 1];
@@ -479,7 +470,7 @@ static hs_status decode_csv_lines(const char *path, const char *text, const char
             return status;
         csv_cell(&line, column, column_name);
     } else if (expected_cells != 1) {
-        return io_fail(err, HS_ERR_DATA,
+        return hs_fail(err, HS_ERR_DATA,
                        "%s: line 1 has %zu columns and no header; expected one column, or a header row with a "
                        "'close' column", path, expected_cells);
     } else {
@@ -490,7 +481,7 @@ static hs_status decode_csv_lines(const char *path, const char *text, const char
 
     while (line.number < last_line && next_line(&cursor, end, &line)) {
         if (is_blank(line.begin, line.end))
-            return io_fail(err, HS_ERR_DATA, "%s: line %zu is blank (only trailing blank lines are allowed)",
+            return hs_fail(err, HS_ERR_DATA, "%s: line %zu is blank (only trailing blank lines are allowed)",
                            path, line.number);
         hs_status status = csv_read_row(path, &line, expected_cells, column, has_header ? column_name : NULL,
                                         values, err);
@@ -498,7 +489,7 @@ static hs_status decode_csv_lines(const char *path, const char *text, const char
             return status;
     }
     if (values->count == 0)
-        return io_fail(err, HS_ERR_DATA, "%s: no values (only a header line)", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: no values (only a header line)", path);
     return HS_OK;
 }
 
@@ -508,7 +499,7 @@ static hs_status decode_csv(const char *path, const unsigned char *data, size_t 
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte-order mark, as Excel writes */
         text += 3;
     if (memchr(text, '\0', (size_t)(end - text)))
-        return io_fail(err, HS_ERR_DATA, "%s: not a text file (it contains NUL bytes)", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: not a text file (it contains NUL bytes)", path);
     double_list values = {0};
     hs_status status = decode_csv_lines(path, text, end, &values, err);
     if (status != HS_OK) {
@@ -537,7 +528,7 @@ static hs_status decode_series(const char *path, const unsigned char *data, size
 
 hs_status hs_read_series(const char *path, double **out, size_t *n, hs_error *err) {
     if (!path || !out || !n)
-        return io_fail(err, HS_ERR_USAGE, "hs_read_series: path, out and n must not be NULL");
+        return hs_fail(err, HS_ERR_USAGE, "hs_read_series: path, out and n must not be NULL");
     *out = NULL;
     *n = 0;
     unsigned char *data;
@@ -547,7 +538,7 @@ hs_status hs_read_series(const char *path, double **out, size_t *n, hs_error *er
         return status;
     if (len == 0) {
         free(data);
-        return io_fail(err, HS_ERR_DATA, "%s: empty file", path);
+        return hs_fail(err, HS_ERR_DATA, "%s: empty file", path);
     }
     double *values = NULL;
     size_t count = 0;
@@ -560,7 +551,7 @@ hs_status hs_read_series(const char *path, double **out, size_t *n, hs_error *er
     status = hs_check_series(values, count, &check);
     if (status != HS_OK) {
         free(values);
-        return io_fail(err, status, "%s: %s", path, check.msg);
+        return hs_fail(err, status, "%s: %s", path, check.msg);
     }
     *out = values;
     *n = count;
@@ -613,7 +604,7 @@ static int write_npy(FILE *f, const double *x, size_t n) {
 
 hs_status hs_write_series(const char *path, const char *format, const double *x, size_t n, hs_error *err) {
     if (!path || !format || (!x && n > 0))
-        return io_fail(err, HS_ERR_USAGE, "hs_write_series: path, format and x must not be NULL");
+        return hs_fail(err, HS_ERR_USAGE, "hs_write_series: path, format and x must not be NULL");
     int (*writer)(FILE *, const double *, size_t) = NULL;
     if (strcmp(format, "f64") == 0)
         writer = write_f64;
@@ -622,11 +613,11 @@ hs_status hs_write_series(const char *path, const char *format, const double *x,
     else if (strcmp(format, "npy") == 0)
         writer = write_npy;
     else
-        return io_fail(err, HS_ERR_USAGE, "unknown series format '%s' (expected f64, csv or npy)", format);
+        return hs_fail(err, HS_ERR_USAGE, "unknown series format '%s' (expected f64, csv or npy)", format);
 
     FILE *f = fopen(path, "wb");
     if (!f)
-        return io_fail(err, HS_ERR_DATA, "cannot create %s: %s", path, strerror(errno));
+        return hs_fail(err, HS_ERR_DATA, "cannot create %s: %s", path, strerror(errno));
     int ok = writer(f, x, n);
     int saved_errno = errno;
     if (fclose(f) != 0 && ok) {
@@ -635,7 +626,7 @@ hs_status hs_write_series(const char *path, const char *format, const double *x,
     }
     if (!ok) {
         remove(path); /* no half-written series left behind */
-        return io_fail(err, HS_ERR_DATA, "error writing %s: %s", path, strerror(saved_errno));
+        return hs_fail(err, HS_ERR_DATA, "error writing %s: %s", path, strerror(saved_errno));
     }
     return HS_OK;
 }

@@ -3,17 +3,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "error.h"
 #include "hmasweep.h"
-
-static hs_status series_fail(hs_error *err, hs_status status, const char *fmt, ...) {
-    if (err) {
-        va_list args;
-        va_start(args, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, args);
-        va_end(args);
-    }
-    return status;
-}
 
 /* Why x is not a usable price, or NULL when it is. */
 static const char *price_problem(double x) {
@@ -28,16 +19,16 @@ static const char *price_problem(double x) {
 
 hs_status hs_check_series(const double *x, size_t n, hs_error *err) {
     if (n == 0)
-        return series_fail(err, HS_ERR_DATA, "the series is empty (0 bars; at least 1 is needed)");
+        return hs_fail(err, HS_ERR_DATA, "the series is empty (0 bars; at least 1 is needed)");
     if (!x)
-        return series_fail(err, HS_ERR_USAGE, "the series pointer is NULL (n = %zu)", n);
+        return hs_fail(err, HS_ERR_USAGE, "the series pointer is NULL (n = %zu)", n);
     for (size_t i = 0; i < n; i++) {
         const char *problem = price_problem(x[i]);
         if (!problem)
             continue;
         if (isfinite(x[i])) /* name the value too: zero and negatives are easier to find that way */
-            return series_fail(err, HS_ERR_DATA, "close[%zu] = %.17g %s", i, x[i], problem);
-        return series_fail(err, HS_ERR_DATA, "close[%zu] %s", i, problem);
+            return hs_fail(err, HS_ERR_DATA, "close[%zu] = %.17g %s", i, x[i], problem);
+        return hs_fail(err, HS_ERR_DATA, "close[%zu] %s", i, problem);
     }
     return HS_OK;
 }
@@ -45,15 +36,15 @@ hs_status hs_check_series(const double *x, size_t n, hs_error *err) {
 static hs_status check_close_arguments(size_t bars, double vol, double start, const double *out,
                                        hs_error *err) {
     if (bars == 0)
-        return series_fail(err, HS_ERR_USAGE, "bars must be at least 1 (got 0)");
+        return hs_fail(err, HS_ERR_USAGE, "bars must be at least 1 (got 0)");
     if (!isfinite(vol))
-        return series_fail(err, HS_ERR_USAGE, "vol must be finite (got %g)", vol);
+        return hs_fail(err, HS_ERR_USAGE, "vol must be finite (got %g)", vol);
     if (!isfinite(start))
-        return series_fail(err, HS_ERR_USAGE, "start must be finite (got %g)", start);
+        return hs_fail(err, HS_ERR_USAGE, "start must be finite (got %g)", start);
     if (!(start > 0))
-        return series_fail(err, HS_ERR_USAGE, "start must be positive (got %.17g)", start);
+        return hs_fail(err, HS_ERR_USAGE, "start must be positive (got %.17g)", start);
     if (!out)
-        return series_fail(err, HS_ERR_USAGE, "the output pointer is NULL");
+        return hs_fail(err, HS_ERR_USAGE, "the output pointer is NULL");
     return HS_OK;
 }
 
@@ -74,7 +65,7 @@ hs_status hs_make_close(uint64_t seed, size_t bars, double vol, double start, do
      * not bad data, so report it as such. */
     for (size_t i = 0; i < bars; i++)
         if (price_problem(out[i]))
-            return series_fail(err, HS_ERR_USAGE,
+            return hs_fail(err, HS_ERR_USAGE,
                                "vol = %g and start = %g give close[%zu] = %g: choose a smaller vol or another start",
                                vol, start, i, out[i]);
     return HS_OK;
