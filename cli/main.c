@@ -342,6 +342,26 @@ static int parse_common(int argc, char **argv, int *i, cli_options *o, int *hand
     return 0;
 }
 
+/* The options that choose the kernel: --variant, --isa, --threads (run and wire). */
+static int parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *handled) {
+    const char *v = NULL;
+    int missing = 0;
+    *handled = 1;
+    if (option_value(argc, argv, i, "--variant", &v, &missing)) {
+        if (missing) return fail(EXIT_USAGE, "--variant needs a name");
+        o->variant = v;
+    } else if (option_value(argc, argv, i, "--isa", &v, &missing)) {
+        if (missing) return fail(EXIT_USAGE, "--isa needs a name");
+        o->isa = v;
+    } else if (option_value(argc, argv, i, "--threads", &v, &missing)) {
+        if (missing || !parse_i64(v, &o->threads) || o->threads < 1 || o->threads > 4096)
+            return fail(EXIT_USAGE, "--threads needs an integer between 1 and 4096");
+    } else {
+        *handled = 0;
+    }
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv) {
     double t_process = now_seconds();
     cli_options o = default_options();
@@ -354,16 +374,9 @@ static int cmd_run(int argc, char **argv) {
         }
         if ((rc = parse_common(argc, argv, &i, &o, &handled))) return rc;
         if (handled) continue;
-        if (option_value(argc, argv, &i, "--variant", &v, &missing)) {
-            if (missing) return fail(EXIT_USAGE, "--variant needs a name");
-            o.variant = v;
-        } else if (option_value(argc, argv, &i, "--isa", &v, &missing)) {
-            if (missing) return fail(EXIT_USAGE, "--isa needs a name");
-            o.isa = v;
-        } else if (option_value(argc, argv, &i, "--threads", &v, &missing)) {
-            if (missing || !parse_i64(v, &o.threads) || o.threads < 1 || o.threads > 4096)
-                return fail(EXIT_USAGE, "--threads needs an integer between 1 and 4096");
-        } else if (option_value(argc, argv, &i, "--input", &v, &missing)) {
+        if ((rc = parse_kernel_choice(argc, argv, &i, &o, &handled))) return rc;
+        if (handled) continue;
+        if (option_value(argc, argv, &i, "--input", &v, &missing)) {
             if (missing) return fail(EXIT_USAGE, "--input needs a file name");
             o.input = v;
         } else if (option_value(argc, argv, &i, "--grid", &v, &missing)) {
@@ -493,30 +506,19 @@ static const char *const usage_wire =
     "opcode 1 echoes the close array.  A malformed frame stops the server with exit 1 and a message.\n";
 
 static int cmd_wire(int argc, char **argv) {
-    const char *variant = NULL, *isa = NULL;
-    long long threads = 0;
+    cli_options o = default_options();
     for (int i = 0; i < argc; i++) {
-        const char *v = NULL;
-        int missing = 0;
+        int handled, rc;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_wire, stdout);
             return 0;
         }
-        if (option_value(argc, argv, &i, "--variant", &v, &missing)) {
-            if (missing) return fail(EXIT_USAGE, "--variant needs a name");
-            variant = v;
-        } else if (option_value(argc, argv, &i, "--isa", &v, &missing)) {
-            if (missing) return fail(EXIT_USAGE, "--isa needs a name");
-            isa = v;
-        } else if (option_value(argc, argv, &i, "--threads", &v, &missing)) {
-            if (missing || !parse_i64(v, &threads) || threads < 1 || threads > 4096)
-                return fail(EXIT_USAGE, "--threads needs an integer between 1 and 4096");
-        } else {
-            return fail(EXIT_USAGE, "wire: unknown option '%s' (see `hmasweep wire --help`)", argv[i]);
-        }
+        if ((rc = parse_kernel_choice(argc, argv, &i, &o, &handled))) return rc;
+        if (!handled) return fail(EXIT_USAGE, "wire: unknown option '%s' (see `hmasweep wire --help`)", argv[i]);
     }
-    if (variant && !hs_variant_find(variant)) return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
-    hs_sweep_options opt = {variant, isa, (int)threads};
+    if (o.variant && !hs_variant_find(o.variant))
+        return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", o.variant);
+    hs_sweep_options opt = {o.variant, o.isa, (int)o.threads};
     hs_error err;
     return hs_wire_serve(stdin, stdout, &opt, &err) ? fail(EXIT_DATA, "%s", err.msg) : 0;
 }
