@@ -55,6 +55,16 @@ expect 2 "--variant needs" -- run --variant
 expect 2 "--output FILE is required" -- gen --bars 10
 expect 2 "--format 'parquet'" -- gen --bars 10 --output "$tmp/x" --format parquet
 
+# HMASWEEP_ISA caps the ISA (validated like --isa)
+out=$(HMASWEEP_ISA=bogus "$cli" run "${small[@]}" 2>&1 >/dev/null); rc=$?
+if [[ $rc -eq 2 && $out == *"unknown ISA 'bogus'"* ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: HMASWEEP_ISA=bogus -> $rc $out"; fi
+out=$(HMASWEEP_ISA=scalar "$cli" run "${small[@]}" --lengths 6 --variant simd_wma --format json)
+if [[ $out == *'"isa": "scalar"'* ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: HMASWEEP_ISA=scalar not honoured"; fi
+# an ISA this CPU cannot run, and one it runs but the scalar-only port is not built for
+if [[ $(uname -m) == aarch64 ]]; then foreign=avx2 native=neon; else foreign=neon native=avx2; fi
+expect 2 "this CPU cannot run it" -- run "${small[@]}" --variant simd_wma --isa "$foreign"
+expect 2 "is not built for ISA $native" -- run "${small[@]}" --variant naive --isa "$native"
+
 # bad data files: exit 1, the file named
 : >"$tmp/empty.f64"
 expect 1 "empty" -- run --input "$tmp/empty.f64"
