@@ -6,9 +6,11 @@
  * load per j.  Built once per ISA from this one file (scalar, sse2, avx2, avx512, neon).
  *
  * Why WMA_BLOCK vectors at a time: every lane's sum is one serial chain of adds, so a single vector is
- * bound by the add latency.  WMA_BLOCK independent vectors share each broadcast weight and keep both FP
- * add pipes busy.  Measured on Zen 5 (AVX-512, default sweep, single thread, `hmasweep run --repeat 5`):
- * see reports/variants.md for the block sizes tried.
+ * bound by the add latency; WMA_BLOCK independent vectors share each weight.  Measured on this project's
+ * Xeon VM (AVX-512, default sweep, single thread): WMA_BLOCK 4/6/8/12/16 -> 0.309/0.298/0.306/0.303/
+ * 0.306 s, so past 4 the loop is bound by something else (reports/simd_wma_avx512_annotate.txt; the
+ * unaligned loads are the suspect: 7 of 8 split a cache line).  Pre-shifted aligned copies of the input,
+ * tried to remove the splits, were 2x slower and were dropped.
  */
 #include "pipeline.h"
 #include "vec.h"
