@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "error.h"
 #include "hmasweep.h"
 
 /* Python's round(a / b) for integers a >= 0, b > 0: exact, ties to even. */
@@ -26,8 +27,7 @@ static int64_t isqrt_floor(int64_t v) {
 
 hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_error *err) {
     if (length < 2 || length > HS_MAX_LENGTH) {
-        if (err) snprintf(err->msg, sizeof err->msg, "length L = %lld is out of range (L must be >= 2)", (long long)length);
-        return HS_ERR_USAGE;
+        return hs_fail(err, HS_ERR_USAGE, "length L = %lld is out of range (L must be >= 2)", (long long)length);
     }
     int64_t p = round_half_even_div(length, 2);
     out->w[0] = length / 2;
@@ -41,10 +41,8 @@ hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_error *err)
 
 hs_status hs_grid(int64_t lo, int64_t hi, size_t count, int64_t *lengths, hs_error *err) {
     if (count < 1 || lo < 2 || hi < lo) {
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "grid %lld:%lld:%zu is impossible (need 2 <= lo <= hi and count >= 1)",
-                     (long long)lo, (long long)hi, count);
-        return HS_ERR_USAGE;
+        return hs_fail(err, HS_ERR_USAGE, "grid %lld:%lld:%zu is impossible (need 2 <= lo <= hi and count >= 1)",
+                       (long long)lo, (long long)hi, count);
     }
     if (count == 1) {
         lengths[0] = lo;
@@ -62,11 +60,9 @@ hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, size_t n_b
         for (int k = 0; k < 6; k++) {
             int64_t w = combos[c].w[k];
             if (w < 1 || w > HS_MAX_LENGTH || (uint64_t)w > (uint64_t)n_bars) {
-                if (err)
-                    snprintf(err->msg, sizeof err->msg,
-                             "combo %zu: window w%d = %lld does not fit a series of %zu bars (need 1 <= w <= bars)", c,
-                             k, (long long)w, n_bars);
-                return HS_ERR_USAGE;
+                return hs_fail(err, HS_ERR_USAGE,
+                               "combo %zu: window w%d = %lld does not fit a series of %zu bars (need 1 <= w <= bars)",
+                               c, k, (long long)w, n_bars);
             }
         }
     return HS_OK;

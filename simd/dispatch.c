@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "isa.h"
 
 static const char *const hs_isa_names[HS_ISA_COUNT] = {"scalar", "sse2", "avx2", "avx512", "neon"};
@@ -15,10 +16,8 @@ hs_status hs_isa_parse(const char *name, hs_isa *out, hs_error *err) {
             *out = (hs_isa)i;
             return HS_OK;
         }
-    if (err)
-        snprintf(err->msg, sizeof err->msg, "unknown ISA '%s' (expected scalar, sse2, avx2, avx512 or neon)",
-                 name ? name : "(null)");
-    return HS_ERR_USAGE;
+    return hs_fail(err, HS_ERR_USAGE, "unknown ISA '%s' (expected scalar, sse2, avx2, avx512 or neon)",
+                   name ? name : "(null)");
 }
 
 int hs_isa_built(hs_isa isa) {
@@ -64,8 +63,7 @@ hs_status hs_isa_default(hs_isa *out, hs_error *err) {
         hs_status st = hs_isa_parse(forced, out, err);
         if (st != HS_OK) return st;
         if (!hs_isa_supported(*out)) {
-            if (err) snprintf(err->msg, sizeof err->msg, "HMASWEEP_ISA=%s: this CPU cannot run %s", forced, forced);
-            return HS_ERR_ISA;
+            return hs_fail(err, HS_ERR_ISA, "HMASWEEP_ISA=%s: this CPU cannot run %s", forced, forced);
         }
         return HS_OK;
     }

@@ -6,6 +6,7 @@
 #include <omp.h>
 #endif
 
+#include "error.h"
 #include "variant.h"
 
 /* One thread's scratch: scratch_buffers buffers of hs_scratch_stride(n) doubles, 64-byte aligned. */
@@ -73,8 +74,7 @@ static void run_unit(const sweep_plan *p, size_t unit_index, double *scratch) {
 static size_t unit_count(const sweep_plan *p) { return (p->n_combos + p->unit - 1) / p->unit; }
 
 static hs_status out_of_memory(hs_error *err, const char *what, size_t n) {
-    if (err) snprintf(err->msg, sizeof err->msg, "out of memory for %s (%zu)", what, n);
-    return HS_ERR_NOMEM;
+    return hs_fail(err, HS_ERR_NOMEM, "out of memory for %s (%zu)", what, n);
 }
 
 static hs_status run_serial(const hs_variant *v, const sweep_plan *p, hs_error *err) {
@@ -136,8 +136,7 @@ hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const dou
                          const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err) {
     hs_combo_fn fn = (unsigned)isa < HS_ISA_COUNT ? v->fn[isa] : NULL;
     if (!fn) {
-        if (err) snprintf(err->msg, sizeof err->msg, "variant '%s' is not built for ISA %s", v->name, hs_isa_name(isa));
-        return HS_ERR_ISA;
+        return hs_fail(err, HS_ERR_ISA, "variant '%s' is not built for ISA %s", v->name, hs_isa_name(isa));
     }
     hs_batch_fn batch = v->batch[isa];
     int costliest_first = batch != NULL;
@@ -166,12 +165,10 @@ static hs_status choose_isa(const hs_variant *v, const char *requested, hs_isa *
     if (requested) {
         if ((st = hs_isa_parse(requested, &cap, err)) != HS_OK) return st;
         if (!hs_isa_supported(cap)) {
-            if (err) snprintf(err->msg, sizeof err->msg, "ISA %s was requested but this CPU cannot run it", requested);
-            return HS_ERR_ISA;
+            return hs_fail(err, HS_ERR_ISA, "ISA %s was requested but this CPU cannot run it", requested);
         }
         if (!v->fn[cap]) {
-            if (err) snprintf(err->msg, sizeof err->msg, "variant '%s' is not built for ISA %s", v->name, requested);
-            return HS_ERR_ISA;
+            return hs_fail(err, HS_ERR_ISA, "variant '%s' is not built for ISA %s", v->name, requested);
         }
         *out = cap;
         return HS_OK;
@@ -193,16 +190,13 @@ hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows
     const char *name = opt->variant ? opt->variant : "unchecked";
     const hs_variant *v = hs_variant_find(name);
     if (!v) {
-        if (err) snprintf(err->msg, sizeof err->msg, "unknown variant '%s' (see `hmasweep variants`)", name);
-        return HS_ERR_USAGE;
+        return hs_fail(err, HS_ERR_USAGE, "unknown variant '%s' (see `hmasweep variants`)", name);
     }
     if (!close || !out || (n_combos && !combos)) {
-        if (err) snprintf(err->msg, sizeof err->msg, "hs_sweep: NULL close, combos or out");
-        return HS_ERR_USAGE;
+        return hs_fail(err, HS_ERR_USAGE, "hs_sweep: NULL close, combos or out");
     }
     if (opt->threads < 0) {
-        if (err) snprintf(err->msg, sizeof err->msg, "threads = %d is negative", opt->threads);
-        return HS_ERR_USAGE;
+        return hs_fail(err, HS_ERR_USAGE, "threads = %d is negative", opt->threads);
     }
     hs_status st;
     if ((st = hs_check_series(close, n_bars, err)) != HS_OK) return st;
