@@ -12,6 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* HS_API marks the exported API.  The library is built with -fvisibility=hidden, so only what carries
+ * HS_API is in libhmasweep.so's dynamic symbol table (tests/test_exports.sh checks `nm -D` against this
+ * header).  Consumers of the static library see plain declarations. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#define HS_API
+#elif defined(__GNUC__) || defined(__clang__)
+#define HS_API __attribute__((visibility("default")))
+#else
+#define HS_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,20 +52,20 @@ typedef struct { double pnl; int64_t trades; } hs_result;
 #define HS_DEFAULT_START 100.0
 
 /* numpy's default_rng(seed).standard_normal(n), bit for bit. */
-void hs_standard_normal(uint64_t seed, size_t n, double *out);
+HS_API void hs_standard_normal(uint64_t seed, size_t n, double *out);
 /* The canonical close series: start * exp(cumsum(vol * z)), exp = SLEEF's 1-ulp FMA exp. */
-hs_status hs_make_close(uint64_t seed, size_t bars, double vol, double start, double *out, hs_error *err);
+HS_API hs_status hs_make_close(uint64_t seed, size_t bars, double vol, double start, double *out, hs_error *err);
 /* SLEEF Sleef_expd1_u10purecfma, re-implemented bit-exactly (kernels/sleef_exp.c). */
-double hs_exp_u10(double x);
+HS_API double hs_exp_u10(double x);
 
 /* Read a close series: raw little-endian f64 (".f64", ".bin", ".raw" or unknown extension), CSV (one
  * column, or the column named "close"), or a 1-D little-endian float64 ".npy".  *out is malloc'ed; the
  * caller frees it.  The values are checked (hs_check_series). */
-hs_status hs_read_series(const char *path, double **out, size_t *n, hs_error *err);
+HS_API hs_status hs_read_series(const char *path, double **out, size_t *n, hs_error *err);
 /* Write a series as "f64", "csv" or "npy". */
-hs_status hs_write_series(const char *path, const char *format, const double *x, size_t n, hs_error *err);
+HS_API hs_status hs_write_series(const char *path, const char *format, const double *x, size_t n, hs_error *err);
 /* Every price finite and > 0, and at least one bar. */
-hs_status hs_check_series(const double *x, size_t n, hs_error *err);
+HS_API hs_status hs_check_series(const double *x, size_t n, hs_error *err);
 
 /* ---- the grid (SPEC §2) ------------------------------------------------------------------------ */
 #define HS_DEFAULT_GRID_LO 6
@@ -62,11 +73,11 @@ hs_status hs_check_series(const double *x, size_t n, hs_error *err);
 #define HS_DEFAULT_GRID_COUNT 80
 
 /* numpy linspace(lo, hi, count) truncated to integers. */
-hs_status hs_grid(int64_t lo, int64_t hi, size_t count, int64_t *lengths, hs_error *err);
+HS_API hs_status hs_grid(int64_t lo, int64_t hi, size_t count, int64_t *lengths, hs_error *err);
 /* The six windows of length L (L >= 2). */
-hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_error *err);
+HS_API hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_error *err);
 /* Every window >= 1 and <= n_bars. */
-hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, size_t n_bars, hs_error *err);
+HS_API hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, size_t n_bars, hs_error *err);
 
 /* ---- the sweep --------------------------------------------------------------------------------- */
 typedef struct {
@@ -76,7 +87,7 @@ typedef struct {
 } hs_sweep_options;
 
 /* Run every combo over `close` into out[0..n_combos).  Validates the series and the windows first. */
-hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+HS_API hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                    hs_result *out, const hs_sweep_options *opt, hs_error *err);
 
 #ifdef __cplusplus

@@ -1,0 +1,16 @@
+# The library's own tests (cmake/library.cmake, docs/library.md).
+# test_exports: libhmasweep.so exports exactly the HS_API functions of include/hmasweep.h (nm -D).
+find_program(HS_NM NAMES ${CMAKE_NM} nm)
+if(HS_NM AND NOT APPLE)
+  add_test(NAME test_exports COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_exports.sh ${HS_NM}
+                                     $<TARGET_FILE:hmasweep_shared> ${CMAKE_SOURCE_DIR}/include/hmasweep.h)
+  set_tests_properties(test_exports PROPERTIES LABELS library)
+endif()
+# The fingerprint test once more, linked against libhmasweep.so instead of the static library: the shared
+# library alone (public header, exported symbols) reproduces the study's fingerprint.
+add_executable(test_fingerprint_shared ${CMAKE_CURRENT_SOURCE_DIR}/test_fingerprint.c)
+target_link_libraries(test_fingerprint_shared PRIVATE hmasweep_shared m)
+target_include_directories(test_fingerprint_shared PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_compile_definitions(test_fingerprint_shared PRIVATE HS_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+add_test(NAME test_fingerprint_shared COMMAND test_fingerprint_shared)
+set_tests_properties(test_fingerprint_shared PROPERTIES LABELS library ENVIRONMENT "HS_SOURCE_DIR=${CMAKE_SOURCE_DIR}")

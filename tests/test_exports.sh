@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# libhmasweep.so exports exactly the public API: the set of defined dynamic symbols (`nm -D`) equals the
+# set of functions include/hmasweep.h declares with HS_API.  An internal function that leaks (hs_fail,
+# a kernel) or a public one that is hidden both fail, by name.
+# Usage: test_exports.sh NM LIBRARY HEADER
+set -euo pipefail
+nm=$1 lib=$2 header=$3
+exported=$("$nm" -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVWiu]$/ {print $3}' | sed 's/@.*//' | sort -u)
+declared=$(grep -oE '^HS_API [^(]*[^a-zA-Z0-9_](hs_[a-zA-Z0-9_]+)\(' "$header" | sed -E 's/.*[^a-zA-Z0-9_](hs_[a-zA-Z0-9_]+)\($/\1/' | sort -u)
+[[ -n $declared ]] || { echo "test_exports: no HS_API declarations found in $header"; exit 1; }
+leaked=$(comm -23 <(echo "$exported") <(echo "$declared"))
+missing=$(comm -13 <(echo "$exported") <(echo "$declared"))
+echo "test_exports: $(echo "$exported" | wc -l) symbols exported by $(basename "$lib"), $(echo "$declared" | wc -l) declared HS_API"
+rc=0
+if [[ -n $leaked ]]; then echo "exported but not public API:"; echo "$leaked" | sed 's/^/  /'; rc=1; fi
+if [[ -n $missing ]]; then echo "public API but not exported:"; echo "$missing" | sed 's/^/  /'; rc=1; fi
+non_hs=$(echo "$exported" | grep -v '^hs_' || true)
+if [[ -n $non_hs ]]; then echo "exported symbols outside hs_*:"; echo "$non_hs" | sed 's/^/  /'; rc=1; fi
+[[ $rc -ne 0 ]] || echo "test_exports: OK (only hs_*, exactly the header's HS_API list)"
+exit $rc
