@@ -1,0 +1,149 @@
+/* hs_sweep_many: one parallel region over every (series, combo batch) of a universe.
+ *
+ * Why not a loop of hs_sweep calls: each threaded sweep opens its own OpenMP region and hands out its own
+ * combos, so 500 short series pay 500 region start-ups and 500 tails where one core idles.  Here the
+ * work units of all series are pooled, costliest first (LPT), and each unit runs the variant's serial
+ * path through the public hs_sweep (threads = 1), so a unit's result is exactly what hs_sweep gives for
+ * that series alone: every (series, combo) writes only its own slot, whatever the thread count or order.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef HS_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "error.h"
+#include "variant.h"
+
+/* Combos per work unit: one vector batch of the batch kernels (HS_BATCH_MAX), so a batch kernel still
+ * fills its lanes, and small enough that 80 combos of one long series spread over the cores. */
+enum { UNIT_COMBOS = HS_BATCH_MAX };
+
+typedef struct {
+    double cost;  /* bars × Σ windows of the unit's combos: what one unit costs, up to a constant */
+    size_t series, first, count;
+} work_unit;
+
+static int by_cost_desc(const void *pa, const void *pb) {
+    const work_unit *a = pa, *b = pb;
+    if (a->cost != b->cost) return a->cost < b->cost ? 1 : -1;
+    if (a->series != b->series) return a->series < b->series ? -1 : 1;
+    return (a->first > b->first) - (a->first < b->first);
+}
+
+static double windows_cost(const hs_windows *combos, size_t first, size_t count) {
+    double sum = 0;
+    for (size_t c = first; c < first + count; c++)
+        for (int k = 0; k < 6; k++) sum += (double)combos[c].w[k];
+    return sum;
+}
+
+static void mark_failed(hs_result *rows, size_t n_combos) {
+    for (size_t c = 0; c < n_combos; c++) rows[c] = (hs_result){NAN, -1};
+}
+
+/* Validate each series alone (its prices, and every window against its length); a bad one is recorded
+ * and left out of the work, never fatal to the call. */
+static size_t validate_series(const hs_series_ref *series, size_t n_series, const hs_windows *combos,
+                              size_t n_combos, hs_result *out, hs_status *status, hs_error *errs, char *ok) {
+    size_t failed = 0;
+    for (size_t s = 0; s < n_series; s++) {
+        hs_error e = {{0}};
+        hs_status st = series[s].close ? hs_check_series(series[s].close, series[s].n_bars, &e)
+                                       : hs_fail(&e, HS_ERR_USAGE, "NULL close");
+        if (st == HS_OK) st = hs_check_windows(combos, n_combos, series[s].n_bars, &e);
+        ok[s] = st == HS_OK;
+        if (status) status[s] = st;
+        if (errs) errs[s] = e;
+        if (!ok[s]) {
+            failed++;
+            mark_failed(out + s * n_combos, n_combos);
+        }
+    }
+    return failed;
+}
+
+static work_unit *plan_units(const hs_series_ref *series, size_t n_series, const char *ok, const hs_windows *combos,
+                             size_t n_combos, size_t *n_units) {
+    size_t per_series = (n_combos + UNIT_COMBOS - 1) / UNIT_COMBOS, n = 0;
+    if (per_series && n_series > SIZE_MAX / sizeof(work_unit) / per_series) return NULL;
+    work_unit *units = malloc((n_series * per_series > 0 ? n_series * per_series : 1) * sizeof *units);
+    if (!units) return NULL;
+    for (size_t s = 0; s < n_series; s++) {
+        if (!ok[s]) continue;
+        for (size_t first = 0; first < n_combos; first += UNIT_COMBOS) {
+            size_t count = n_combos - first < UNIT_COMBOS ? n_combos - first : UNIT_COMBOS;
+            double cost = (double)series[s].n_bars * windows_cost(combos, first, count);
+            units[n++] = (work_unit){cost, s, first, count};
+        }
+    }
+    qsort(units, n, sizeof *units, by_cost_desc);
+    *n_units = n;
+    return units;
+}
+
+/* One unit through the public entry point, single-threaded.  A failure (out of memory) fails only its
+ * series; the first message is kept. */
+static void run_unit(const work_unit *u, const hs_series_ref *series, const hs_windows *combos, size_t n_combos,
+                     hs_result *out, const hs_sweep_options *serial, hs_status *unit_status, hs_error *unit_err) {
+    const hs_series_ref *sr = &series[u->series];
+    hs_result *rows = out + u->series * n_combos + u->first;
+    *unit_status = hs_sweep(sr->close, sr->n_bars, combos + u->first, u->count, rows, serial, unit_err);
+}
+
+/* Threads for the pool: a threaded variant's thread count, else 1. */
+static int pool_threads(const hs_sweep_options *opt) {
+    const char *name = opt->variant ? opt->variant : "unchecked";
+    const hs_variant *v = hs_variant_find(name);
+    return v ? hs_variant_threads(v, opt->threads) : 1;
+}
+
+static void record_unit_failures(const work_unit *units, size_t n_units, const hs_status *ust, const hs_error *uerr,
+                                 size_t n_combos, hs_result *out, hs_status *status,
+                                 hs_error *errs, char *ok, size_t *failed) {
+    for (size_t i = 0; i < n_units; i++) {
+        size_t s = units[i].series;
+        if (ust[i] == HS_OK || !ok[s]) continue;
+        ok[s] = 0;
+        (*failed)++;
+        if (status) status[s] = ust[i];
+        if (errs) errs[s] = uerr[i];
+        mark_failed(out + s * n_combos, n_combos);
+    }
+}
+
+hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_windows *combos, size_t n_combos,
+                        hs_result *out, hs_status *series_status, hs_error *series_err, size_t *n_failed,
+                        const hs_sweep_options *opt, hs_error *err) {
+    hs_sweep_options dflt = {0};
+    if (!opt) opt = &dflt;
+    if ((n_series && (!series || !out)) || (n_combos && !combos))
+        return hs_fail(err, HS_ERR_USAGE, "hs_sweep_many: NULL series, combos or out");
+    /* A bad variant, ISA or thread count is the caller's request, not a series' fault: check it once. */
+    if (opt->threads < 0) return hs_fail(err, HS_ERR_USAGE, "threads = %d is negative", opt->threads);
+    hs_sweep_options serial = *opt;
+    serial.threads = 1;
+    double probe_bar = 1.0;
+    hs_result no_rows;
+    hs_status st = hs_sweep(&probe_bar, 1, NULL, 0, &no_rows, &serial, err);
+    if (st != HS_OK) return st;
+    char *ok = malloc(n_series ? n_series : 1);
+    if (!ok) return hs_fail(err, HS_ERR_NOMEM, "out of memory for %zu series flags", n_series);
+    size_t failed = validate_series(series, n_series, combos, n_combos, out, series_status, series_err, ok), n_units = 0;
+    work_unit *units = plan_units(series, n_series, ok, combos, n_combos, &n_units);
+    hs_status *ust = units ? calloc(n_units ? n_units : 1, sizeof *ust) : NULL;
+    hs_error *uerr = ust ? malloc((n_units ? n_units : 1) * sizeof *uerr) : NULL;
+    if (!uerr) {
+        free(ok), free(units), free(ust);
+        return hs_fail(err, HS_ERR_NOMEM, "out of memory planning %zu series x %zu combos", n_series, n_combos);
+    }
+#ifdef HS_HAVE_OPENMP
+#pragma omp parallel for schedule(dynamic, 1) num_threads(pool_threads(opt))
+#endif
+    for (size_t i = 0; i < n_units; i++) run_unit(&units[i], series, combos, n_combos, out, &serial, &ust[i], &uerr[i]);
+    record_unit_failures(units, n_units, ust, uerr, n_combos, out, series_status, series_err, ok, &failed);
+    if (n_failed) *n_failed = failed;
+    free(ok), free(units), free(ust), free(uerr);
+    return HS_OK;
+}
