@@ -105,12 +105,12 @@ typedef struct {
  * (when non-NULL), its message to series_err[s] (when non-NULL), its rows are pnl = NaN, trades = -1,
  * and it counts in *n_failed (when non-NULL).  The call itself fails only for a bad request (unknown
  * variant or ISA, NULL pointers) or when memory runs out. */
-hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_windows *combos, size_t n_combos,
-                        hs_result *out, hs_status *series_status, hs_error *series_err, size_t *n_failed,
-                        const hs_sweep_options *opt, hs_error *err);
+HS_API hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_windows *combos, size_t n_combos,
+                               hs_result *out, hs_status *series_status, hs_error *series_err, size_t *n_failed,
+                               const hs_sweep_options *opt, hs_error *err);
 
-/* A universe on disk: `spec` is a directory (its series files: .f64 .bin .raw .csv .npy, by name), a
- * glob pattern, or a manifest file (one series per line: `PATH` or `SYMBOL PATH`, '#' comments, paths
+/* A universe on disk: `spec` is a directory (every non-hidden regular file in it, by name; a file the
+ * readers refuse becomes that symbol's error), a glob pattern, or a manifest file (one series per line: `PATH` or `SYMBOL PATH`, '#' comments, paths
  * relative to the manifest).  The symbol defaults to the file name without its extension. */
 typedef struct {
     char symbol[128];
@@ -118,7 +118,7 @@ typedef struct {
 } hs_universe_entry;
 
 /* *entries is malloc'ed (free it); *n may be 0 only with an error. */
-hs_status hs_universe_list(const char *spec, hs_universe_entry **entries, size_t *n, hs_error *err);
+HS_API hs_status hs_universe_list(const char *spec, hs_universe_entry **entries, size_t *n, hs_error *err);
 
 #ifdef __cplusplus
 }
