@@ -30,3 +30,9 @@ if(CMAKE_CROSSCOMPILING)
 endif()
 # The wire protocol (SPEC §6) through `hmasweep wire`: replies equal `hmasweep run`, malformed frames fail.
 add_test(NAME test_wire COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_wire.py ${HS_CLI_COMMAND})
+# The study's Rust engine (peers/rust rust_engine_*) over Unix socket, TCP and stdin against the golden file.
+add_test(NAME peers_rust_engine COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/peers_rust_engine.py ${HS_CLI_COMMAND})
+set_tests_properties(peers_rust_engine PROPERTIES SKIP_RETURN_CODE 77 LABELS peers TIMEOUT 300)
+if(CMAKE_CROSSCOMPILING)
+  set_tests_properties(peers_rust_engine PROPERTIES DISABLED TRUE)
+endif()

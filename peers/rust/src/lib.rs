@@ -8,6 +8,7 @@
 //! a*b+c into an FMA), division by w(w+1)/2, the same event loop and books.
 
 pub mod cli;
+pub mod server;
 
 /// 0.09 % per round trip (SPEC §4).
 pub const FEE: f64 = 0.0009;
