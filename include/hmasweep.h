@@ -120,6 +120,23 @@ typedef struct {
 /* *entries is malloc'ed (free it); *n may be 0 only with an error. */
 HS_API hs_status hs_universe_list(const char *spec, hs_universe_entry **entries, size_t *n, hs_error *err);
 
+/* ---- the trade log (one combo) ----------------------------------------------------------------- */
+/* One closed trade: entered at bar entry_bar's close, closed at bar exit_bar's close (a reversal, or the
+ * last bar for the position still open at the end); side +1 long, -1 short; pnl in percentage points
+ * after the round-trip fee (SPEC §4). */
+typedef struct {
+    int64_t entry_bar, exit_bar;
+    int8_t side;
+    double entry_price, exit_price, pnl;
+} hs_trade;
+
+/* One combo's trade log.  Writes up to `cap` trades into out (out may be NULL when cap is 0) and the
+ * total count into *n_trades; call with cap 0 to size.  The trades come from the reference variant's own
+ * event loop: their PnLs summed in order (starting from 0.0) equal hs_sweep's pnl for the combo bit for
+ * bit, and *n_trades equals its trades.  Validates the series and the windows as hs_sweep does. */
+HS_API hs_status hs_trade_log(const double *close, size_t n_bars, const hs_windows *combo, hs_trade *out, size_t cap,
+                              size_t *n_trades, hs_error *err);
+
 #ifdef __cplusplus
 }
 #endif

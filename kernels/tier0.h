@@ -24,6 +24,18 @@ static inline double hs_hma_raw(double half, double full) { return 2.0 * half - 
 /* HMA3 input series: (3·WMA(close, w3) − WMA(close, w4)) − WMA(close, w5). */
 static inline double hs_hma3_raw(double third, double half, double full) { return (3.0 * third - half) - full; }
 
+/* Where the books write their trades when a caller asks for the trade log (hs_trade_log): up to `cap`
+ * into `out`, counting all of them in `n`.  The functions below take the sink as an argument, and every
+ * sweep passes the constant NULL, so after inlining the logging branches are gone from the sweep's loops
+ * (checked: hs_batch_sliding_x__avx2 and hs_combo_sliding__scalar compile to the same instruction count
+ * as before the sink existed). */
+typedef struct {
+    hs_trade *out;
+    size_t cap;
+    size_t n;
+    int64_t entry_bar; /* bar of the open position's entry */
+} hs_trade_sink;
+
 /* The stop-and-reverse books of one combo (§4). */
 typedef struct {
     double prev;   /* last non-zero d seen; 0 before any */
@@ -35,30 +47,42 @@ typedef struct {
 
 static inline hs_book hs_book_new(void) { return (hs_book){0.0, 0.0, 0.0, 0, 0}; }
 
-/* Close the open position at `exit` and book one trade. */
-static inline void hs_book_close(hs_book *b, double exit) {
+/* Close the open position at `exit` (bar `bar`) and book one trade.  The trade's PnL is rounded on its
+ * own before it is added, so the logged PnLs summed in order give the book's total bit for bit. */
+static inline void hs_book_close_at(hs_book *b, double exit, size_t bar, hs_trade_sink *log) {
     double r = (double)b->pos * (exit / b->entry - 1.0);
-    b->pnl += ((1.0 + r) * (1.0 - HS_FEE) - 1.0) * 100.0;
+    double pnl = ((1.0 + r) * (1.0 - HS_FEE) - 1.0) * 100.0;
+    if (log) {
+        if (log->n < log->cap) log->out[log->n] = (hs_trade){log->entry_bar, (int64_t)bar, (int8_t)b->pos, b->entry, exit, pnl};
+        log->n++;
+    }
+    b->pnl += pnl;
     b->trades += 1;
     b->pos = 0;
 }
 
-/* Visit one bar with a non-NaN d: reverse at a strict sign change of d against the last non-zero d. */
-static inline void hs_book_step(hs_book *b, double d, double price) {
+/* Visit bar `bar` with a non-NaN d: reverse at a strict sign change of d against the last non-zero d. */
+static inline void hs_book_step_at(hs_book *b, double d, double price, size_t bar, hs_trade_sink *log) {
     int cross = (b->prev > 0.0 && d < 0.0) || (b->prev < 0.0 && d > 0.0);
     if (cross) {
-        if (b->pos != 0) hs_book_close(b, price);
+        if (b->pos != 0) hs_book_close_at(b, price, bar, log);
         b->pos = d > 0.0 ? 1 : -1;
         b->entry = price;
+        if (log) log->entry_bar = (int64_t)bar;
     }
     if (d != 0.0) b->prev = d;
 }
 
-/* After the last bar: close what is open at the last price and report. */
-static inline hs_result hs_book_finish(hs_book *b, double last_price) {
-    if (b->pos != 0) hs_book_close(b, last_price);
+/* The same, for kernels that never log (the bar index is only the log's). */
+static inline void hs_book_step(hs_book *b, double d, double price) { hs_book_step_at(b, d, price, 0, NULL); }
+
+/* After the last bar (n_bars − 1): close what is open at the last price and report. */
+static inline hs_result hs_book_finish_at(hs_book *b, double last_price, size_t last_bar, hs_trade_sink *log) {
+    if (b->pos != 0) hs_book_close_at(b, last_price, last_bar, log);
     return (hs_result){b->pnl, b->trades};
 }
+
+static inline hs_result hs_book_finish(hs_book *b, double last_price) { return hs_book_finish_at(b, last_price, 0, NULL); }
 
 /* The books over a whole array of d values, d[start .. n).  Where no d is exactly zero or NaN, the
  * last non-zero d before bar i is d[i−1], so a cross is exactly a sign change between neighbours and the
@@ -66,19 +90,23 @@ static inline hs_result hs_book_finish(hs_book *b, double last_price) {
  * the bar-by-bar loop, so the PnL is bit-identical.  With a zero or a NaN anywhere (a NaN only from
  * sums that overflowed on absurd prices), the bar-by-bar loop, which skips NaN bars as SPEC §4 says.
  * (Measured: the bar-by-bar loop's unpredictable branches were ~15% of the sliding kernel.) */
-static inline hs_result hs_books_over(const double *d, const double *close, size_t start, size_t n) {
+static inline hs_result hs_books_log(const double *d, const double *close, size_t start, size_t n, hs_trade_sink *log) {
     hs_book book = hs_book_new();
     int special = 0;
     for (size_t i = start; i < n; i++) special |= !(d[i] < 0.0 || d[i] > 0.0);
     if (special) {
         for (size_t i = start; i < n; i++)
-            if (d[i] == d[i]) hs_book_step(&book, d[i], close[i]);
+            if (d[i] == d[i]) hs_book_step_at(&book, d[i], close[i], i, log);
     } else if (start < n) {
-        hs_book_step(&book, d[start], close[start]);
+        hs_book_step_at(&book, d[start], close[start], start, log);
         for (size_t i = start + 1; i < n; i++)
-            if ((d[i] < 0.0) != (d[i - 1] < 0.0)) hs_book_step(&book, d[i], close[i]);
+            if ((d[i] < 0.0) != (d[i - 1] < 0.0)) hs_book_step_at(&book, d[i], close[i], i, log);
     }
-    return hs_book_finish(&book, close[n - 1]);
+    return hs_book_finish_at(&book, close[n - 1], n - 1, log);
+}
+
+static inline hs_result hs_books_over(const double *d, const double *close, size_t start, size_t n) {
+    return hs_books_log(d, close, start, n, NULL);
 }
 
 #endif

@@ -108,8 +108,10 @@ static port_slice port_hma3(port_slice close, const hs_windows *win, double *scr
     return hma3;
 }
 
-hs_result HS_COMBO_ISA(PORT_KERNEL, scalar)(const double *close_p, size_t n_bars, const hs_windows *win,
-                                            double *scratch) {
+/* The port's whole combo: the nine arrays, then the bar-by-bar event loop.  `log` is NULL in a sweep (a
+ * constant after inlining); hs_trade_log passes a sink to get this same loop's trades (variants/trades.c). */
+static inline hs_result port_combo(const double *close_p, size_t n_bars, const hs_windows *win, double *scratch,
+                                   hs_trade_sink *log) {
     port_slice close = {(double *)close_p, (int64_t)n_bars};
     port_slice hma = port_hma(close, win, scratch);
     port_slice hma3 = port_hma3(close, win, scratch);
@@ -118,10 +120,15 @@ hs_result HS_COMBO_ISA(PORT_KERNEL, scalar)(const double *close_p, size_t n_bars
     for (int64_t i = 0; i < close.len; i++) {
         double d = PORT_AT(hma3, i) - PORT_AT(hma, i);
         if (isnan(d)) continue;
-        hs_book_step(&book, d, PORT_AT(close, i));
+        hs_book_step_at(&book, d, PORT_AT(close, i), (size_t)i, log);
     }
-    hs_result r = hs_book_finish(&book, PORT_AT(close, close.len - 1));
+    hs_result r = hs_book_finish_at(&book, PORT_AT(close, close.len - 1), (size_t)(close.len - 1), log);
     port_drop(hma);
     port_drop(hma3);
     return r;
+}
+
+hs_result HS_COMBO_ISA(PORT_KERNEL, scalar)(const double *close_p, size_t n_bars, const hs_windows *win,
+                                            double *scratch) {
+    return port_combo(close_p, n_bars, win, scratch, NULL);
 }
