@@ -134,6 +134,7 @@ static const char *const usage_run =
     "  --lengths A,B,...   explicit lengths (each >= 2)\n"
     "  --format FMT        table (default), json or csv\n"
     "  --repeat N          run the sweep N times and report the median time\n"
+    "  --inputs SPEC       sweep a universe of series instead (`hmasweep run --inputs x --help`)\n"
     "  --help              this text\n";
 
 static const char *const usage_variants =
@@ -362,7 +363,17 @@ static int parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, in
     return 0;
 }
 
+int hs_universe_cli(int argc, char **argv); /* universe/cli.c */
+
+/* --inputs makes `run` a universe sweep: many series, one row per (symbol, combo). */
+static int names_inputs(int argc, char **argv) {
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--inputs") || !strncmp(argv[i], "--inputs=", 9)) return 1;
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv) {
+    if (names_inputs(argc, argv)) return hs_universe_cli(argc, argv);
     double t_process = now_seconds();
     cli_options o = default_options();
     for (int i = 0; i < argc; i++) {

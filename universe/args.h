@@ -1,0 +1,20 @@
+/* The options of a universe sweep, read once for `hmasweep run --inputs` and `hmasweep-mpi`. */
+#ifndef HS_UNIVERSE_ARGS_H
+#define HS_UNIVERSE_ARGS_H
+#include "universe.h"
+
+typedef struct {
+    const char *inputs, *format, *output, *checkpoint;
+    int resume, help;
+    hs_sweep_options sweep;
+    int64_t *lengths;
+    hs_windows *windows;
+    size_t n_combos;
+} hs_universe_args;
+
+/* Parse argv (without the program/command words).  `mpi` admits --checkpoint and --resume.  Returns
+ * HS_OK, or HS_ERR_USAGE with a message naming the option. */
+hs_status hs_universe_parse(int argc, char **argv, int mpi, hs_universe_args *a, hs_error *err);
+void hs_universe_args_free(hs_universe_args *a);
+extern const char *const hs_universe_usage;
+#endif
