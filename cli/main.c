@@ -114,6 +114,7 @@ static const char *const usage_main =
     "  variants   list the registered variants, their tier and ISAs\n"
     "  gen        write a synthetic close series (f64, csv or npy)\n"
     "  wire       serve the study's wire protocol: request frames on stdin, replies on stdout\n"
+    "  trades     one combo's trade log (entry, exit, side, prices, PnL per trade)\n"
     "\n"
     "`hmasweep <command> --help` describes each command.\n";
 
@@ -566,6 +567,128 @@ static int cmd_gen(int argc, char **argv) {
     return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
 }
 
+static const char *const usage_trades =
+    "usage: hmasweep trades (--length L | --windows W0,W1,W2,W3,W4,W5) [options]\n"
+    "\n"
+    "One combo's trade log (hs_trade_log): every closed trade with its entry and exit bar, side, prices\n"
+    "and PnL (percentage points, after the fee).  The PnLs summed in order are `run`'s PnL for the combo.\n"
+    "\n"
+    "  --length L          the combo of length L (L >= 2)\n"
+    "  --windows A,...,F   six explicit windows instead (wire order, each >= 1)\n"
+    "  --seed N --bars N --vol X --start X   synthetic series (default 42, 150000, 0.0008, 100)\n"
+    "  --input FILE        read the close series instead (as `run`)\n"
+    "  --format FMT        table (default), csv or json\n";
+
+/* Parse exactly six comma-separated windows, each >= 1. */
+static int parse_windows(const char *spec, hs_windows *w) {
+    const char *p = spec;
+    for (int k = 0; k < 6; k++) {
+        char field[32];
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        long long v;
+        if ((k < 5 && !comma) || (k == 5 && comma) || len >= sizeof field)
+            return fail(EXIT_USAGE, "--windows '%s': expected six comma-separated integers", spec);
+        memcpy(field, p, len);
+        field[len] = '\0';
+        if (!parse_i64(field, &v) || v < 1)
+            return fail(EXIT_USAGE, "--windows '%s': '%s' is not a window >= 1", spec, field);
+        w->w[k] = v;
+        p = comma ? comma + 1 : p + len;
+    }
+    return 0;
+}
+
+static void print_trades(const char *format, const hs_trade *t, size_t n, const hs_windows *w, double pnl) {
+    if (strcmp(format, "csv") == 0) {
+        printf("trade,entry_bar,exit_bar,side,entry_price,exit_price,pnl\n");
+        for (size_t k = 0; k < n; k++)
+            printf("%zu,%lld,%lld,%d,%.17g,%.17g,%.17g\n", k, (long long)t[k].entry_bar, (long long)t[k].exit_bar,
+                   t[k].side, t[k].entry_price, t[k].exit_price, t[k].pnl);
+        return;
+    }
+    if (strcmp(format, "json") == 0) {
+        printf("{\"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], \"trades\": %zu, \"pnl\": %.17g, \"log\": [",
+               (long long)w->w[0], (long long)w->w[1], (long long)w->w[2], (long long)w->w[3], (long long)w->w[4],
+               (long long)w->w[5], n, pnl);
+        for (size_t k = 0; k < n; k++)
+            printf("%s\n  {\"entry_bar\": %lld, \"exit_bar\": %lld, \"side\": %d, \"entry_price\": %.17g, "
+                   "\"exit_price\": %.17g, \"pnl\": %.17g}",
+                   k ? "," : "", (long long)t[k].entry_bar, (long long)t[k].exit_bar, t[k].side, t[k].entry_price,
+                   t[k].exit_price, t[k].pnl);
+        printf("\n]}\n");
+        return;
+    }
+    printf("%7s %9s %9s %5s %18s %18s %14s\n", "trade", "entry", "exit", "side", "entry_price", "exit_price", "pnl");
+    for (size_t k = 0; k < n; k++)
+        printf("%7zu %9lld %9lld %5s %18.9f %18.9f %14.9f\n", k, (long long)t[k].entry_bar, (long long)t[k].exit_bar,
+               t[k].side > 0 ? "long" : "short", t[k].entry_price, t[k].exit_price, t[k].pnl);
+    printf("%zu trades, PnL %.9f (windows %lld,%lld,%lld,%lld,%lld,%lld)\n", n, pnl, (long long)w->w[0],
+           (long long)w->w[1], (long long)w->w[2], (long long)w->w[3], (long long)w->w[4], (long long)w->w[5]);
+}
+
+static int cmd_trades(int argc, char **argv) {
+    cli_options o = default_options();
+    const char *length = NULL, *windows = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *v = NULL;
+        int missing = 0, handled, rc;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_trades, stdout);
+            return 0;
+        }
+        if ((rc = parse_common(argc, argv, &i, &o, &handled))) return rc;
+        if (handled) continue;
+        if (option_value(argc, argv, &i, "--input", &v, &missing)) {
+            if (missing) return fail(EXIT_USAGE, "--input needs a file name");
+            o.input = v;
+        } else if (option_value(argc, argv, &i, "--length", &v, &missing)) {
+            if (missing) return fail(EXIT_USAGE, "--length needs an integer >= 2");
+            length = v;
+        } else if (option_value(argc, argv, &i, "--windows", &v, &missing)) {
+            if (missing) return fail(EXIT_USAGE, "--windows needs six integers");
+            windows = v;
+        } else {
+            return fail(EXIT_USAGE, "trades: unknown option '%s' (see `hmasweep trades --help`)", argv[i]);
+        }
+    }
+    const char *format = o.format ? o.format : "table";
+    if (strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "csv"))
+        return fail(EXIT_USAGE, "--format '%s': expected table, csv or json", format);
+    if (!length == !windows) return fail(EXIT_USAGE, "trades: give one of --length L or --windows W0,...,W5");
+    if (o.output) return fail(EXIT_USAGE, "trades: --output is for `gen`; redirect stdout instead");
+    if (o.input && (o.seed != HS_DEFAULT_SEED || o.bars != HS_DEFAULT_BARS))
+        return fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
+    hs_windows w;
+    hs_error err;
+    int rc;
+    if (length) {
+        long long L;
+        if (!parse_i64(length, &L) || L < 2) return fail(EXIT_USAGE, "--length '%s': expected an integer >= 2", length);
+        if (hs_windows_from_length(L, &w, &err) != HS_OK) return fail(EXIT_USAGE, "--length: %s", err.msg);
+    } else if ((rc = parse_windows(windows, &w))) {
+        return rc;
+    }
+    double *close = NULL;
+    size_t n_bars = 0, n = 0;
+    if ((rc = load_series(&o, &close, &n_bars))) return rc;
+    hs_trade *t = NULL;
+    hs_status st = hs_trade_log(close, n_bars, &w, NULL, 0, &n, &err);
+    if (st == HS_OK && !(t = malloc((n ? n : 1) * sizeof *t))) {
+        snprintf(err.msg, sizeof err.msg, "out of memory for %zu trades", n);
+        st = HS_ERR_NOMEM;
+    }
+    if (st == HS_OK) st = hs_trade_log(close, n_bars, &w, t, n, &n, &err);
+    if (st == HS_OK) {
+        double pnl = 0.0;
+        for (size_t k = 0; k < n; k++) pnl += t[k].pnl;
+        print_trades(format, t, n, &w, pnl);
+    }
+    free(t);
+    free(close);
+    return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fputs(usage_main, stderr);
@@ -580,6 +703,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "variants") == 0) return cmd_variants(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
     if (strcmp(cmd, "wire") == 0) return cmd_wire(argc - 2, argv + 2);
+    if (strcmp(cmd, "trades") == 0) return cmd_trades(argc - 2, argv + 2);
     fprintf(stderr, "hmasweep: unknown command '%s'\n\n%s", cmd, usage_main);
     return EXIT_USAGE;
 }

@@ -14,3 +14,9 @@ target_include_directories(test_fingerprint_shared PRIVATE ${CMAKE_CURRENT_SOURC
 target_compile_definitions(test_fingerprint_shared PRIVATE HS_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_test(NAME test_fingerprint_shared COMMAND test_fingerprint_shared)
 set_tests_properties(test_fingerprint_shared PROPERTIES LABELS library ENVIRONMENT "HS_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# `hmasweep trades`: json/csv/table logs agree with `hmasweep run` (tests/test_trades_cli.py).
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME test_trades_cli COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/test_trades_cli.py ${HS_CLI_COMMAND})
+  set_tests_properties(test_trades_cli PROPERTIES LABELS library)
+endif()
