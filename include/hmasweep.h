@@ -137,6 +137,27 @@ typedef struct {
 HS_API hs_status hs_trade_log(const double *close, size_t n_bars, const hs_windows *combo, hs_trade *out, size_t cap,
                               size_t *n_trades, hs_error *err);
 
+/* ---- live mode (docs/live.md) ------------------------------------------------------------------ *
+ * One bar at a time, the same results as the sweep: after every append, each combo's pnl and trades
+ * equal hs_sweep (tier 0, bit for bit) over every bar so far.  O(combos × k) per append of k bars, with
+ * running-sum WMAs whose signs are certified (variants/certify.h); memory is bounded by the windows,
+ * not by the number of bars.  A session is not thread-safe: one caller at a time. */
+#define HS_LIVE_MAX_WINDOW ((int64_t)1 << 20) /* largest window a live session takes (memory ~ 32·w bytes) */
+
+typedef struct hs_live hs_live;
+/* A live session over a history close[0..n_bars) (n_bars >= 1) and n_combos combos (any six windows). */
+HS_API hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                              hs_live **out, hs_error *err);
+/* Append k >= 1 bars; fills, per combo (each array n_combos long; any may be NULL): pnl and trades equal to a
+ * batch sweep over every bar so far (the open position closed at the newest close, as SPEC §4 does at the
+ * end), position after the newest bar (-1,0,+1), crossed = 1 if a cross happened in the k new bars.
+ * Bad prices (NaN, inf, <= 0) fail with HS_ERR_DATA and leave the session unchanged. */
+HS_API hs_status hs_live_append(hs_live *s, const double *bars, size_t k, double *pnl, int64_t *trades,
+                                int8_t *position, uint8_t *crossed, hs_error *err);
+HS_API size_t hs_live_combos(const hs_live *s);
+HS_API size_t hs_live_bars(const hs_live *s);
+HS_API void hs_live_free(hs_live *s);
+
 #ifdef __cplusplus
 }
 #endif
