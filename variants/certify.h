@@ -117,10 +117,18 @@ static inline double max_price(const double *close, size_t n) {
     return a > b ? a : b;
 }
 
-static inline double certify_threshold_m(double m, const int64_t *w) {
-    double e = (pipeline_bound(w, eps_slide) + pipeline_bound(w, eps_tier0) + 8.0 * 0x1p-53) * m;
+/* TAU for a kernel whose WMAs are off by at most eps(w)·M (relative to the largest price m). */
+static inline double certify_threshold_eps(double m, const int64_t *w, double (*eps)(int64_t)) {
+    double e = (pipeline_bound(w, eps) + pipeline_bound(w, eps_tier0) + 8.0 * 0x1p-53) * m;
     return 4.0 * e;
 }
+
+static inline double certify_threshold_m(double m, const int64_t *w) { return certify_threshold_eps(m, w, eps_slide); }
+
+/* Direct-sum WMAs in another order: the same w products summed in any order, with or without fused
+ * multiply-adds (a fused product only drops a rounding), obey |ΔS2| <= γ_w·denom·M; the division adds u
+ * (eps_tier0), a multiply by the rounded reciprocal 2u (eps_recip). */
+static inline double eps_recip(int64_t w) { return gamma_w((double)w) + 2.0 * 0x1p-53; }
 
 static inline double certify_threshold(const double *close, size_t n, const int64_t *w) {
     return certify_threshold_m(max_price(close, n), w);

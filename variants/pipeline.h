@@ -7,7 +7,8 @@
  * Four scratch buffers (A–D) are reused in place:
  *   HMA : A = WMA(close,w0), B = WMA(close,w1), A = 2A − B, D = WMA(A,w2)
  *   HMA3: A = WMA(close,w3), B = WMA(close,w4), C = WMA(close,w5), A = (3A − B) − C, B = WMA(A,w5)
- *   d   = B − D (in B), then the books (hs_books_over)
+ *   d   = B − D (in B), then the books (hs_books_over), or, for a pass not in the reference's order,
+ *         the certified books (pipeline_combo_certified)
  *
  * The WMA pass fills out[first+w-1 .. n) from x[first .. n); `extra` points past the four pipeline
  * buffers, at whatever further scratch the variant asked the registry for (scratch_buffers > 4).
@@ -15,6 +16,7 @@
 #ifndef HS_PIPELINE_H
 #define HS_PIPELINE_H
 
+#include "certify.h"
 #include "tier0.h"
 #include "variant.h"
 
@@ -25,8 +27,9 @@ static inline size_t pipe_max(size_t a, size_t b) { return a > b ? a : b; }
 /* The pipeline as a function of a WMA pass (a static function of the including file, inlined). */
 typedef void (*pipe_wma_fn)(const double *x, size_t n, size_t first, int64_t w, double *out, double *extra);
 
-static inline hs_result pipeline_combo(const double *close, size_t n, const hs_windows *win, double *scratch,
-                                       pipe_wma_fn wma) {
+/* d = HMA3 − HMA into the second buffer (B) for bars [start, n); returns start (>= n: no valid d). */
+static inline size_t pipeline_d(const double *close, size_t n, const hs_windows *win, double *scratch,
+                                pipe_wma_fn wma) {
     size_t stride = hs_scratch_stride(n);
     double *A = scratch, *B = scratch + stride, *C = scratch + 2 * stride, *D = scratch + 3 * stride;
     double *E = scratch + PIPELINE_BUFFERS * stride;
@@ -51,7 +54,25 @@ static inline hs_result pipeline_combo(const double *close, size_t n, const hs_w
 
     size_t start = pipe_max(hma_first, hma3_first);
     for (size_t i = start; i < n; i++) B[i] -= D[i];
-    return hs_books_over(B, close, start, n);
+    return start;
+}
+
+/* A WMA pass in the reference's operation order: d is the reference's, the books read it directly. */
+static inline hs_result pipeline_combo(const double *close, size_t n, const hs_windows *win, double *scratch,
+                                       pipe_wma_fn wma) {
+    size_t start = pipeline_d(close, n, win, scratch, wma);
+    return hs_books_over(scratch + hs_scratch_stride(n), close, start, n);
+}
+
+/* A WMA pass in another order whose values are within eps(w)·M of the exact WMA: every sign of d is
+ * certified (certify.h) and the ambiguous bars are recomputed in tier-0 order, so the PnL is still the
+ * reference's, bit for bit. */
+static inline hs_result pipeline_combo_certified(const double *close, size_t n, const hs_windows *win,
+                                                 double *scratch, pipe_wma_fn wma, double (*eps)(int64_t)) {
+    size_t start = pipeline_d(close, n, win, scratch, wma);
+    if (start >= n) return hs_books_over(NULL, close, n, n);
+    double tau = certify_threshold_eps(max_price(close, n), win->w, eps);
+    return certified_books(scratch + hs_scratch_stride(n), close, start, n, tau, win->w);
 }
 
 #endif

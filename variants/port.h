@@ -16,6 +16,9 @@
  *   PORT_INNER_PRAGMA      a _Pragma before the inner WMA loop (default: none)
  *   PORT_DIVIDE(s, denom)  the WMA's final scaling (default `s / denom`)
  *   PORT_NAN_COUNT(n, w)   how many leading elements a WMA output gets NaN-filled (default n: np.full)
+ *   PORT_CERTIFY_EPS       for an instrument whose arithmetic is not the reference's (x_recip): the
+ *                          error bound eps(w) of its WMAs; the event loop then certifies every sign of d
+ *                          (certify.h) and recomputes the ambiguous bars in tier-0 order, so it stays tier 0
  * so the three variants differ in exactly the one thing each is named for.  Buffers are released where
  * the Rust port drops them (at the end of the function that made them), which is also when numba's
  * reference counts reach zero.
@@ -45,6 +48,11 @@
 
 #include "tier0.h"
 #include "variant.h"
+#ifdef PORT_CERTIFY_EPS
+#include "certify.h"
+#endif
+
+static inline int64_t port_max(int64_t a, int64_t b) { return a > b ? a : b; }
 
 typedef struct {
     double *p;
@@ -117,8 +125,17 @@ static inline hs_result port_combo(const double *close_p, size_t n_bars, const h
     port_slice hma3 = port_hma3(close, win, scratch);
 
     hs_book book = hs_book_new();
+#ifdef PORT_CERTIFY_EPS
+    const int64_t *w = win->w;
+    int64_t hma_first = port_max(w[0], w[1]) + w[2] - 2, hma3_first = port_max(port_max(w[3], w[4]), w[5]) + w[5] - 2;
+    int64_t first = port_max(hma_first, hma3_first); /* d is NaN before it, by construction */
+    double tau = certify_threshold_eps(max_price(close_p, n_bars), w, PORT_CERTIFY_EPS);
+#endif
     for (int64_t i = 0; i < close.len; i++) {
         double d = PORT_AT(hma3, i) - PORT_AT(hma, i);
+#ifdef PORT_CERTIFY_EPS
+        if (i >= first && !(fabs(d) > tau)) d = hma3_tier0_at(close_p, (size_t)i, w) - hma_tier0_at(close_p, (size_t)i, w);
+#endif
         if (isnan(d)) continue;
         hs_book_step_at(&book, d, PORT_AT(close, i), (size_t)i, log);
     }

@@ -1,12 +1,14 @@
-/* simd_wma_dot — WMA vectorised within the window, tier 1.  hs:multi-isa
+/* simd_wma_dot — WMA vectorised within the window, signs certified: tier 0.  hs:multi-isa
  *
  * Each output is a dot product of its window with the weights 1..w, computed HS_VN lanes at a time along
  * j with an explicit FMA into one vector accumulator, then summed horizontally: the sum is reassociated
- * (lane-strided partial sums) and each product is not rounded before its add, so results are not
- * bit-identical to the reference.  They pass the gate: trades equal and, on the default sweep, max
- * |ΔPnL| = 0 (the PnL depends only on the bars where d changes sign and the prices there, so a
- * reassociated d that keeps every sign gives the same trades at the same prices; gate_variant prints the
- * measured max |ΔPnL| for every data set it runs).
+ * (lane-strided partial sums) and each product is not rounded before its add, so its d is not the
+ * reference's d.  Uncertified, that was NOT safe: on real FX data (a flat start) the reference's d at the
+ * first bar is +2.2e-16 and this sum's is exactly 0, one trade apart (issue 9).  The gate's quote-like
+ * series (flat stretches, 1e-5 / 1e-4 ticks) reproduce it: uncertified, 18 checks failed on avx2 and 10
+ * on scalar, up to 2 trades per combo.  So, as in sliding, every sign of d is certified against an
+ * a-priori bound (any summation order, FMA or not: |ΔS| <= γ_w·denom·M, certify.h eps_tier0) and the
+ * ambiguous bars are recomputed in tier-0 order: the PnL is the reference's, bit for bit.
  *
  * This is the "obvious" SIMD WMA a numba or Rust author might write (and what LLVM produces for a dot
  * product under fast-math); it is slower than simd_wma because every output ends in a horizontal sum.
@@ -32,5 +34,5 @@ static void wma_dot_pass(const double *x, size_t n, size_t first, int64_t w, dou
 }
 
 hs_result HS_COMBO(simd_wma_dot)(const double *close, size_t n, const hs_windows *win, double *scratch) {
-    return pipeline_combo(close, n, win, scratch, wma_dot_pass);
+    return pipeline_combo_certified(close, n, win, scratch, wma_dot_pass, eps_tier0);
 }

@@ -78,7 +78,7 @@ HYPOTHESES = [
      "tests": [("C", "unchecked@gcc-native", "unchecked@gcc-native-fma", "-ffp-contract=fast (tier 1)")]},
     {"id": "H9", "title": "division vs reciprocal multiply",
      "differs": "no: both divide once per output",
-     "tests": [("C", "unchecked", "x_recip", "multiply by 1/denom (tier 1)")]},
+     "tests": [("C", "unchecked", "x_recip", "multiply by 1/denom (signs certified)")]},
     {"id": "H10", "title": "compiler and LLVM version",
      "differs": "no here: numba's llvmlite and rustc use the same LLVM major (see Versions); on the M2 the "
                 "study's numba 0.64 and rustc 1.94 may differ",
