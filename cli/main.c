@@ -515,7 +515,9 @@ static const char *const usage_wire =
     "\n"
     "Serve SPEC §6 frames until EOF: [u32 body_len][u8 opcode][u32 n_bars][u32 n_combos][f64 close...]\n"
     "[6 x i64 windows per combo]; opcode 0 sweeps (reply: n_combos f64 PnL then n_combos i64 trades),\n"
-    "opcode 1 echoes the close array.  A malformed frame stops the server with exit 1 and a message.\n";
+    "opcode 1 echoes the close array; docs/protocol.md has the other opcodes (HELLO, LOAD, ...).  A bad\n"
+    "frame gets an error reply (bit 31 of its length set) and a line on stderr, and the next frame is served;\n"
+    "a truncated frame ends the stream.  Exit 1 when any frame failed.\n";
 
 static int cmd_wire(int argc, char **argv) {
     cli_options o = default_options();
@@ -532,7 +534,7 @@ static int cmd_wire(int argc, char **argv) {
         return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", o.variant);
     hs_sweep_options opt = {o.variant, o.isa, (int)o.threads};
     hs_error err;
-    return hs_wire_serve(stdin, stdout, &opt, &err) ? fail(EXIT_DATA, "%s", err.msg) : 0;
+    return hs_wire_serve(&opt, &err) ? fail(EXIT_DATA, "%s", err.msg) : 0;
 }
 
 static const char *format_from_extension(const char *path) {

@@ -2,7 +2,8 @@
 """The wire protocol (SPEC §6) through `hmasweep wire`: sweep replies equal `hmasweep run` on the same
 data bit for bit, echo returns the series verbatim, several frames on one stream are all answered, and
 every malformed frame (truncated, inconsistent length, unknown opcode, bad prices, impossible windows,
-empty stream) ends with exit 1 and a message naming the problem — never a crash or a silent reply.
+empty stream) gets an error reply (docs/protocol.md) naming the problem and exit 1 — and where the frame
+boundary is still known, the next frame is served.  Never a crash or a silent reply.
 
 usage: test_wire.py path/to/hmasweep [emulator prefix...]"""
 import json, struct, subprocess, sys
@@ -60,26 +61,59 @@ off += 4 + l2
 check(l3 == 16 and len(out) == off + 4 + 16, "third frame's reply missing or the stream has extra bytes")
 
 good = frame(0, close, windows)
+
+
+def error_replies(out):
+    """The error replies in a reply stream: [(code, message)], or None when a non-error frame is in it."""
+    found, off = [], 0
+    while off + 4 <= len(out):
+        (prefix,) = struct.unpack_from("<I", out, off)
+        n = prefix & 0x7FFFFFFF
+        if not prefix & 0x80000000:
+            return None
+        (code,) = struct.unpack_from("<I", out, off + 4)
+        found.append((code, out[off + 8: off + 4 + n].decode()))
+        off += 4 + n
+    return found if off == len(out) else None
+
+
+# (request bytes, text the error names, wire error code, whether the frame boundary is still known)
 bad_cases = [
-    (b"", "empty stream"),
-    (good[:2], "truncated length prefix"),
-    (good[:7], "truncated request header"),
-    (good[:-5], "truncated body"),
-    (frame(0, close, windows, body_len=len(good) - 4 + 8), "does not match"),
-    (frame(7, close, windows), "unknown opcode 7"),
-    (frame(0, [], windows), "out of range"),
-    (frame(0, close[:10] + [float("nan")] + close[11:], windows), "close[10] is NaN"),
-    (frame(0, close[:3] + [-2.0] + close[4:], windows), "not positive"),
-    (frame(0, close, [[3, 6, 2, 1, 2, 3], [2, 5000, 2, 1, 1, 2]]), "w1 = 5000"),
-    (frame(0, close, [[3, 6, 0, 1, 2, 3]]), "w2 = 0"),
-    (struct.pack("<I", 3) + b"abc", "shorter than the 9-byte request header"),
+    (good[:2], "closed the connection in the middle of a frame", 16, False),
+    (good[:7], "in the middle of a frame", 16, False),
+    (good[:-5], "in the middle of a frame", 16, False),
+    (frame(0, close, windows, body_len=len(good) - 4 + 8), "closed the connection in the middle", 16, False),
+    (frame(0, close, windows, body_len=len(good) - 4 - 8)[:-8], "does not match", 2, True),
+    (struct.pack("<IBIId", 17, 7, 1, 1, 100.0), "not supported", 2, True),
+    (frame(42, close, windows), "unknown opcode 42", 2, True),
+    (frame(0, [], windows), "n_bars = 0 out of range", 2, True),
+    (frame(0, close[:10] + [float("nan")] + close[11:], windows), "close[10] is NaN", 1, True),
+    (frame(0, close[:3] + [-2.0] + close[4:], windows), "not positive", 1, True),
+    (frame(0, close, [[3, 6, 2, 1, 2, 3], [2, 5000, 2, 1, 1, 2]]), "w1 = 5000", 2, True),
+    (frame(0, close, [[3, 6, 0, 1, 2, 3]]), "w2 = 0", 2, True),
+    (frame(0, close, [[3, 6, -4, 1, 2, 3]]), "w2 = -4", 2, True),
+    (struct.pack("<I", 3) + b"\0bc", "shorter than its 9-byte header", 2, True),
+    (struct.pack("<I", 0), "empty request body", 2, False),
+    (struct.pack("<I", 0x80000010) + good[4:], "exceeds the frame limit", 16, False),
 ]
-for data, needle in bad_cases:
-    rc, out, err = wire(data)
-    check(rc == 1 and needle in err, f"{needle!r}: exit {rc}, stderr {err.strip()!r}")
-# a good frame followed by a bad one: the good one is answered, then exit 1
-rc, out, err = wire(good + frame(9, close, windows))
-check(rc == 1 and len(out) == 4 + 16 * n and "frame 1" in err, f"good-then-bad: exit {rc}, {len(out)} bytes, {err!r}")
+rc, out, err = wire(b"")
+check(rc == 1 and "no frame on input" in err, f"empty stream: exit {rc}, {err!r}")
+for data, needle, code, boundary_known in bad_cases:
+    rc, out, err = wire(data + (good if boundary_known else b""))
+    what = f"{needle!r}: exit {rc}, stderr {err.strip()!r}"
+    check(rc == 1 and needle in err, what)
+    if boundary_known:
+        # the error reply, then the good frame after it is still answered
+        errs = error_replies(out[: len(out) - 4 - 16 * n])
+        check(errs is not None and len(errs) == 1 and errs[0][0] == code and needle in errs[0][1], "reply of " + what)
+        check(out[len(out) - 4 - 16 * n:][:4] == struct.pack("<I", 16 * n), "good frame after " + what)
+    else:
+        errs = error_replies(out)
+        check(errs is not None and len(errs) == 1 and errs[0][0] == code, "lost boundary reply of " + what)
+# a good frame followed by a bad one: the good one is answered, then the error reply, exit 1
+rc, out, err = wire(good + frame(42, close, windows))
+check(rc == 1 and len(out) > 4 + 16 * n and out[:4] == struct.pack("<I", 16 * n) and "frame 1" in err,
+      f"good-then-bad: exit {rc}, {len(out)} bytes, {err!r}")
 rc, out, err = wire(good, "--variant", "nope")
 check(rc == 2 and "unknown variant" in err, f"unknown variant: exit {rc}")
 

@@ -1,0 +1,133 @@
+/* The frame codec of wire protocol v1 (docs/protocol.md; SPEC §6 plus extensions), on memory buffers
+ * only: no stdio, no sockets.  `hmasweep wire`, `hmasweep serve`, the C client and fuzz/fuzz_codec.c all
+ * use this one parser, so a frame means the same thing everywhere.
+ *
+ * Requests are parsed in place: the arrays of a parsed request point into the body buffer.  A body whose
+ * arrays are not 8-byte aligned is refused (an internal error of the caller, not the client's), so the
+ * reader places the body at hs_codec_body_pad(opcode) bytes past an aligned address; see
+ * hs_codec_array_offset.  Little-endian hosts only: f64/i64 arrays are used as they arrive. */
+#ifndef HS_ENGINE_CODEC_H
+#define HS_ENGINE_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hmasweep.h"
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the wire protocol's arrays are used in place: little-endian hosts only"
+#endif
+
+#define HS_PROTOCOL_VERSION 1u
+
+enum hs_opcode {
+    HS_OP_SWEEP = 0,
+    HS_OP_ECHO = 1,
+    HS_OP_HELLO = 2,
+    HS_OP_LOAD = 3,
+    HS_OP_SWEEP_HANDLE = 4,
+    HS_OP_FREE = 5,
+    HS_OP_LIVE_OPEN = 6,
+    HS_OP_LIVE_APPEND = 7,
+    HS_OP_LIVE_CLOSE = 8,
+    HS_OP_AUTH = 9,
+    HS_OP_COUNT = 10
+};
+
+/* Error reply codes (docs/protocol.md "Error replies").  0 means no error. */
+typedef enum {
+    HS_WIRE_OK = 0,
+    HS_WIRE_BAD_DATA = 1,
+    HS_WIRE_BAD_REQUEST = 2,
+    HS_WIRE_NOMEM = 3,
+    HS_WIRE_LIMIT = 16,
+    HS_WIRE_UNKNOWN_HANDLE = 17,
+    HS_WIRE_AUTH = 18,
+    HS_WIRE_SHUTDOWN = 19
+} hs_wire_code;
+
+#define HS_WIRE_ERROR_BIT 0x80000000u
+#define HS_FRAME_PREFIX_BYTES 4u
+/* The largest frame any side may accept: bit 31 of a length prefix marks an error reply. */
+#define HS_MAX_FRAME_BYTES_CAP 0x7fffffffu
+
+/* The limits a parse enforces (the server's flags; HELLO reports them). */
+typedef struct {
+    uint32_t max_frame_bytes; /* body bytes of one request */
+    uint64_t max_work;        /* n_bars × Σ(window lengths) of one sweep request */
+} hs_codec_limits;
+
+/* A parsed request.  Only the fields of its opcode are set; arrays point into the body. */
+typedef struct {
+    unsigned op;
+    uint32_t n_bars;            /* SWEEP, ECHO, LOAD */
+    uint32_t n_combos;          /* SWEEP, ECHO, SWEEP_HANDLE, LIVE_OPEN */
+    uint32_t handle;            /* SWEEP_HANDLE, FREE, LIVE_OPEN; the session for LIVE_APPEND/LIVE_CLOSE */
+    uint32_t k;                 /* LIVE_APPEND: bars appended */
+    uint32_t client_version;    /* HELLO */
+    const double *close;        /* SWEEP, ECHO, LOAD (n_bars), LIVE_APPEND (k) */
+    const hs_windows *windows;  /* SWEEP, ECHO, SWEEP_HANDLE, LIVE_OPEN (n_combos) */
+    const unsigned char *token; /* AUTH */
+    size_t token_len;
+} hs_request;
+
+/* The 48-byte window record on the wire is hs_windows itself. */
+_Static_assert(sizeof(hs_windows) == 48, "a combo's six windows are 6 × i64 = 48 bytes on the wire");
+_Static_assert(sizeof(double) == 8 && sizeof(int64_t) == 8, "f64 and i64 are 8 bytes");
+
+/* Where the first array starts inside a request body of this opcode (0: the opcode has none), and how
+ * many bytes a reader puts before the body so that this array lands 8-byte aligned. */
+size_t hs_codec_array_offset(unsigned op);
+size_t hs_codec_body_pad(unsigned op);
+
+/* A request's length prefix: HS_WIRE_OK, or HS_WIRE_LIMIT when it exceeds max_frame_bytes (the frame
+ * boundary is then lost: reply and close), or HS_WIRE_BAD_REQUEST for an empty body. */
+hs_wire_code hs_codec_check_prefix(uint32_t body_len, const hs_codec_limits *lim, hs_error *err);
+
+/* Parse one request body (without its length prefix).  Structure, lengths, opcode, windows against
+ * n_bars and the work limit of a SWEEP are checked here; prices are checked by whoever uses them
+ * (hs_sweep, LOAD via hs_check_series), so no array is walked twice. */
+hs_wire_code hs_codec_parse_request(const unsigned char *body, size_t body_len, const hs_codec_limits *lim,
+                                    hs_request *req, hs_error *err);
+
+/* Windows from 1 to n_bars, and n_bars × Σ(windows) ≤ max_work (for SWEEP_HANDLE / LIVE_OPEN, whose
+ * n_bars is the loaded series'). */
+hs_wire_code hs_codec_check_windows(const hs_windows *w, size_t n_combos, size_t n_bars, uint64_t max_work,
+                                    hs_error *err);
+
+/* ---- encoding ---------------------------------------------------------------------------------- */
+void hs_codec_put_u32(unsigned char *p, uint32_t v);
+void hs_codec_put_u64(unsigned char *p, uint64_t v);
+uint32_t hs_codec_get_u32(const unsigned char *p);
+uint64_t hs_codec_get_u64(const unsigned char *p);
+
+/* A sweep reply: prefix + [n × f64 pnl][n × i64 trades] into out (4 + 16 n bytes). */
+void hs_codec_encode_sweep_reply(const hs_result *res, size_t n, unsigned char *out);
+size_t hs_codec_sweep_reply_bytes(size_t n);
+/* An error reply: prefix with bit 31 + [u32 code][message] into out (cap bytes); returns its length. */
+size_t hs_codec_encode_error(hs_wire_code code, const char *msg, unsigned char *out, size_t cap);
+/* HELLO reply (prefix included) into out (cap bytes); returns its length, 0 when cap is too small. */
+size_t hs_codec_encode_hello(const hs_codec_limits *lim, uint64_t max_loaded_per_client, const char *variants,
+                             unsigned char *out, size_t cap);
+
+/* The fixed part of a request (prefix, opcode and header fields; the arrays follow in their own iovecs).
+ * Returns its length (at most HS_REQUEST_HEADER_MAX), 0 when the sizes cannot fit one frame. */
+#define HS_REQUEST_HEADER_MAX 16u
+size_t hs_codec_request_header(unsigned op, uint32_t a, uint32_t b, size_t array_bytes, unsigned char *out);
+
+/* A reply prefix: *is_error and *body_len. */
+void hs_codec_parse_reply_prefix(uint32_t prefix, int *is_error, uint32_t *body_len);
+/* An error reply body: its code, and the message copied NUL-terminated into msg. */
+hs_wire_code hs_codec_parse_error(const unsigned char *body, size_t len, char *msg, size_t msg_cap);
+/* A HELLO reply body. */
+typedef struct {
+    uint32_t version, max_frame_bytes;
+    uint64_t max_work, max_loaded_per_client;
+    char variants[256];
+} hs_hello;
+hs_wire_code hs_codec_parse_hello(const unsigned char *body, size_t len, hs_hello *out, hs_error *err);
+
+/* The name of an opcode, for messages ("SWEEP", …; "unknown"). */
+const char *hs_codec_op_name(unsigned op);
+
+#endif

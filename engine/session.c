@@ -1,0 +1,391 @@
+/* One connection's frame loop (server.h): read a frame, parse it with the codec, do it, reply.
+ *
+ * Deadlines: waiting for a new frame is bounded by the idle timeout (checked in short slices so a stop is
+ * seen within HS_STOP_SLICE_MS); once the first byte of a frame has arrived, reading the rest and writing
+ * the reply are bounded by the frame deadline, so a client sending one byte per second or not reading its
+ * reply costs only its own thread.  Sweeps take one of `workers` slots, held only while computing.
+ *
+ * Memory: a request body is read into one buffer placed so its arrays are 8-byte aligned (the codec
+ * parses in place; nothing is copied).  A LOADed series keeps the LOAD frame's buffer as its storage. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "server.h"
+#include "variant.h"
+
+#define HS_STOP_SLICE_MS 100
+/* Before AUTH a peer may send only this much: an unauthenticated client cannot make the server allocate. */
+#define HS_PREAUTH_FRAME_BYTES 4096u
+
+struct hs_engine {
+    hs_engine_config cfg;
+    atomic_int stop;
+    atomic_ullong loaded_total;
+    pthread_mutex_t slot_lock;
+    pthread_cond_t slot_free;
+    int slots_free;
+    char variants[256];
+};
+
+void hs_engine_config_defaults(hs_engine_config *c) {
+    memset(c, 0, sizeof *c);
+    c->lim.max_frame_bytes = 64u << 20;           /* 8 M bars per SWEEP/ECHO/LOAD */
+    c->lim.max_work = 1ull << 36;                 /* 16× the golden run (150,000 × Σwindows of 80 combos) */
+    c->max_loaded_per_client = 256ull << 20;
+    c->max_loaded_total = 1ull << 30;
+    c->max_handles_per_client = 1024;
+    c->max_clients = 64;
+    c->workers = 2;
+    c->idle_timeout_ms = 300000;
+    c->frame_deadline_ms = 30000;
+    c->log = stderr;
+}
+
+/* HELLO's names: the variant this server runs first, then the rest of the registry (as many as fit). */
+static void list_variants(const char *running, char *out, size_t cap) {
+    size_t n = 0, used = (size_t)snprintf(out, cap, "%s", running);
+    const hs_variant *v = hs_variants(&n);
+    for (size_t k = 0; k < n && used < cap; k++)
+        if (strcmp(v[k].name, running) != 0) {
+            size_t len = strlen(v[k].name);
+            if (used + 1 + len >= cap) break;
+            out[used++] = ',';
+            memcpy(out + used, v[k].name, len + 1);
+            used += len;
+        }
+}
+
+hs_status hs_engine_create(const hs_engine_config *cfg, hs_engine **out, hs_error *err) {
+    *out = NULL;
+    if (cfg->workers < 1) return hs_fail(err, HS_ERR_USAGE, "workers = %d: need at least 1", cfg->workers);
+    if (cfg->lim.max_frame_bytes < 64 || cfg->lim.max_frame_bytes > HS_MAX_FRAME_BYTES_CAP)
+        return hs_fail(err, HS_ERR_USAGE, "max frame bytes %u: need 64 to %u", cfg->lim.max_frame_bytes,
+                       HS_MAX_FRAME_BYTES_CAP);
+    hs_engine *e = calloc(1, sizeof *e);
+    if (!e) return hs_fail(err, HS_ERR_NOMEM, "out of memory creating the engine");
+    e->cfg = *cfg;
+    if (!e->cfg.log) e->cfg.log = stderr;
+    atomic_init(&e->stop, 0);
+    atomic_init(&e->loaded_total, 0);
+    pthread_mutex_init(&e->slot_lock, NULL);
+    pthread_cond_init(&e->slot_free, NULL);
+    e->slots_free = cfg->workers;
+    list_variants(cfg->sweep.variant ? cfg->sweep.variant : "unchecked", e->variants, sizeof e->variants);
+    *out = e;
+    return HS_OK;
+}
+
+void hs_engine_destroy(hs_engine *e) {
+    if (!e) return;
+    pthread_mutex_destroy(&e->slot_lock);
+    pthread_cond_destroy(&e->slot_free);
+    free(e);
+}
+
+void hs_engine_stop(hs_engine *e) { atomic_store(&e->stop, 1); }
+int hs_engine_stopping(const hs_engine *e) { return atomic_load(&((hs_engine *)e)->stop); }
+
+/* ---- per-connection state ------------------------------------------------------------------------ */
+typedef struct {
+    uint32_t id;
+    uint32_t n_bars;
+    const double *close; /* points into buf */
+    void *buf;
+} loaded_series;
+
+typedef struct {
+    hs_engine *e;
+    hs_stream *s;
+    hs_session_stats *st;
+    loaded_series *handles;
+    uint32_t n_handles, cap_handles, next_id;
+    uint64_t loaded_bytes;
+    int authed;
+} session;
+
+static void log_event(const session *ss, const char *fmt, const char *detail) {
+    if (!ss->e->cfg.verbose) return;
+    fprintf(ss->e->cfg.log, "hmasweep serve: %s %s: ", ss->s->transport, ss->s->peer);
+    fprintf(ss->e->cfg.log, fmt, detail);
+    fputc('\n', ss->e->cfg.log);
+}
+
+static int send_iov(session *ss, struct iovec *iov, int n) {
+    long long deadline = hs_now_ms() + ss->e->cfg.frame_deadline_ms;
+    return hs_stream_write_full(ss->s, iov, n, deadline);
+}
+
+static int send_error(session *ss, hs_wire_code code, const char *msg) {
+    unsigned char buf[8 + sizeof(hs_error)];
+    size_t n = hs_codec_encode_error(code, msg, buf, sizeof buf);
+    struct iovec iov = {buf, n};
+    ss->st->errors++;
+    if (ss->e->cfg.log_errors && !ss->e->cfg.verbose)
+        fprintf(ss->e->cfg.log, "hmasweep: frame %ld: error reply %d: %s\n", ss->st->frames - 1 + ss->st->lost_boundary,
+                (int)code, msg);
+    log_event(ss, "error reply: %s", msg);
+    return send_iov(ss, &iov, 1);
+}
+
+static void slot_take(hs_engine *e) {
+    pthread_mutex_lock(&e->slot_lock);
+    while (e->slots_free == 0) pthread_cond_wait(&e->slot_free, &e->slot_lock);
+    e->slots_free--;
+    pthread_mutex_unlock(&e->slot_lock);
+}
+
+static void slot_give(hs_engine *e) {
+    pthread_mutex_lock(&e->slot_lock);
+    e->slots_free++;
+    pthread_cond_signal(&e->slot_free);
+    pthread_mutex_unlock(&e->slot_lock);
+}
+
+static hs_wire_code wire_code_of(hs_status st) {
+    return st == HS_ERR_DATA ? HS_WIRE_BAD_DATA : st == HS_ERR_NOMEM ? HS_WIRE_NOMEM : HS_WIRE_BAD_REQUEST;
+}
+
+/* Sweep and send the reply; the reply buffer holds results first, then the encoded frame. */
+static int do_sweep(session *ss, const double *close, uint32_t n_bars, const hs_windows *w, uint32_t n_combos) {
+    size_t n = n_combos ? n_combos : 1;
+    hs_result *res = malloc(n * sizeof *res);
+    unsigned char *reply = malloc(hs_codec_sweep_reply_bytes(n));
+    if (!res || !reply) {
+        free(res), free(reply);
+        return send_error(ss, HS_WIRE_NOMEM, "out of memory for the sweep's results");
+    }
+    hs_error err;
+    slot_take(ss->e);
+    hs_status st = hs_sweep(close, n_bars, w, n_combos, res, &ss->e->cfg.sweep, &err);
+    slot_give(ss->e);
+    int rc;
+    if (st != HS_OK) {
+        rc = send_error(ss, wire_code_of(st), err.msg);
+    } else {
+        hs_codec_encode_sweep_reply(res, n_combos, reply);
+        struct iovec iov = {reply, hs_codec_sweep_reply_bytes(n_combos)};
+        rc = send_iov(ss, &iov, 1);
+    }
+    free(res), free(reply);
+    return rc;
+}
+
+static loaded_series *find_handle(session *ss, uint32_t id) {
+    for (uint32_t i = 0; i < ss->n_handles; i++)
+        if (ss->handles[i].id == id) return &ss->handles[i];
+    return NULL;
+}
+
+static int unknown_handle(session *ss, uint32_t id) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "unknown handle %u (not loaded on this connection, or freed)", id);
+    return send_error(ss, HS_WIRE_UNKNOWN_HANDLE, msg);
+}
+
+/* LOAD keeps the frame buffer (*buf) as the series' storage: on success *buf is taken. */
+static int do_load(session *ss, const hs_request *r, void **buf) {
+    hs_error err;
+    if (hs_check_series(r->close, r->n_bars, &err) != HS_OK) return send_error(ss, HS_WIRE_BAD_DATA, err.msg);
+    uint64_t bytes = 8ull * r->n_bars;
+    char msg[160];
+    if (ss->loaded_bytes + bytes > ss->e->cfg.max_loaded_per_client || ss->n_handles >= ss->e->cfg.max_handles_per_client) {
+        snprintf(msg, sizeof msg, "LOAD of %llu bytes: this connection holds %llu bytes in %u handles (limits %llu bytes, %u handles)",
+                 (unsigned long long)bytes, (unsigned long long)ss->loaded_bytes, ss->n_handles,
+                 (unsigned long long)ss->e->cfg.max_loaded_per_client, ss->e->cfg.max_handles_per_client);
+        return send_error(ss, HS_WIRE_LIMIT, msg);
+    }
+    unsigned long long total = atomic_fetch_add(&ss->e->loaded_total, bytes) + bytes;
+    if (total > ss->e->cfg.max_loaded_total) {
+        atomic_fetch_sub(&ss->e->loaded_total, bytes);
+        snprintf(msg, sizeof msg, "LOAD of %llu bytes: the server's total of loaded series would exceed %llu bytes",
+                 (unsigned long long)bytes, (unsigned long long)ss->e->cfg.max_loaded_total);
+        return send_error(ss, HS_WIRE_LIMIT, msg);
+    }
+    if (ss->n_handles == ss->cap_handles) {
+        uint32_t cap = ss->cap_handles ? 2 * ss->cap_handles : 8;
+        loaded_series *h = realloc(ss->handles, cap * sizeof *h);
+        if (!h) {
+            atomic_fetch_sub(&ss->e->loaded_total, bytes);
+            return send_error(ss, HS_WIRE_NOMEM, "out of memory for a handle");
+        }
+        ss->handles = h, ss->cap_handles = cap;
+    }
+    uint32_t id = ++ss->next_id;
+    ss->handles[ss->n_handles++] = (loaded_series){id, r->n_bars, r->close, *buf};
+    ss->loaded_bytes += bytes;
+    *buf = NULL;
+    unsigned char reply[8];
+    hs_codec_put_u32(reply, 4);
+    hs_codec_put_u32(reply + 4, id);
+    struct iovec iov = {reply, 8};
+    return send_iov(ss, &iov, 1);
+}
+
+static void drop_handle(session *ss, loaded_series *h) {
+    atomic_fetch_sub(&ss->e->loaded_total, 8ull * h->n_bars);
+    ss->loaded_bytes -= 8ull * h->n_bars;
+    free(h->buf);
+    *h = ss->handles[--ss->n_handles];
+}
+
+static int do_free(session *ss, uint32_t id) {
+    loaded_series *h = find_handle(ss, id);
+    if (!h) return unknown_handle(ss, id);
+    drop_handle(ss, h);
+    unsigned char reply[4] = {0};
+    struct iovec iov = {reply, 4};
+    return send_iov(ss, &iov, 1);
+}
+
+static int do_sweep_handle(session *ss, const hs_request *r) {
+    loaded_series *h = find_handle(ss, r->handle);
+    if (!h) return unknown_handle(ss, r->handle);
+    hs_error err;
+    hs_wire_code c = hs_codec_check_windows(r->windows, r->n_combos, h->n_bars, ss->e->cfg.lim.max_work, &err);
+    if (c) return send_error(ss, c, err.msg);
+    return do_sweep(ss, h->close, h->n_bars, r->windows, r->n_combos);
+}
+
+static int do_hello(session *ss) {
+    unsigned char reply[64 + sizeof ss->e->variants];
+    size_t n = hs_codec_encode_hello(&ss->e->cfg.lim, ss->e->cfg.max_loaded_per_client, ss->e->variants, reply,
+                                     sizeof reply);
+    struct iovec iov = {reply, n};
+    return send_iov(ss, &iov, 1);
+}
+
+/* Constant-time token comparison: the time taken does not say how many bytes matched. */
+static int token_matches(const hs_engine *e, const unsigned char *t, size_t n) {
+    unsigned char diff = (unsigned char)(n != e->cfg.token_len);
+    for (size_t i = 0; i < e->cfg.token_len; i++) diff |= (unsigned char)(e->cfg.token[i] ^ (i < n ? t[i] : 0));
+    return diff == 0;
+}
+
+/* Returns 0 to keep serving, non-zero to close the connection. */
+static int dispatch(session *ss, const hs_request *r, void **buf) {
+    if (!ss->authed) {
+        if (r->op != HS_OP_AUTH || !token_matches(ss->e, r->token, r->token_len)) {
+            send_error(ss, HS_WIRE_AUTH, r->op == HS_OP_AUTH ? "authentication refused: wrong token"
+                                                             : "authentication required: send AUTH first");
+            return 1;
+        }
+        ss->authed = 1;
+        log_event(ss, "%s", "authenticated");
+        unsigned char reply[4] = {0};
+        struct iovec iov = {reply, 4};
+        return send_iov(ss, &iov, 1);
+    }
+    switch (r->op) {
+    case HS_OP_SWEEP: return do_sweep(ss, r->close, r->n_bars, r->windows, r->n_combos);
+    case HS_OP_ECHO: {
+        /* The reply is the request's own close array: prefix + a pointer into the body, no copy. */
+        unsigned char prefix[4];
+        hs_codec_put_u32(prefix, 8u * r->n_bars);
+        struct iovec iov[2] = {{prefix, 4}, {(void *)r->close, 8u * (size_t)r->n_bars}};
+        return send_iov(ss, iov, 2);
+    }
+    case HS_OP_HELLO: return do_hello(ss);
+    case HS_OP_LOAD: return do_load(ss, r, buf);
+    case HS_OP_SWEEP_HANDLE: return do_sweep_handle(ss, r);
+    case HS_OP_FREE: return do_free(ss, r->handle);
+    case HS_OP_AUTH: {
+        unsigned char reply[4] = {0}; /* already authenticated (or no token needed): AUTH is a no-op */
+        struct iovec iov = {reply, 4};
+        return send_iov(ss, &iov, 1);
+    }
+    /* LIVE HOOK: live mode (docs/protocol.md ops 6-8) plugs in here; until then they are refused. */
+    case HS_OP_LIVE_OPEN:
+    case HS_OP_LIVE_APPEND:
+    case HS_OP_LIVE_CLOSE:
+    default: {
+        char msg[96];
+        snprintf(msg, sizeof msg, "opcode %u (%s) is not supported by this server", r->op, hs_codec_op_name(r->op));
+        return send_error(ss, HS_WIRE_BAD_REQUEST, msg);
+    }
+    }
+}
+
+/* Wait for the first byte of a frame: 1 got it, 0 peer closed, -1 idle timeout / stop / error. */
+static int wait_frame_start(session *ss, unsigned char *first) {
+    long long idle_end = hs_now_ms() + ss->e->cfg.idle_timeout_ms;
+    for (;;) {
+        if (hs_engine_stopping(ss->e)) return log_event(ss, "%s", "closing: server stopping"), -1;
+        long long left = idle_end - hs_now_ms();
+        if (left <= 0) return log_event(ss, "%s", "closing: idle timeout"), -1;
+        ssize_t r = ss->s->read(ss->s->ctx, first, 1, left < HS_STOP_SLICE_MS ? (int)left : HS_STOP_SLICE_MS);
+        if (r == 1) return 1;
+        if (r == 0) return 0;
+        if (r != HS_STREAM_TIMEOUT) return log_event(ss, "%s", "closing: read error"), -1;
+    }
+}
+
+static int lost(session *ss, hs_wire_code code, const char *msg) {
+    ss->st->lost_boundary = 1;
+    send_error(ss, code, msg);
+    return 1;
+}
+
+static const char *read_failure(int rc) {
+    return rc == 1 ? "the peer closed the connection in the middle of a frame"
+           : rc == (int)HS_STREAM_TIMEOUT ? "the frame did not arrive within the frame deadline"
+                                          : "read error in the middle of a frame";
+}
+
+/* One frame: 0 served (keep going), 1 close the connection. */
+static int serve_frame(session *ss) {
+    unsigned char prefix[5];
+    int w = wait_frame_start(ss, prefix);
+    if (w <= 0) return 1;
+    long long deadline = hs_now_ms() + ss->e->cfg.frame_deadline_ms;
+    int rc = hs_stream_read_full(ss->s, prefix + 1, 3, deadline, NULL);
+    if (rc) return lost(ss, HS_WIRE_LIMIT, read_failure(rc));
+    uint32_t body_len = hs_codec_get_u32(prefix);
+    hs_codec_limits lim = ss->e->cfg.lim;
+    if (!ss->authed && lim.max_frame_bytes > HS_PREAUTH_FRAME_BYTES) lim.max_frame_bytes = HS_PREAUTH_FRAME_BYTES;
+    hs_error err;
+    hs_wire_code code = hs_codec_check_prefix(body_len, &lim, &err);
+    if (code) return lost(ss, code, err.msg); /* a length we will not read: the boundary is lost */
+    /* The opcode says where to place the body so that its arrays are aligned. */
+    rc = hs_stream_read_full(ss->s, prefix + 4, 1, deadline, NULL);
+    if (rc) return lost(ss, HS_WIRE_LIMIT, read_failure(rc));
+    size_t pad = hs_codec_body_pad(prefix[4]);
+    void *buf = malloc(pad + body_len);
+    if (!buf) return lost(ss, HS_WIRE_NOMEM, "out of memory for the request body");
+    unsigned char *body = (unsigned char *)buf + pad;
+    body[0] = prefix[4];
+    rc = hs_stream_read_full(ss->s, body + 1, body_len - 1, deadline, NULL);
+    if (rc) {
+        free(buf);
+        return lost(ss, HS_WIRE_LIMIT, read_failure(rc));
+    }
+    ss->st->frames++;
+    hs_request req;
+    code = hs_codec_parse_request(body, body_len, &lim, &req, &err);
+    int close_now;
+    if (code) {
+        close_now = send_error(ss, code, err.msg) != 0 || !ss->authed;
+    } else {
+        close_now = dispatch(ss, &req, &buf);
+    }
+    free(buf);
+    return close_now;
+}
+
+void hs_engine_serve_stream(hs_engine *e, hs_stream *s, int need_auth, hs_session_stats *st) {
+    hs_session_stats local = {0};
+    session ss = {.e = e, .s = s, .st = st ? st : &local, .authed = !need_auth};
+    memset(ss.st, 0, sizeof *ss.st);
+    log_event(&ss, "%s", "connected");
+    while (!serve_frame(&ss)) {
+    }
+    while (ss.n_handles) drop_handle(&ss, &ss.handles[0]);
+    free(ss.handles);
+    char detail[64];
+    snprintf(detail, sizeof detail, "%ld frames, %ld errors", ss.st->frames, ss.st->errors);
+    log_event(&ss, "closed (%s)", detail);
+}

@@ -1,0 +1,136 @@
+/* hs_stream over file descriptors: the Unix-socket, TCP and stdin/stdout transports share it.  Each call
+ * waits in poll() for at most its timeout, then moves what the kernel has: the session loop above owns
+ * framing and deadlines (transport.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "transport.h"
+
+typedef struct {
+    hs_stream s;
+    int rfd, wfd, own, is_socket;
+} fd_stream;
+
+long long hs_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* 1 ready, 0 timed out, -1 error.  EINTR counts as "not yet" so a signal is seen by the caller's loop. */
+static int wait_fd(int fd, short events, int timeout_ms) {
+    struct pollfd p = {fd, events, 0};
+    int r = poll(&p, 1, timeout_ms);
+    if (r < 0) return errno == EINTR ? 0 : -1;
+    return r > 0;
+}
+
+static ssize_t fd_read(void *ctx, void *buf, size_t n, int timeout_ms) {
+    fd_stream *f = ctx;
+    int w = wait_fd(f->rfd, POLLIN, timeout_ms);
+    if (w == 0) return HS_STREAM_TIMEOUT;
+    if (w < 0) return HS_STREAM_ERROR;
+    ssize_t r = read(f->rfd, buf, n);
+    if (r < 0) return errno == EAGAIN || errno == EINTR ? HS_STREAM_TIMEOUT : HS_STREAM_ERROR;
+    return r;
+}
+
+static ssize_t fd_writev(void *ctx, const struct iovec *iov, int iovcnt, int timeout_ms) {
+    fd_stream *f = ctx;
+    int w = wait_fd(f->wfd, POLLOUT, timeout_ms);
+    if (w == 0) return HS_STREAM_TIMEOUT;
+    if (w < 0) return HS_STREAM_ERROR;
+    ssize_t r;
+    if (f->is_socket) {
+        struct msghdr m = {0};
+        m.msg_iov = (struct iovec *)iov;
+        m.msg_iovlen = (size_t)iovcnt;
+        r = sendmsg(f->wfd, &m, MSG_NOSIGNAL);
+    } else {
+        r = writev(f->wfd, iov, iovcnt);
+    }
+    if (r < 0) return errno == EAGAIN || errno == EINTR ? HS_STREAM_TIMEOUT : HS_STREAM_ERROR;
+    return r;
+}
+
+static void fd_close(void *ctx) {
+    fd_stream *f = ctx;
+    if (f->own) {
+        close(f->rfd);
+        if (f->wfd != f->rfd) close(f->wfd);
+    }
+    free(f);
+}
+
+hs_stream *hs_fd_stream(int rfd, int wfd, int own_fds, const char *transport, const char *peer) {
+    fd_stream *f = calloc(1, sizeof *f);
+    if (!f) return NULL;
+    struct stat st;
+    f->rfd = rfd, f->wfd = wfd, f->own = own_fds;
+    f->is_socket = fstat(wfd, &st) == 0 && S_ISSOCK(st.st_mode);
+    f->s.ctx = f;
+    f->s.read = fd_read;
+    f->s.writev = fd_writev;
+    f->s.close = fd_close;
+    f->s.transport = transport;
+    snprintf(f->s.peer, sizeof f->s.peer, "%s", peer ? peer : "");
+    return &f->s;
+}
+
+static int remaining(long long deadline_ms) {
+    if (deadline_ms < 0) return -1;
+    long long left = deadline_ms - hs_now_ms();
+    return left <= 0 ? 0 : left > 1000000000 ? 1000000000 : (int)left;
+}
+
+int hs_stream_read_full(hs_stream *s, void *buf, size_t n, long long deadline_ms, size_t *got) {
+    size_t done = 0;
+    int rc = 0;
+    while (done < n) {
+        int left = remaining(deadline_ms);
+        ssize_t r = s->read(s->ctx, (char *)buf + done, n - done, left);
+        if (r > 0) {
+            done += (size_t)r;
+        } else if (r == 0) {
+            rc = 1;
+            break;
+        } else if (r == HS_STREAM_TIMEOUT) {
+            if (deadline_ms >= 0 && hs_now_ms() >= deadline_ms) {
+                rc = (int)HS_STREAM_TIMEOUT;
+                break;
+            }
+        } else {
+            rc = (int)HS_STREAM_ERROR;
+            break;
+        }
+    }
+    if (got) *got = done;
+    return rc;
+}
+
+int hs_stream_write_full(hs_stream *s, struct iovec *iov, int iovcnt, long long deadline_ms) {
+    while (iovcnt > 0) {
+        if (iov->iov_len == 0) {
+            iov++, iovcnt--;
+            continue;
+        }
+        ssize_t r = s->writev(s->ctx, iov, iovcnt, remaining(deadline_ms));
+        if (r == HS_STREAM_TIMEOUT) {
+            if (deadline_ms >= 0 && hs_now_ms() >= deadline_ms) return (int)HS_STREAM_TIMEOUT;
+            continue;
+        }
+        if (r <= 0) return (int)HS_STREAM_ERROR;
+        size_t moved = (size_t)r;
+        while (iovcnt > 0 && moved >= iov->iov_len) moved -= iov->iov_len, iov++, iovcnt--;
+        if (iovcnt > 0) iov->iov_base = (char *)iov->iov_base + moved, iov->iov_len -= moved;
+    }
+    return 0;
+}
