@@ -1,0 +1,44 @@
+"""hmasweep: the HMA/HMA3 stop-and-reverse sweep (kernel spec v1) from Python, in process.
+
+The C library does the work (include/hmasweep.h); this package is a thin CPython binding:
+
+    >>> import hmasweep
+    >>> r = hmasweep.sweep(hmasweep.series())      # 150,000 bars x 80 lengths
+    >>> r.trades[0], r.pnl[0]                       # combo 0, L = 6: the study's fingerprint
+    (57029, -5165.579954235863)
+
+`close` may be any 1-D float64 array-like (ndarray, pandas Series, list); a C-contiguous float64 array is
+used in place.  The GIL is released while the kernel runs.  `Client` talks to `hmasweep serve` over the
+wire protocol (docs/protocol.md) with the same `sweep()` signature.  docs/python.md has the whole story.
+"""
+
+from ._core import (
+    SweepResult,
+    grid,
+    read_series,
+    series,
+    standard_normal,
+    sweep,
+    variants,
+    windows,
+)
+from . import _core
+from .client import Client, ServerError
+from .trades import TRADE_DTYPE, trades
+from .plot import plot
+
+__all__ = [
+    "Client",
+    "ServerError",
+    "SweepResult",
+    "TRADE_DTYPE",
+    "grid",
+    "plot",
+    "read_series",
+    "series",
+    "standard_normal",
+    "sweep",
+    "trades",
+    "variants",
+    "windows",
+]

@@ -1,0 +1,77 @@
+"""Pictures (matplotlib, imported only when plot() is called): a sweep's PnL and trade count against L,
+and one combo's equity curve with its entries and exits over the close."""
+
+import numpy as np
+
+from . import _core
+
+
+def plot(close, lengths=None, *, result=None, length=None, span=None, path=None, title=None):
+    """Draw the two figures of issue 8 §2 and return them as (sweep_figure, combo_figure).
+
+    close    the series (any 1-D float64 array-like).
+    lengths  the sweep's lengths (None = the default grid); or pass a finished `result` of sweep().
+    length   the combo for the equity curve (default: the sweep's best-PnL length).
+    span     (first_bar, last_bar) to zoom the equity figure into (markers are unreadable over 150,000 bars).
+    path     when given, both figures are saved side by side into this one file (png, svg, pdf...).
+    """
+    import matplotlib
+
+    if path is not None:
+        matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    from .trades import trade_log
+
+    close = np.ascontiguousarray(close, dtype=np.float64)
+    r = result if result is not None else _core.sweep(close, lengths)
+    if r.lengths is None:
+        raise ValueError("plot() needs a sweep over lengths (its x axis is L), not raw windows")
+    if length is None:
+        length = int(r.lengths[int(np.argmax(r.pnl))])
+
+    if path is not None:
+        fig = plt.figure(figsize=(13, 4.6), constrained_layout=True)
+        sweep_fig, combo_fig = fig.subfigures(1, 2, width_ratios=[1, 1.4])
+    else:
+        sweep_fig, combo_fig = plt.figure(figsize=(6, 4.5)), plt.figure(figsize=(9, 4.5))
+
+    # 1. PnL and trade count against L.
+    ax = sweep_fig.subplots()
+    ax.plot(r.lengths, r.pnl, "o-", ms=3, color="tab:blue")
+    ax.axhline(0.0, color="grey", lw=0.6)
+    ax.set_xlabel("HMA length L")
+    ax.set_ylabel("PnL (percentage points)", color="tab:blue")
+    ax2 = ax.twinx()
+    ax2.plot(r.lengths, r.trades, "s-", ms=2.5, color="tab:orange")
+    ax2.set_ylabel("trades", color="tab:orange")
+    ax2.set_yscale("log")
+    ax.set_title("sweep: %d bars, %d lengths (%s)" % (close.shape[0], len(r.lengths), r.variant), fontsize=10)
+
+    # 2. One combo: close with entries/exits, and the equity curve (cumulative booked PnL).
+    log = trade_log(close, length)
+    lo, hi = span if span is not None else (0, close.shape[0] - 1)
+    bars = np.arange(lo, hi + 1)
+    top, bottom = combo_fig.subplots(2, 1, sharex=True, height_ratios=[2, 1])
+    top.plot(bars, close[lo:hi + 1], color="black", lw=0.7, label="close")
+    inside = (log["entry_bar"] >= lo) & (log["entry_bar"] <= hi)
+    for side, marker, colour, name in ((1, "^", "tab:green", "long entry"), (-1, "v", "tab:red", "short entry")):
+        sel = inside & (log["side"] == side)
+        top.scatter(log["entry_bar"][sel], log["entry_price"][sel], marker=marker, s=22, color=colour,
+                    label=name, zorder=3)
+    out = (log["exit_bar"] >= lo) & (log["exit_bar"] <= hi)
+    top.scatter(log["exit_bar"][out], log["exit_price"][out], marker="x", s=14, color="grey", label="exit", zorder=3)
+    top.set_ylabel("close")
+    top.legend(fontsize=7, loc="best", ncol=4)
+    top.set_title("L = %d: %d trades, PnL %.2f pp" % (length, len(log), float(np.sum(log["pnl"]))), fontsize=10)
+    equity = np.cumsum(log["pnl"])
+    bottom.step(log["exit_bar"], equity, where="post", color="tab:blue", lw=0.9)
+    bottom.set_xlim(lo, hi)
+    bottom.set_xlabel("bar")
+    bottom.set_ylabel("equity (pp)")
+    if title:
+        (fig if path is not None else combo_fig).suptitle(title)
+    if path is not None:
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+    return sweep_fig, combo_fig

@@ -1,0 +1,531 @@
+/* hmasweep._core — the CPython binding of the public C API (include/hmasweep.h).
+ *
+ * Why a hand-written C extension: the project is C, the per-call overhead budget is 2 µs (issue 8), and
+ * the hot path here is one argument parse, one zero-copy view of `close`, the GIL released around
+ * hs_sweep, and two result arrays split out of the hs_result pairs.  reports/python.md has the numbers.
+ *
+ * Zero-copy rule: `close` that is already a 1-D, C-contiguous, native-endian float64 ndarray is used in
+ * place (same for any object numpy can view without copying: buffer-protocol exporters, pandas Series
+ * backed by such an array).  Anything else (a list, float32, a strided view) is converted once.
+ * Every library error arrives as ValueError (MemoryError for HS_ERR_NOMEM) with the library's message.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hmasweep.h"
+/* The registry, for variants() and the "best" alias, until the library exports an introspection API. */
+#include "variant.h"
+
+static PyObject *raise_status(hs_status st, const hs_error *err) {
+    PyErr_SetString(st == HS_ERR_NOMEM ? PyExc_MemoryError : PyExc_ValueError, err->msg);
+    return NULL;
+}
+
+/* ---- argument conversion ---------------------------------------------------------------------- */
+
+/* A new reference to `obj` as a 1-D C-contiguous native float64 array: `obj` itself when it already is
+ * one (the common case, checked first because PyArray_FROM_OTF costs ~100 ns more), else one copy. */
+static PyArrayObject *as_close(PyObject *obj) {
+    PyArrayObject *a;
+    if (PyArray_CheckExact(obj) && PyArray_TYPE((PyArrayObject *)obj) == NPY_DOUBLE &&
+        PyArray_ISCARRAY_RO((PyArrayObject *)obj) && PyArray_ISNOTSWAPPED((PyArrayObject *)obj)) {
+        Py_INCREF(obj);
+        a = (PyArrayObject *)obj;
+    } else {
+        a = (PyArrayObject *)PyArray_FROM_OTF(obj, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+        if (!a) return NULL;
+    }
+    if (PyArray_NDIM(a) != 1) {
+        PyErr_Format(PyExc_ValueError, "close must be a 1-D series of prices, got a %d-D array", PyArray_NDIM(a));
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* An int64 array with C layout from any integer array-like (safe casting: floats are refused). */
+static PyArrayObject *as_int64(PyObject *obj, const char *what) {
+    /* Discover the dtype first: converting a list straight to int64 would truncate 6.5 to 6 silently. */
+    PyArrayObject *any = (PyArrayObject *)PyArray_FROM_O(obj);
+    if (!any) return NULL;
+    if (!PyArray_ISINTEGER(any) && !(PyArray_SIZE(any) == 0 && PyArray_ISFLOAT(any))) {
+        PyErr_Format(PyExc_ValueError, "%s must be integers, got dtype %s", what,
+                     PyArray_ISFLOAT(any) ? "float" : "non-integer");
+        Py_DECREF(any);
+        return NULL;
+    }
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROM_OTF((PyObject *)any, NPY_INT64,
+                                                         NPY_ARRAY_IN_ARRAY | NPY_ARRAY_FORCECAST);
+    Py_DECREF(any);
+    return a;
+}
+
+/* The combos as an (n, 6) int64 array: from `windows` (n × 6, or one row of 6), or from lengths (None =
+ * the default grid, an int = one combo, a sequence = one combo each) through hs_windows_from_length. */
+static PyArrayObject *combos_from_windows(PyObject *windows) {
+    PyArrayObject *w = as_int64(windows, "windows");
+    if (!w) return NULL;
+    int nd = PyArray_NDIM(w);
+    if (!((nd == 2 && PyArray_DIM(w, 1) == 6) || (nd == 1 && PyArray_DIM(w, 0) == 6))) {
+        PyErr_SetString(PyExc_ValueError, "windows must have shape (n, 6): w0..w5 per combo (SPEC §2 order)");
+        Py_DECREF(w);
+        return NULL;
+    }
+    npy_intp dims[2] = {nd == 2 ? PyArray_DIM(w, 0) : 1, 6};
+    /* A fresh copy: the result owns its windows, whatever the caller does with the argument later. */
+    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_INT64);
+    if (out) memcpy(PyArray_DATA(out), PyArray_DATA(w), (size_t)dims[0] * 6 * sizeof(int64_t));
+    Py_DECREF(w);
+    return out;
+}
+
+static PyArrayObject *default_lengths(void) {
+    npy_intp n = HS_DEFAULT_GRID_COUNT;
+    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64);
+    if (!a) return NULL;
+    hs_error err;
+    hs_status st = hs_grid(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, PyArray_DATA(a), &err);
+    if (st != HS_OK) {
+        Py_DECREF(a);
+        return (PyArrayObject *)raise_status(st, &err);
+    }
+    return a;
+}
+
+static PyArrayObject *lengths_array(PyObject *lengths) {
+    if (lengths == Py_None) return default_lengths();
+    PyArrayObject *l = as_int64(lengths, "lengths");
+    if (!l) return NULL;
+    if (PyArray_NDIM(l) > 1) {
+        PyErr_SetString(PyExc_ValueError, "lengths must be an int or a 1-D sequence of ints");
+        Py_DECREF(l);
+        return NULL;
+    }
+    if (PyArray_NDIM(l) == 0) { /* one length: a 1-element array */
+        npy_intp one = 1;
+        PyArrayObject *r = (PyArrayObject *)PyArray_SimpleNew(1, &one, NPY_INT64);
+        if (r) *(int64_t *)PyArray_DATA(r) = *(int64_t *)PyArray_DATA(l);
+        Py_DECREF(l);
+        return r;
+    }
+    return l;
+}
+
+static PyArrayObject *windows_from_lengths(PyArrayObject *lengths) {
+    npy_intp dims[2] = {PyArray_DIM(lengths, 0), 6};
+    PyArrayObject *w = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_INT64);
+    if (!w) return NULL;
+    const int64_t *L = PyArray_DATA(lengths);
+    hs_windows *out = PyArray_DATA(w); /* n × 6 int64, C order: the layout of hs_windows[n] */
+    for (npy_intp k = 0; k < dims[0]; k++) {
+        hs_error err;
+        hs_status st = hs_windows_from_length(L[k], &out[k], &err);
+        if (st != HS_OK) {
+            Py_DECREF(w);
+            return (PyArrayObject *)raise_status(st, &err);
+        }
+    }
+    return w;
+}
+
+/* "best" is the default name; until the registry has a line called best, it means the library's
+ * default (hs_sweep_options.variant = NULL). */
+static const char *resolve_variant(const char *name) {
+    if (name && strcmp(name, "best") == 0 && !hs_variant_find("best")) return NULL;
+    return name;
+}
+
+/* ---- SweepResult ------------------------------------------------------------------------------ */
+
+static PyStructSequence_Field result_fields[] = {
+    {"pnl", "float64 array (n,): summed PnL per combo, percentage points (SPEC §4)"},
+    {"trades", "int64 array (n,): closed trades per combo"},
+    {"lengths", "int64 array (n,): the length L of each combo, or None when windows were given"},
+    {"windows", "int64 array (n, 6): the six windows of each combo, SPEC §2 order"},
+    {"variant", "the registry variant that ran"},
+    {NULL, NULL}};
+static PyStructSequence_Desc result_desc = {
+    "hmasweep.SweepResult", "The result of hmasweep.sweep(): one entry per combo in every array.", result_fields,
+    5};
+static PyTypeObject *SweepResult;
+
+/* ---- sweep ------------------------------------------------------------------------------------ */
+
+PyDoc_STRVAR(sweep_doc,
+             "sweep(close, lengths=None, *, windows=None, variant='best', isa=None, threads=0) -> SweepResult\n"
+             "\n"
+             "Run the HMA/HMA3 stop-and-reverse backtest for every combo over `close`.\n"
+             "\n"
+             "close    1-D float64 prices (ndarray, pandas Series, list, any buffer); used in place when it is\n"
+             "         already C-contiguous float64, converted once otherwise.\n"
+             "lengths  None (the default grid 6..200, 80 lengths), an int, or a sequence of ints L >= 2.\n"
+             "windows  instead of lengths: (n, 6) ints, any six windows 1..len(close) per combo.\n"
+             "variant  registry name (see variants()); 'best' = the library's fastest tier-0 choice.\n"
+             "isa      None = best the CPU runs; or 'scalar', 'sse2', 'avx2', 'avx512', 'neon'.\n"
+             "threads  for OpenMP variants; 0 = default.\n"
+             "\n"
+             "The GIL is released while the kernel runs.  Bad input raises ValueError with the library's message.");
+
+static PyObject *py_sweep(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"close", "lengths", "windows", "variant", "isa", "threads", NULL};
+    PyObject *close_obj, *lengths_obj = Py_None, *windows_obj = Py_None;
+    const char *variant = "best", *isa = NULL;
+    int threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$Ozzi:sweep", kwlist, &close_obj, &lengths_obj, &windows_obj,
+                                     &variant, &isa, &threads))
+        return NULL;
+    if (lengths_obj != Py_None && windows_obj != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "give lengths or windows, not both");
+        return NULL;
+    }
+    PyArrayObject *close = NULL, *lengths = NULL, *windows = NULL, *pnl = NULL, *trades = NULL;
+    PyObject *result = NULL;
+    hs_result small[16], *res = small;
+    if (!(close = as_close(close_obj))) goto done;
+    if (windows_obj != Py_None) {
+        if (!(windows = combos_from_windows(windows_obj))) goto done;
+    } else {
+        if (!(lengths = lengths_array(lengths_obj))) goto done;
+        if (!(windows = windows_from_lengths(lengths))) goto done;
+    }
+    npy_intp n = PyArray_DIM(windows, 0);
+    if (!(pnl = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE))) goto done;
+    if (!(trades = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64))) goto done;
+    if (n > (npy_intp)(sizeof small / sizeof small[0]) && !(res = malloc((size_t)n * sizeof *res))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const char *resolved = resolve_variant(variant);
+    hs_sweep_options opt = {.variant = resolved, .isa = isa, .threads = threads};
+    hs_error err;
+    hs_status st;
+    const double *px = PyArray_DATA(close);
+    size_t n_bars = (size_t)PyArray_DIM(close, 0);
+    const hs_windows *combos = PyArray_DATA(windows);
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_sweep(px, n_bars, combos, (size_t)n, res, &opt, &err);
+    Py_END_ALLOW_THREADS
+    if (st != HS_OK) {
+        raise_status(st, &err);
+        goto done;
+    }
+    double *p = PyArray_DATA(pnl);
+    int64_t *t = PyArray_DATA(trades);
+    for (npy_intp k = 0; k < n; k++) {
+        p[k] = res[k].pnl;
+        t[k] = res[k].trades;
+    }
+    if (!(result = PyStructSequence_New(SweepResult))) goto done;
+    PyObject *name = PyUnicode_FromString(resolved ? resolved : "unchecked");
+    if (!name) {
+        Py_CLEAR(result);
+        goto done;
+    }
+    PyStructSequence_SET_ITEM(result, 0, (PyObject *)pnl);
+    PyStructSequence_SET_ITEM(result, 1, (PyObject *)trades);
+    if (!lengths) {
+        Py_INCREF(Py_None);
+        lengths = (PyArrayObject *)Py_None;
+    }
+    PyStructSequence_SET_ITEM(result, 2, (PyObject *)lengths);
+    PyStructSequence_SET_ITEM(result, 3, (PyObject *)windows);
+    PyStructSequence_SET_ITEM(result, 4, name);
+    pnl = trades = lengths = windows = NULL; /* the result owns them now */
+done:
+    if (res != small) free(res);
+    Py_XDECREF(close);
+    Py_XDECREF(lengths);
+    Py_XDECREF(windows);
+    Py_XDECREF(pnl);
+    Py_XDECREF(trades);
+    return result;
+}
+
+/* ---- data ------------------------------------------------------------------------------------- */
+
+static int parse_seed(PyObject *obj, uint64_t *seed) {
+    unsigned long long v;
+    if (!PyLong_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "seed must be an int");
+        return 0;
+    }
+    v = PyLong_AsUnsignedLongLong(obj);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "seed must be a non-negative integer below 2**64");
+        return 0;
+    }
+    *seed = v;
+    return 1;
+}
+
+static int parse_count(PyObject *obj, const char *what, npy_intp *n) {
+    Py_ssize_t v = PyNumber_AsSsize_t(obj, PyExc_OverflowError);
+    if (v == -1 && PyErr_Occurred()) return 0;
+    if (v < 0) {
+        PyErr_Format(PyExc_ValueError, "%s must be >= 0, got %zd", what, v);
+        return 0;
+    }
+    *n = v;
+    return 1;
+}
+
+PyDoc_STRVAR(series_doc,
+             "series(seed=42, bars=150000, vol=0.0008, start=100.0) -> ndarray\n"
+             "\n"
+             "The canonical close series (SPEC §1): start * exp(cumsum(vol * z)), z = numpy's\n"
+             "default_rng(seed).standard_normal(bars) bit for bit, exp = SLEEF's 1-ulp exp.  The defaults hash\n"
+             "to 88e4ef5a…c028.");
+
+static PyObject *py_series(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"seed", "bars", "vol", "start", NULL};
+    PyObject *seed_obj = NULL, *bars_obj = NULL;
+    double vol = HS_DEFAULT_VOL, start = HS_DEFAULT_START;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OOdd:series", kwlist, &seed_obj, &bars_obj, &vol, &start))
+        return NULL;
+    uint64_t seed = HS_DEFAULT_SEED;
+    npy_intp bars = HS_DEFAULT_BARS;
+    if (seed_obj && !parse_seed(seed_obj, &seed)) return NULL;
+    if (bars_obj && !parse_count(bars_obj, "bars", &bars)) return NULL;
+    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &bars, NPY_DOUBLE);
+    if (!a) return NULL;
+    hs_error err;
+    hs_status st;
+    double *out = PyArray_DATA(a);
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_make_close(seed, (size_t)bars, vol, start, out, &err);
+    Py_END_ALLOW_THREADS
+    if (st != HS_OK) {
+        Py_DECREF(a);
+        return raise_status(st, &err);
+    }
+    return (PyObject *)a;
+}
+
+PyDoc_STRVAR(standard_normal_doc,
+             "standard_normal(seed, n) -> ndarray\n"
+             "\n"
+             "numpy.random.default_rng(seed).standard_normal(n), bit for bit, computed by the library.");
+
+static PyObject *py_standard_normal(PyObject *self, PyObject *args) {
+    PyObject *seed_obj, *n_obj;
+    if (!PyArg_ParseTuple(args, "OO:standard_normal", &seed_obj, &n_obj)) return NULL;
+    uint64_t seed;
+    npy_intp n;
+    if (!parse_seed(seed_obj, &seed) || !parse_count(n_obj, "n", &n)) return NULL;
+    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE);
+    if (!a) return NULL;
+    double *out = PyArray_DATA(a);
+    Py_BEGIN_ALLOW_THREADS
+    hs_standard_normal(seed, (size_t)n, out);
+    Py_END_ALLOW_THREADS
+    return (PyObject *)a;
+}
+
+PyDoc_STRVAR(grid_doc, "grid(lo=6, hi=200, count=80) -> int64 ndarray\n\nThe lengths trunc(linspace(lo, hi, count)) (SPEC §2).");
+
+static PyObject *py_grid(PyObject *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"lo", "hi", "count", NULL};
+    long long lo = HS_DEFAULT_GRID_LO, hi = HS_DEFAULT_GRID_HI;
+    PyObject *count_obj = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|LLO:grid", kwlist, &lo, &hi, &count_obj)) return NULL;
+    npy_intp count = HS_DEFAULT_GRID_COUNT;
+    if (count_obj && !parse_count(count_obj, "count", &count)) return NULL;
+    PyArrayObject *a = (PyArrayObject *)PyArray_SimpleNew(1, &count, NPY_INT64);
+    if (!a) return NULL;
+    hs_error err;
+    hs_status st = hs_grid(lo, hi, (size_t)count, PyArray_DATA(a), &err);
+    if (st != HS_OK) {
+        Py_DECREF(a);
+        return raise_status(st, &err);
+    }
+    return (PyObject *)a;
+}
+
+PyDoc_STRVAR(windows_doc,
+             "windows(length) -> int64 ndarray\n"
+             "\n"
+             "The six windows of length L (SPEC §2): shape (6,) for an int, (n, 6) for a sequence of lengths.");
+
+static PyObject *py_windows(PyObject *self, PyObject *arg) {
+    PyArrayObject *l = as_int64(arg, "length");
+    if (!l) return NULL;
+    int scalar = PyArray_NDIM(l) == 0;
+    if (PyArray_NDIM(l) > 1) {
+        Py_DECREF(l);
+        PyErr_SetString(PyExc_ValueError, "length must be an int or a 1-D sequence of ints");
+        return NULL;
+    }
+    PyArrayObject *lengths = lengths_array((PyObject *)l);
+    Py_DECREF(l);
+    if (!lengths) return NULL;
+    PyArrayObject *w = windows_from_lengths(lengths);
+    Py_DECREF(lengths);
+    if (!w || !scalar) return (PyObject *)w;
+    npy_intp six = 6;
+    PyArray_Dims shape = {&six, 1};
+    PyObject *row = PyArray_Newshape(w, &shape, NPY_CORDER);
+    Py_DECREF(w);
+    return row;
+}
+
+PyDoc_STRVAR(variants_doc,
+             "variants() -> list[dict]\n"
+             "\n"
+             "The registry (variants/registry.def): name, kernel, tier, threaded, isas (built), runnable (the\n"
+             "built ISAs this CPU executes) and summary, in registry order.");
+
+static PyObject *py_variants(PyObject *self, PyObject *unused) {
+    size_t n;
+    const hs_variant *v = hs_variants(&n);
+    PyObject *list = PyList_New(0);
+    if (!list) return NULL;
+    for (size_t k = 0; k < n; k++) {
+        PyObject *built = PyList_New(0), *runs = PyList_New(0), *d = NULL;
+        if (!built || !runs) goto fail;
+        for (int i = 0; i < HS_ISA_COUNT; i++) {
+            if (!v[k].fn[i]) continue;
+            PyObject *name = PyUnicode_FromString(hs_isa_name((hs_isa)i));
+            int bad = !name || PyList_Append(built, name) < 0 ||
+                      (hs_isa_supported((hs_isa)i) && PyList_Append(runs, name) < 0);
+            Py_XDECREF(name);
+            if (bad) goto fail;
+        }
+        d = Py_BuildValue("{s:s,s:s,s:i,s:O,s:O,s:O,s:s}", "name", v[k].name, "kernel", v[k].kernel, "tier",
+                          v[k].tier, "threaded", v[k].driver == HS_DRIVER_OPENMP ? Py_True : Py_False, "isas", built,
+                          "runnable", runs, "summary", v[k].summary);
+        if (!d || PyList_Append(list, d) < 0) goto fail;
+        Py_DECREF(d);
+        Py_DECREF(built);
+        Py_DECREF(runs);
+        continue;
+    fail:
+        Py_XDECREF(d);
+        Py_XDECREF(built);
+        Py_XDECREF(runs);
+        Py_DECREF(list);
+        return NULL;
+    }
+    return list;
+}
+
+static void free_capsule(PyObject *cap) { free(PyCapsule_GetPointer(cap, "hmasweep.series")); }
+
+PyDoc_STRVAR(read_series_doc,
+             "read_series(path) -> ndarray\n"
+             "\n"
+             "Read a close series: raw little-endian f64 (.f64/.bin/.raw), CSV (one column or a 'close' column),\n"
+             "or a 1-D float64 .npy.  The prices are checked (finite, > 0).  The array owns the library's\n"
+             "buffer (no copy).");
+
+static PyObject *py_read_series(PyObject *self, PyObject *arg) {
+    PyObject *path_bytes = NULL;
+    if (!PyUnicode_FSConverter(arg, &path_bytes)) return NULL;
+    double *x = NULL;
+    size_t n = 0;
+    hs_error err;
+    hs_status st;
+    const char *path = PyBytes_AS_STRING(path_bytes);
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_read_series(path, &x, &n, &err);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path_bytes);
+    if (st != HS_OK) return raise_status(st, &err);
+    npy_intp dims = (npy_intp)n;
+    PyObject *a = PyArray_SimpleNewFromData(1, &dims, NPY_DOUBLE, x);
+    PyObject *cap = a ? PyCapsule_New(x, "hmasweep.series", free_capsule) : NULL;
+    if (!cap || PyArray_SetBaseObject((PyArrayObject *)a, cap) < 0) {
+        Py_XDECREF(a);
+        if (!cap) free(x);
+        return NULL;
+    }
+    return a;
+}
+
+/* ---- the trade log (when the library has hs_trade_log) ----------------------------------------- */
+#ifdef HS_HAVE_TRADE_LOG
+PyDoc_STRVAR(trade_log_doc,
+             "_trade_log(close, windows6, out) -> int\n"
+             "\n"
+             "Fill `out` (a structured array laid out as hs_trade) with one combo's trades; return the count.\n"
+             "Use hmasweep.trades(), which sizes `out` and trims it.");
+
+static PyObject *py_trade_log(PyObject *self, PyObject *args) {
+    PyObject *close_obj, *win_obj;
+    PyArrayObject *out;
+    if (!PyArg_ParseTuple(args, "OOO!:_trade_log", &close_obj, &win_obj, &PyArray_Type, &out)) return NULL;
+    if (!PyArray_ISCARRAY(out) || PyArray_ITEMSIZE(out) != sizeof(hs_trade) || PyArray_NDIM(out) != 1) {
+        PyErr_SetString(PyExc_ValueError, "out must be a writable 1-D C-contiguous array of hs_trade records");
+        return NULL;
+    }
+    PyArrayObject *close = as_close(close_obj);
+    if (!close) return NULL;
+    PyArrayObject *win = combos_from_windows(win_obj);
+    if (!win) {
+        Py_DECREF(close);
+        return NULL;
+    }
+    if (PyArray_DIM(win, 0) != 1) {
+        Py_DECREF(close);
+        Py_DECREF(win);
+        PyErr_SetString(PyExc_ValueError, "a trade log is for one combo: six windows");
+        return NULL;
+    }
+    size_t n_trades = 0;
+    hs_error err;
+    hs_status st;
+    const double *px = PyArray_DATA(close);
+    size_t n_bars = (size_t)PyArray_DIM(close, 0);
+    const hs_windows *combo = PyArray_DATA(win);
+    hs_trade *dst = PyArray_DATA(out);
+    size_t cap = (size_t)PyArray_DIM(out, 0);
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_trade_log(px, n_bars, combo, dst, cap, &n_trades, &err);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(close);
+    Py_DECREF(win);
+    if (st != HS_OK) return raise_status(st, &err);
+    return PyLong_FromSize_t(n_trades);
+}
+#endif
+
+/* ---- module ----------------------------------------------------------------------------------- */
+
+static PyMethodDef methods[] = {
+    {"sweep", (PyCFunction)(void (*)(void))py_sweep, METH_VARARGS | METH_KEYWORDS, sweep_doc},
+    {"series", (PyCFunction)(void (*)(void))py_series, METH_VARARGS | METH_KEYWORDS, series_doc},
+    {"standard_normal", py_standard_normal, METH_VARARGS, standard_normal_doc},
+    {"grid", (PyCFunction)(void (*)(void))py_grid, METH_VARARGS | METH_KEYWORDS, grid_doc},
+    {"windows", py_windows, METH_O, windows_doc},
+    {"variants", py_variants, METH_NOARGS, variants_doc},
+    {"read_series", py_read_series, METH_O, read_series_doc},
+#ifdef HS_HAVE_TRADE_LOG
+    {"_trade_log", py_trade_log, METH_VARARGS, trade_log_doc},
+#endif
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "hmasweep._core",
+                                    "The C extension of hmasweep (the public C API, include/hmasweep.h).", -1,
+                                    methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    import_array();
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    SweepResult = PyStructSequence_NewType(&result_desc);
+    if (!SweepResult || PyModule_AddObject(m, "SweepResult", (PyObject *)SweepResult) < 0) goto fail;
+    Py_INCREF(SweepResult); /* the module took one reference; the sweep function keeps its own */
+#ifdef HS_HAVE_TRADE_LOG
+    if (PyModule_AddIntConstant(m, "TRADE_RECORD_SIZE", (long)sizeof(hs_trade)) < 0) goto fail;
+#endif
+    return m;
+fail:
+    Py_DECREF(m);
+    return NULL;
+}

@@ -1,0 +1,45 @@
+"""Shared fixtures: where the repository's data and the CLI are (ctest sets HS_SOURCE_DIR and HS_CLI)."""
+import json
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+SOURCE_DIR = pathlib.Path(os.environ.get("HS_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
+
+
+@pytest.fixture(scope="session")
+def source_dir():
+    return SOURCE_DIR
+
+
+@pytest.fixture(scope="session")
+def golden():
+    """tests/golden/default_run.json: the 80 combos of the default run (made by the C reference, checked
+    against the numba and Rust peers)."""
+    with open(SOURCE_DIR / "tests" / "golden" / "default_run.json") as f:
+        g = json.load(f)
+    combos = g["combos"]
+    return {
+        "sha256": g["series_sha256"],
+        "lengths": np.array([c["length"] for c in combos], dtype=np.int64),
+        "windows": np.array([c["windows"] for c in combos], dtype=np.int64),
+        "trades": np.array([c["trades"] for c in combos], dtype=np.int64),
+        "pnl": np.array([c["pnl"] for c in combos], dtype=np.float64),
+    }
+
+
+@pytest.fixture(scope="session")
+def cli():
+    path = os.environ.get("HS_CLI")
+    if not path or not os.access(path, os.X_OK):
+        pytest.skip("HS_CLI (the built hmasweep CLI) is not set; run through ctest python_package")
+    return path
+
+
+@pytest.fixture(scope="session")
+def default_series():
+    import hmasweep
+
+    return hmasweep.series()
