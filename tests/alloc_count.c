@@ -44,7 +44,11 @@ int main(void) {
         /* The driver allocates twice per sweep, whatever the number of combos: the run order of the combos
          * and the thread's scratch (when the variant asks for any). */
         long driver = 1 + (v[k].scratch_buffers > 0);
-        if (v[k].scratch_buffers > 0) {
+        if (v[k].sweep[HS_ISA_SCALAR]) {
+            /* a whole-sweep kernel (segments): the interleaved series once, rings and masks per thread */
+            CHECK(few == 3 && many == 3, "%s (whole-sweep kernel) allocated %ld / %ld times, expected 3", v[k].name,
+                  few, many);
+        } else if (v[k].scratch_buffers > 0) {
             CHECK(few == driver && many == driver, "%s takes driver scratch but allocated %ld / %ld times", v[k].name,
                   few, many);
         } else {

@@ -91,11 +91,14 @@ static inline double hma3_tier0_at(const double *close, size_t i, const int64_t 
  *  0) + 8uM for d's own subtraction.  TAU = 4E leaves room for the second-order terms dropped above. */
 static inline double gamma_w(double w) { return w * 0x1p-53 / (1.0 - w * 0x1p-53); }
 
-static inline double eps_slide(int64_t w) {
-    double u = 0x1p-53, K = SLIDE_BLOCK, wd = (double)w;
+/* A sliding WMA re-anchored every `block` steps (sliding, sliding_x: SLIDE_BLOCK; segments: its own). */
+static inline double eps_slide_block(int64_t w, double block) {
+    double u = 0x1p-53, K = block, wd = (double)w;
     return gamma_w(wd) * (1.0 + 2.0 * K / (wd + 1.0)) + 3.0 * K * u * (1.0 + 2.0 / (wd + 1.0)) + 2.0 * K * K * u / wd +
            2.0 * u;
 }
+
+static inline double eps_slide(int64_t w) { return eps_slide_block(w, SLIDE_BLOCK); }
 
 static inline double eps_tier0(int64_t w) { return gamma_w((double)w) + 0x1p-53; }
 

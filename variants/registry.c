@@ -18,6 +18,13 @@
     HS_DECLARE_MULTI(kernel)                                                                               \
     HS_DECLARE_BATCH(kernel, scalar) HS_DECLARE_BATCH(kernel, sse2) HS_DECLARE_BATCH(kernel, avx2)         \
     HS_DECLARE_BATCH(kernel, avx512) HS_DECLARE_BATCH(kernel, neon)
+#define HS_SWEEP_ISA(kernel, isa) HS_CAT3(hs_sweep_, kernel, HS_CAT3(__, isa, ))
+#define HS_DECLARE_SWEEP(kernel, isa) \
+    hs_status HS_SWEEP_ISA(kernel, isa)(const double *, size_t, const hs_windows *, size_t, hs_result *, int, hs_error *);
+#define HS_DECLARE_MULTI_SWEEP(kernel)                                                                     \
+    HS_DECLARE_MULTI(kernel)                                                                               \
+    HS_DECLARE_SWEEP(kernel, scalar) HS_DECLARE_SWEEP(kernel, sse2) HS_DECLARE_SWEEP(kernel, avx2)         \
+    HS_DECLARE_SWEEP(kernel, avx512) HS_DECLARE_SWEEP(kernel, neon)
 #define HS_VARIANT(name, kernel, tier, driver, scratch, isas, summary) HS_DECLARE_##isas(kernel)
 #include "registry.def"
 #undef HS_VARIANT
@@ -55,9 +62,19 @@
     {HS_BATCH_ISA(kernel, scalar), HS_IF_SSE2(HS_BATCH_ISA(kernel, sse2)), HS_IF_AVX2(HS_BATCH_ISA(kernel, avx2)), \
      HS_IF_AVX512(HS_BATCH_ISA(kernel, avx512)), HS_IF_NEON(HS_BATCH_ISA(kernel, neon))}
 
+#define HS_FNS_MULTI_SWEEP(kernel) HS_FNS_MULTI(kernel)
+#define HS_BATCHES_MULTI_SWEEP(kernel) {NULL, NULL, NULL, NULL, NULL}
+#define HS_SWEEPS_SCALAR_ONLY(kernel) {NULL, NULL, NULL, NULL, NULL}
+#define HS_SWEEPS_MULTI(kernel) {NULL, NULL, NULL, NULL, NULL}
+#define HS_SWEEPS_MULTI_BATCH(kernel) {NULL, NULL, NULL, NULL, NULL}
+#define HS_SWEEPS_MULTI_SWEEP(kernel)                                                                      \
+    {HS_SWEEP_ISA(kernel, scalar), HS_IF_SSE2(HS_SWEEP_ISA(kernel, sse2)), HS_IF_AVX2(HS_SWEEP_ISA(kernel, avx2)), \
+     HS_IF_AVX512(HS_SWEEP_ISA(kernel, avx512)), HS_IF_NEON(HS_SWEEP_ISA(kernel, neon))}
+
 static const hs_variant hs_registry[] = {
 #define HS_VARIANT(name, kernel, tier, driver, scratch, isas, summary) \
-    {#name, #kernel, summary, tier, HS_DRIVER_##driver, scratch, HS_FNS_##isas(kernel), HS_BATCHES_##isas(kernel)},
+    {#name, #kernel, summary, tier, HS_DRIVER_##driver, scratch, HS_FNS_##isas(kernel), HS_BATCHES_##isas(kernel), \
+     HS_SWEEPS_##isas(kernel)},
 #include "registry.def"
 #undef HS_VARIANT
 };

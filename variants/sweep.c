@@ -1,4 +1,5 @@
 /* The drivers (serial, OpenMP across combos) and the public hs_sweep entry point. */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,14 @@
 
 #include "error.h"
 #include "variant.h"
+
+static _Atomic long long recomputed_total;
+
+void hs_kernel_count_recomputed(long long bars) {
+    if (bars) atomic_fetch_add_explicit(&recomputed_total, bars, memory_order_relaxed);
+}
+
+long long hs_kernel_recomputed_total(void) { return atomic_load_explicit(&recomputed_total, memory_order_relaxed); }
 
 /* One thread's scratch: scratch_buffers buffers of hs_scratch_stride(n) doubles, 64-byte aligned. */
 static double *scratch_alloc(const hs_variant *v, size_t n_bars) {
@@ -138,6 +147,7 @@ hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const dou
     if (!fn) {
         return hs_fail(err, HS_ERR_ISA, "variant '%s' is not built for ISA %s", v->name, hs_isa_name(isa));
     }
+    if (v->sweep[isa]) return v->sweep[isa](close, n_bars, combos, n_combos, out, hs_variant_threads(v, threads), err);
     hs_batch_fn batch = v->batch[isa];
     int costliest_first = batch != NULL;
 #ifdef HS_HAVE_OPENMP

@@ -23,6 +23,11 @@ typedef hs_result (*hs_combo_fn)(const double *close, size_t n_bars, const hs_wi
 typedef void (*hs_batch_fn)(const double *close, size_t n_bars, const hs_windows *win, size_t count, hs_result *out,
                             double *scratch);
 
+/* A whole-sweep kernel (isas MULTI_SWEEP, e.g. segments) runs every combo itself, with `threads` threads,
+ * and owns its scratch (it lays the series out once per sweep for all combos); it reports its errors. */
+typedef hs_status (*hs_sweep_fn)(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                                 hs_result *out, int threads, hs_error *err);
+
 typedef enum { HS_DRIVER_SERIAL, HS_DRIVER_OPENMP } hs_driver;
 
 typedef struct {
@@ -34,7 +39,14 @@ typedef struct {
     int scratch_buffers;  /* per-thread buffers of n_bars doubles allocated before the sweep */
     hs_combo_fn fn[HS_ISA_COUNT]; /* NULL where not built */
     hs_batch_fn batch[HS_ISA_COUNT]; /* batch kernels only (isas MULTI_BATCH); fn[] then runs one combo */
+    hs_sweep_fn sweep[HS_ISA_COUNT]; /* whole-sweep kernels only (isas MULTI_SWEEP); the drivers call it */
 } hs_variant;
+
+/* Bars whose sign a certified kernel could not trust and recomputed in tier-0 order, summed over every
+ * sweep of the process (a relaxed atomic counter; the profiling tools read it, nothing else depends on
+ * it).  Kernels add their per-sweep totals once. */
+void hs_kernel_count_recomputed(long long bars);
+long long hs_kernel_recomputed_total(void);
 
 const hs_variant *hs_variants(size_t *count);
 const hs_variant *hs_variant_find(const char *name);
