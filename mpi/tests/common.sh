@@ -1,0 +1,26 @@
+# Shared by the MPI tests: arguments, root permission for Open MPI, a universe with broken files.
+mpi_cli=${1:?usage: $0 hmasweep-mpi hmasweep mpirun}
+cli=${2:?}
+mpirun=${3:-}
+if [[ -z "$mpirun" || ! -x "$mpirun" ]]; then echo "SKIP: mpirun not found (apt-get install openmpi-bin)"; exit 77; fi
+# Open MPI refuses root unless told; CI runs as root in a throwaway machine.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none OMP_NUM_THREADS=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2"; fi; }
+finish() { echo "$(basename "$0"): $pass passed, $fail failed"; [[ $fail -eq 0 ]]; }
+
+# make_universe DIR COUNT: COUNT series of different lengths in three formats, plus three broken files.
+make_universe() {
+  local dir=$1 count=$2 ext
+  mkdir -p "$dir"
+  for ((i = 1; i <= count; i++)); do
+    case $((i % 3)) in 0) ext=f64 ;; 1) ext=csv ;; 2) ext=npy ;; esac
+    "$cli" gen --output "$dir/sym$(printf %03d $i).$ext" --bars $((1500 + 397 * (i % 11))) --seed "$i" || return 1
+  done
+  printf 'close\n1\nnan\n' > "$dir/broken_nan.csv"
+  : > "$dir/broken_empty.f64"
+  "$cli" gen --output "$dir/broken_short.npy" --bars 40 --seed 9
+}
