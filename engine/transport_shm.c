@@ -40,6 +40,13 @@
 #define SHM_N_EVENTFDS 4 /* ring r: doorbell 2r = "data arrived", 2r+1 = "space freed" */
 #define SHM_REQ_RING 0   /* client -> server */
 #define SHM_REP_RING 1   /* server -> client */
+/* A big message is published in chunks so that a spinning peer on the other vCPU copies at the same
+ * time (pipelined); the doorbell rings once per call, at the end, since a wake-up per chunk preempts the
+ * copier when both sides share a vCPU.  Published only at the end, a 1.2 MB echo over two vCPUs measured
+ * 911 us median (the waiting side's spin ran out during the other side's 1 MiB copy, and it slept). */
+#ifndef SHM_CHUNK
+#define SHM_CHUNK ((size_t)64 << 10)
+#endif
 
 /* One direction.  Counters are bytes ever moved (they never wrap in practice: 2^64 bytes); each lives
  * on its own cache line so the producer and consumer do not false-share. */
@@ -283,6 +290,19 @@ static ssize_t wait_result(shm_end *e, int w) {
 
 /* ---- the stream ----------------------------------------------------------------------------------- */
 
+/* Copies in and out of a ring, wrapping at its end. */
+static void ring_get(const shm_end *e, uint64_t pos, void *dst, size_t len) {
+    size_t at = (size_t)(pos & (e->cap - 1)), first = len < e->cap - at ? len : e->cap - at;
+    memcpy(dst, e->data[e->rx] + at, first);
+    memcpy((unsigned char *)dst + first, e->data[e->rx], len - first);
+}
+
+static void ring_put(shm_end *e, uint64_t pos, const void *src, size_t len) {
+    size_t at = (size_t)(pos & (e->cap - 1)), first = len < e->cap - at ? len : e->cap - at;
+    memcpy(e->data[e->tx] + at, src, first);
+    memcpy(e->data[e->tx], (const unsigned char *)src + first, len - first);
+}
+
 static ssize_t shm_read(void *ctx, void *buf, size_t n, int timeout_ms) {
     shm_end *e = ctx;
     shm_ring *r = &e->hdr->ring[e->rx];
@@ -294,11 +314,12 @@ static ssize_t shm_read(void *ctx, void *buf, size_t n, int timeout_ms) {
         uint64_t avail = head - tail;
         if (avail > e->cap) return fail_stream(e, "the ring's counters are corrupt (more bytes than the ring holds)");
         if (avail > 0) {
-            size_t k = avail < n ? (size_t)avail : n, at = (size_t)(tail & (e->cap - 1));
-            size_t first = k < e->cap - at ? k : e->cap - at;
-            memcpy(buf, e->data[e->rx] + at, first);
-            memcpy((unsigned char *)buf + first, e->data[e->rx], k - first);
-            atomic_store_explicit(&r->tail, tail + k, memory_order_release);
+            size_t k = avail < n ? (size_t)avail : n;
+            for (size_t done = 0, c; done < k; done += c) { /* free space chunk by chunk: the writer overlaps */
+                c = k - done < SHM_CHUNK ? k - done : SHM_CHUNK;
+                ring_get(e, tail + done, (unsigned char *)buf + done, c);
+                atomic_store_explicit(&r->tail, tail + done + c, memory_order_release);
+            }
             ring_bell(e, &r->writer_sleeping, 2 * e->rx + 1);
             return (ssize_t)k;
         }
@@ -326,16 +347,16 @@ static ssize_t shm_writev(void *ctx, const struct iovec *iov, int iovcnt, int ti
         if (head - tail > e->cap) return fail_stream(e, "the ring's counters are corrupt (more bytes than the ring holds)");
         uint64_t space = e->cap - (head - tail);
         if (space > 0) {
-            size_t k = space < want ? (size_t)space : want, done = 0;
-            for (int i = 0; i < iovcnt && done < k; i++) {
-                size_t len = iov[i].iov_len < k - done ? iov[i].iov_len : k - done;
-                size_t at = (size_t)((head + done) & (e->cap - 1));
-                size_t first = len < e->cap - at ? len : e->cap - at;
-                memcpy(e->data[e->tx] + at, iov[i].iov_base, first);
-                memcpy(e->data[e->tx], (const unsigned char *)iov[i].iov_base + first, len - first);
-                done += len;
-            }
-            atomic_store_explicit(&r->head, head + k, memory_order_release);
+            size_t k = space < want ? (size_t)space : want, done = 0, published = 0;
+            for (int i = 0; i < iovcnt && done < k; i++) /* publish chunk by chunk: the reader overlaps */
+                for (size_t off = 0, len = iov[i].iov_len < k - done ? iov[i].iov_len : k - done, c; off < len; off += c) {
+                    c = len - off < SHM_CHUNK - (done - published) ? len - off : SHM_CHUNK - (done - published);
+                    ring_put(e, head + done, (const unsigned char *)iov[i].iov_base + off, c);
+                    done += c;
+                    if (done - published == SHM_CHUNK)
+                        atomic_store_explicit(&r->head, head + (published = done), memory_order_release);
+                }
+            atomic_store_explicit(&r->head, head + done, memory_order_release);
             ring_bell(e, &r->reader_sleeping, 2 * e->tx);
             return (ssize_t)k;
         }
