@@ -1,19 +1,14 @@
-# The shared-memory transport (engine/transport_shm.{c,h}, docs/engine.md "Shared memory"): part of the
-# library; its test carries the ctest label `server`; prof/shm_bench measures it against a Unix socket.
-target_sources(hmasweep_core PRIVATE ${CMAKE_SOURCE_DIR}/engine/transport_shm.c)
-target_include_directories(hmasweep_core PUBLIC ${CMAKE_SOURCE_DIR}/engine)
-find_package(Threads REQUIRED)
+# The shared-memory transport (engine/transport_shm.{c,h}, docs/engine.md "Shared memory"): its source is
+# in the library through engine/engine.cmake (every engine/*.c); here are its test (ctest label `server`)
+# and prof/shm_bench, which measures it against a Unix socket in the same run.
 if(BUILD_TESTING)
   add_executable(shm_transport ${CMAKE_SOURCE_DIR}/tests/shm_transport.c)
-  target_link_libraries(shm_transport PRIVATE hmasweep_core Threads::Threads)
+  target_link_libraries(shm_transport PRIVATE hmasweep_core)
   add_test(NAME shm_transport COMMAND shm_transport)
   set_tests_properties(shm_transport PROPERTIES LABELS server TIMEOUT 60)
 endif()
-if(NOT EXISTS ${CMAKE_SOURCE_DIR}/prof/shm_bench.c)
-  return()
-endif()
 add_executable(shm_bench ${CMAKE_SOURCE_DIR}/prof/shm_bench.c)
-target_link_libraries(shm_bench PRIVATE hmasweep_core Threads::Threads)
+target_link_libraries(shm_bench PRIVATE hmasweep_core)
 if(BUILD_TESTING)
   add_test(NAME shm_bench_smoke COMMAND shm_bench --quick)
   set_tests_properties(shm_bench_smoke PROPERTIES LABELS "server;prof" TIMEOUT 60)

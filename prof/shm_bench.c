@@ -7,11 +7,14 @@
  * placements and transports are interleaved, so a noisy neighbour hits every row alike.  Rows:
  *   shm           the transport as shipped (spin HS_SHM_DEFAULT_SPIN_US, then sleep on the doorbell)
  *   shm-nospin    spin 0: every wait sleeps, every message is a wake-up (the VM's trap, measured)
- *   unix          a SOCK_STREAM Unix socket (socketpair), blocking reads, header+body in one writev
+ *   unix          a SOCK_STREAM Unix socket (socketpair), plain blocking read/writev: the best case
+ *   unix-engine   the same socket through the engine's fd stream (transport.h: poll, then read), as
+ *                 `hmasweep serve --unix` runs it
  * Figures: the 8-byte echo's round trip p50/p99 (medians over repetitions, with min-max), the big
  * echo's round trip and effective bandwidth (2 x BYTES moved per round trip), memcpy of BYTES for
  * scale, and the CPU an idle shm wait costs.  reports/shm.md has a run and how to read it. */
 #define _GNU_SOURCE
+#include "transport.h"
 #include "transport_shm.h"
 
 #include <errno.h>
@@ -60,25 +63,9 @@ static void fd_close(void *ctx) { close(*(int *)ctx); }
 
 /* ---- framing over any hs_stream --------------------------------------------------------------------- */
 
-static int read_all(hs_stream *s, void *buf, size_t n) {
-    for (size_t got = 0; got < n;) {
-        ssize_t r = s->read(s->ctx, (char *)buf + got, n - got, WAIT_MS);
-        if (r <= 0) return -1;
-        got += (size_t)r;
-    }
-    return 0;
-}
+static int read_all(hs_stream *s, void *buf, size_t n) { return hs_stream_read_full(s, buf, n, -1, NULL) ? -1 : 0; }
 
-static int write_all(hs_stream *s, struct iovec *iov, int iovcnt) {
-    for (size_t k = 0;;) { /* k: bytes of the last writev still to drop from the front of iov */
-        while (iovcnt > 0 && k >= iov[0].iov_len) k -= iov[0].iov_len, iov++, iovcnt--;
-        if (iovcnt == 0) return 0;
-        iov[0].iov_base = (char *)iov[0].iov_base + k, iov[0].iov_len -= k;
-        ssize_t w = s->writev(s->ctx, iov, iovcnt, WAIT_MS);
-        if (w <= 0) return -1;
-        k = (size_t)w;
-    }
-}
+static int write_all(hs_stream *s, struct iovec *iov, int iovcnt) { return hs_stream_write_full(s, iov, iovcnt, -1) ? -1 : 0; }
 
 /* The server: echo frames into one preallocated buffer until EOF. */
 static void echo_server(hs_stream *s, size_t max) {
@@ -101,8 +88,8 @@ static int echo_once(hs_stream *c, const unsigned char *out, unsigned char *back
 
 /* ---- one measurement: fork a pinned server, run the client pinned, collect round trips -------------- */
 
-typedef enum { T_SHM, T_SHM_NOSPIN, T_UNIX, T_COUNT } transport;
-static const char *t_name[T_COUNT] = {"shm", "shm-nospin", "unix"};
+typedef enum { T_SHM, T_SHM_NOSPIN, T_UNIX, T_UNIX_ENGINE, T_COUNT } transport;
+static const char *t_name[T_COUNT] = {"shm", "shm-nospin", "unix", "unix-engine"};
 
 typedef struct {
     int client_cpu, server_cpu;
@@ -123,18 +110,19 @@ static int measure(transport t, placement p, size_t size, int n, int64_t *lat) {
     hs_shm_options opt = {.ring_bytes = 0, .spin_us = t == T_SHM_NOSPIN ? 0 : -1};
     char name[64];
     snprintf(name, sizeof name, "bench-%d", (int)getpid());
-    if (t == T_UNIX ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0
+    int is_unix = t == T_UNIX || t == T_UNIX_ENGINE;
+    if (is_unix ? socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0
                     : hs_shm_listen(name, &opt, &l, &err) != HS_OK) {
-        fprintf(stderr, "shm_bench: setup: %s\n", t == T_UNIX ? strerror(errno) : err.msg);
+        fprintf(stderr, "shm_bench: setup: %s\n", is_unix ? strerror(errno) : err.msg);
         return -1;
     }
     pid_t pid = fork();
     if (pid == 0) {
         hs_stream *s = NULL, fs = {.ctx = &sv[1], .read = fd_read, .writev = fd_writev, .close = fd_close};
         pin(p.server_cpu);
-        if (t == T_UNIX) {
+        if (is_unix) {
             close(sv[0]);
-            s = &fs;
+            s = t == T_UNIX ? &fs : hs_fd_stream(sv[1], sv[1], 1, "unix", "");
         } else if (hs_shm_accept(l, WAIT_MS, &s, &err) != HS_OK || !s) {
             _exit(3);
         }
@@ -143,9 +131,9 @@ static int measure(transport t, placement p, size_t size, int n, int64_t *lat) {
     }
     pin(p.client_cpu);
     hs_stream fc = {.ctx = &sv[0], .read = fd_read, .writev = fd_writev, .close = fd_close};
-    if (t == T_UNIX) {
+    if (is_unix) {
         close(sv[1]);
-        c = &fc;
+        c = t == T_UNIX ? &fc : hs_fd_stream(sv[0], sv[0], 1, "unix", "");
     } else if (hs_shm_connect(name, &opt, WAIT_MS, &c, &err) != HS_OK) {
         fprintf(stderr, "shm_bench: connect: %s\n", err.msg);
     }

@@ -5,6 +5,7 @@
  * came back (data, EOF, error or timeout). */
 #define _GNU_SOURCE
 #include "check.h"
+#include "transport.h"
 #include "transport_shm.h"
 
 #include <dirent.h>
@@ -23,32 +24,21 @@
 
 static char g_dir[64];
 
+/* The engine's full-read/full-write (transport.h), returning what moved: a short count first when the
+ * stream ends or fails part way (the next call then returns the EOF or error itself). */
 static ssize_t read_all(hs_stream *s, void *buf, size_t n, int timeout_ms) {
     size_t got = 0;
-    while (got < n) {
-        ssize_t r = s->read(s->ctx, (char *)buf + got, n - got, timeout_ms);
-        if (r <= 0) return got ? (ssize_t)got : r; /* a short count now, the EOF or error on the next call */
-        got += (size_t)r;
-    }
-    return (ssize_t)got;
+    int rc = hs_stream_read_full(s, buf, n, hs_now_ms() + timeout_ms, &got);
+    return got ? (ssize_t)got : rc == 1 ? 0 : rc;
 }
 
 static ssize_t write_all(hs_stream *s, const struct iovec *iov_in, int iovcnt, int timeout_ms) {
     struct iovec iov[4];
-    size_t total = 0, done = 0;
+    size_t total = 0;
     memcpy(iov, iov_in, sizeof *iov * (size_t)iovcnt);
     for (int i = 0; i < iovcnt; i++) total += iov[i].iov_len;
-    while (done < total) {
-        ssize_t w = s->writev(s->ctx, iov, iovcnt, timeout_ms);
-        if (w <= 0) return w;
-        done += (size_t)w;
-        for (size_t k = (size_t)w; k > 0;) { /* drop what was written from the front of iov */
-            size_t t = k < iov[0].iov_len ? k : iov[0].iov_len;
-            iov[0].iov_base = (char *)iov[0].iov_base + t, iov[0].iov_len -= t, k -= t;
-            if (iov[0].iov_len == 0 && iovcnt > 1) memmove(iov, iov + 1, sizeof *iov * (size_t)--iovcnt);
-        }
-    }
-    return (ssize_t)done;
+    int rc = hs_stream_write_full(s, iov, iovcnt, hs_now_ms() + timeout_ms);
+    return rc == 0 ? (ssize_t)total : rc;
 }
 
 static void fill(unsigned char *p, size_t n, unsigned seed) {
