@@ -114,6 +114,7 @@ static const char *const usage_main =
     "  variants   list the registered variants, their tier and ISAs\n"
     "  gen        write a synthetic close series (f64, csv or npy)\n"
     "  wire       serve the study's wire protocol: request frames on stdin, replies on stdout\n"
+    "  serve      the engine service: the wire protocol over Unix sockets, TCP or stdio (docs/engine.md)\n"
     "  trades     one combo's trade log (entry, exit, side, prices, PnL per trade)\n"
     "\n"
     "`hmasweep <command> --help` describes each command.\n";
@@ -364,6 +365,16 @@ static int parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, in
     return 0;
 }
 
+/* The same --variant/--isa/--threads parsing for `hmasweep serve` (cli/serve.c). */
+int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, int *handled) {
+    cli_options o = default_options();
+    o.variant = opt->variant, o.isa = opt->isa, o.threads = opt->threads;
+    int rc = parse_kernel_choice(argc, argv, i, &o, handled);
+    opt->variant = o.variant, opt->isa = o.isa, opt->threads = (int)o.threads;
+    return rc;
+}
+
+int hs_serve_cli(int argc, char **argv); /* cli/serve.c */
 int hs_universe_cli(int argc, char **argv); /* universe/cli.c */
 
 /* --inputs makes `run` a universe sweep: many series, one row per (symbol, combo). */
@@ -705,6 +716,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "variants") == 0) return cmd_variants(argc - 2, argv + 2);
     if (strcmp(cmd, "gen") == 0) return cmd_gen(argc - 2, argv + 2);
     if (strcmp(cmd, "wire") == 0) return cmd_wire(argc - 2, argv + 2);
+    if (strcmp(cmd, "serve") == 0) return hs_serve_cli(argc - 2, argv + 2);
     if (strcmp(cmd, "trades") == 0) return cmd_trades(argc - 2, argv + 2);
     fprintf(stderr, "hmasweep: unknown command '%s'\n\n%s", cmd, usage_main);
     return EXIT_USAGE;

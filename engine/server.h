@@ -39,6 +39,7 @@ void hs_engine_destroy(hs_engine *e);
 /* Ask every connection to finish its frame in flight and close (async-signal-safe). */
 void hs_engine_stop(hs_engine *e);
 int hs_engine_stopping(const hs_engine *e);
+const hs_engine_config *hs_engine_config_of(const hs_engine *e);
 
 typedef struct {
     long frames, errors;

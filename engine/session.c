@@ -89,6 +89,7 @@ void hs_engine_destroy(hs_engine *e) {
 
 void hs_engine_stop(hs_engine *e) { atomic_store(&e->stop, 1); }
 int hs_engine_stopping(const hs_engine *e) { return atomic_load(&((hs_engine *)e)->stop); }
+const hs_engine_config *hs_engine_config_of(const hs_engine *e) { return &e->cfg; }
 
 /* ---- per-connection state ------------------------------------------------------------------------ */
 typedef struct {
@@ -349,6 +350,7 @@ static int serve_frame(session *ss) {
     if (!ss->authed && lim.max_frame_bytes > HS_PREAUTH_FRAME_BYTES) lim.max_frame_bytes = HS_PREAUTH_FRAME_BYTES;
     hs_error err;
     hs_wire_code code = hs_codec_check_prefix(body_len, &lim, &err);
+    if (code && !ss->authed) return lost(ss, HS_WIRE_AUTH, "authentication required: send AUTH first");
     if (code) return lost(ss, code, err.msg); /* a length we will not read: the boundary is lost */
     /* The opcode says where to place the body so that its arrays are aligned. */
     rc = hs_stream_read_full(ss->s, prefix + 4, 1, deadline, NULL);

@@ -38,7 +38,7 @@ static ssize_t fd_read(void *ctx, void *buf, size_t n, int timeout_ms) {
     int w = wait_fd(f->rfd, POLLIN, timeout_ms);
     if (w == 0) return HS_STREAM_TIMEOUT;
     if (w < 0) return HS_STREAM_ERROR;
-    ssize_t r = read(f->rfd, buf, n);
+    ssize_t r = f->is_socket ? recv(f->rfd, buf, n, MSG_DONTWAIT) : read(f->rfd, buf, n);
     if (r < 0) return errno == EAGAIN || errno == EINTR ? HS_STREAM_TIMEOUT : HS_STREAM_ERROR;
     return r;
 }
@@ -53,7 +53,7 @@ static ssize_t fd_writev(void *ctx, const struct iovec *iov, int iovcnt, int tim
         struct msghdr m = {0};
         m.msg_iov = (struct iovec *)iov;
         m.msg_iovlen = (size_t)iovcnt;
-        r = sendmsg(f->wfd, &m, MSG_NOSIGNAL);
+        r = sendmsg(f->wfd, &m, MSG_NOSIGNAL | MSG_DONTWAIT); /* never block past the deadline */
     } else {
         r = writev(f->wfd, iov, iovcnt);
     }

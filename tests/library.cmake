@@ -3,7 +3,8 @@
 find_program(HS_NM NAMES ${CMAKE_NM} nm)
 if(HS_NM AND NOT APPLE)
   add_test(NAME test_exports COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_exports.sh ${HS_NM}
-                                     $<TARGET_FILE:hmasweep_shared> ${CMAKE_SOURCE_DIR}/include/hmasweep.h)
+                                     $<TARGET_FILE:hmasweep_shared> ${CMAKE_SOURCE_DIR}/include/hmasweep.h
+                                     ${CMAKE_SOURCE_DIR}/include/hmasweep_client.h)
   set_tests_properties(test_exports PROPERTIES LABELS library)
 endif()
 # The fingerprint test once more, linked against libhmasweep.so instead of the static library: the shared

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # libhmasweep.so exports exactly the public API: the set of defined dynamic symbols (`nm -D`) equals the
-# set of functions include/hmasweep.h declares with HS_API.  An internal function that leaks (hs_fail,
+# set of functions the public headers (include/hmasweep.h, include/hmasweep_client.h) declare with HS_API.  An internal function that leaks (hs_fail,
 # a kernel) or a public one that is hidden both fail, by name.
-# Usage: test_exports.sh NM LIBRARY HEADER
+# Usage: test_exports.sh NM LIBRARY HEADER...
 set -euo pipefail
-nm=$1 lib=$2 header=$3
+nm=$1 lib=$2
+shift 2
 exported=$("$nm" -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVWiu]$/ {print $3}' | sed 's/@.*//' | sort -u)
-declared=$(grep -oE '^HS_API [^(]*[^a-zA-Z0-9_](hs_[a-zA-Z0-9_]+)\(' "$header" | sed -E 's/.*[^a-zA-Z0-9_](hs_[a-zA-Z0-9_]+)\($/\1/' | sort -u)
-[[ -n $declared ]] || { echo "test_exports: no HS_API declarations found in $header"; exit 1; }
+declared=$(grep -oE '^HS_API [^(]*[^a-zA-Z0-9_](hs_[a-zA-Z0-9_]+)\(' -h "$@" | sed -E 's/.*[^a-zA-Z0-9_](hs_[a-zA-Z0-9_]+)\($/\1/' | sort -u)
+[[ -n $declared ]] || { echo "test_exports: no HS_API declarations found in $*"; exit 1; }
 leaked=$(comm -23 <(echo "$exported") <(echo "$declared"))
 missing=$(comm -13 <(echo "$exported") <(echo "$declared"))
 echo "test_exports: $(echo "$exported" | wc -l) symbols exported by $(basename "$lib"), $(echo "$declared" | wc -l) declared HS_API"

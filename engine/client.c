@@ -1,0 +1,217 @@
+/* The C client (include/hmasweep_client.h) on the frame codec and the hs_stream transports. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "error.h"
+#include "hmasweep_client.h"
+#include "transport.h"
+
+struct hs_client {
+    hs_stream *s;
+    int timeout_ms;
+    int last_error;
+    int broken;
+    unsigned char *buf; /* reply scratch, reused across calls */
+    size_t cap;
+};
+
+/* SHM HOOK: the shared-memory transport (engine/transport_shm.h) connects here. */
+static hs_status connect_shm(const char *name, int timeout_ms, hs_stream **out, hs_error *err) {
+    (void)timeout_ms;
+    *out = NULL;
+    return hs_fail(err, HS_ERR_USAGE, "shm:%s: the shared-memory transport is not built into this client yet", name);
+}
+
+HS_API hs_status hs_client_connect(const char *url, int timeout_ms, hs_client **out, hs_error *err) {
+    *out = NULL;
+    if (timeout_ms < 0) timeout_ms = HS_CLIENT_DEFAULT_TIMEOUT_MS;
+    hs_stream *s = NULL;
+    hs_status st;
+    if (!url) return hs_fail(err, HS_ERR_USAGE, "no server URL");
+    if (strncmp(url, "unix:", 5) == 0) st = hs_connect_unix(url + 5, timeout_ms, &s, err);
+    else if (strncmp(url, "tcp://", 6) == 0) st = hs_connect_tcp(url + 6, timeout_ms, &s, err);
+    else if (strncmp(url, "shm:", 4) == 0) st = connect_shm(url + 4, timeout_ms, &s, err);
+    else return hs_fail(err, HS_ERR_USAGE, "server URL '%s': expected unix:PATH, tcp://HOST:PORT or shm:NAME", url);
+    if (st != HS_OK) return st;
+    hs_client *c = calloc(1, sizeof *c);
+    if (!c) {
+        s->close(s->ctx);
+        return hs_fail(err, HS_ERR_NOMEM, "out of memory");
+    }
+    c->s = s, c->timeout_ms = timeout_ms;
+    *out = c;
+    return HS_OK;
+}
+
+HS_API void hs_client_close(hs_client *c) {
+    if (!c) return;
+    c->s->close(c->s->ctx);
+    free(c->buf);
+    free(c);
+}
+
+HS_API void hs_client_set_timeout(hs_client *c, int timeout_ms) {
+    c->timeout_ms = timeout_ms < 0 ? HS_CLIENT_DEFAULT_TIMEOUT_MS : timeout_ms;
+}
+HS_API int hs_client_last_error(const hs_client *c) { return c->last_error; }
+
+static hs_status broke(hs_client *c, int code, hs_error *err, const char *what) {
+    c->last_error = code;
+    c->broken = 1;
+    return hs_fail(err, HS_ERR_DATA, "server %s: %s", c->s->peer, what);
+}
+
+static hs_status io_failure(hs_client *c, int rc, hs_error *err, const char *stage) {
+    char what[96];
+    snprintf(what, sizeof what, "%s %s", stage,
+             rc == 1 ? "failed: the server closed the connection"
+             : rc == (int)HS_STREAM_TIMEOUT ? "timed out" : "failed (I/O error)");
+    return broke(c, rc == (int)HS_STREAM_TIMEOUT ? HS_CLIENT_E_TIMEOUT : HS_CLIENT_E_IO, err, what);
+}
+
+static hs_status send_request(hs_client *c, struct iovec *iov, int n, long long deadline, hs_error *err) {
+    if (c->broken) return hs_fail(err, HS_ERR_DATA, "server %s: the connection is broken (an earlier call failed mid-frame)", c->s->peer);
+    c->last_error = 0;
+    int rc = hs_stream_write_full(c->s, iov, n, deadline);
+    return rc ? io_failure(c, rc, err, "sending the request") : HS_OK;
+}
+
+static hs_status grow(hs_client *c, size_t n, hs_error *err) {
+    if (n <= c->cap) return HS_OK;
+    unsigned char *b = realloc(c->buf, n);
+    if (!b) return hs_fail(err, HS_ERR_NOMEM, "out of memory for a %zu-byte reply", n);
+    c->buf = b, c->cap = n;
+    return HS_OK;
+}
+
+static hs_status server_error(hs_client *c, uint32_t len, long long deadline, hs_error *err) {
+    hs_status st = grow(c, len, err);
+    if (st != HS_OK) return broke(c, HS_CLIENT_E_IO, err, "error reply too large");
+    int rc = hs_stream_read_full(c->s, c->buf, len, deadline, NULL);
+    if (rc) return io_failure(c, rc, err, "receiving an error reply");
+    char msg[sizeof(hs_error)];
+    hs_wire_code code = hs_codec_parse_error(c->buf, len, msg, sizeof msg - 32);
+    c->last_error = (int)code;
+    hs_status kind = code == HS_WIRE_BAD_DATA ? HS_ERR_DATA : code == HS_WIRE_NOMEM ? HS_ERR_NOMEM : HS_ERR_USAGE;
+    return hs_fail(err, kind, "server error %d: %s", (int)code, msg);
+}
+
+/* Receive one reply.  A body of exactly `want` bytes goes to dst (NULL: the scratch buffer). */
+static hs_status receive(hs_client *c, size_t want, void *dst, long long deadline, hs_error *err) {
+    unsigned char prefix[4];
+    int rc = hs_stream_read_full(c->s, prefix, 4, deadline, NULL);
+    if (rc) return io_failure(c, rc, err, "receiving the reply");
+    int is_error;
+    uint32_t len;
+    hs_codec_parse_reply_prefix(hs_codec_get_u32(prefix), &is_error, &len);
+    if (is_error) return server_error(c, len, deadline, err);
+    if (len != want) {
+        char what[96];
+        snprintf(what, sizeof what, "reply of %u bytes where %zu were expected", len, want);
+        return broke(c, HS_CLIENT_E_PROTOCOL, err, what);
+    }
+    if (!dst) {
+        if (grow(c, want, err) != HS_OK) return broke(c, HS_CLIENT_E_IO, err, "no memory for the reply");
+        dst = c->buf;
+    }
+    rc = hs_stream_read_full(c->s, dst, want, deadline, NULL);
+    return rc ? io_failure(c, rc, err, "receiving the reply") : HS_OK;
+}
+
+static long long deadline_of(const hs_client *c) { return hs_now_ms() + c->timeout_ms; }
+
+/* One round trip: header + up to two arrays out in one writev, `want` bytes back. */
+static hs_status round_trip(hs_client *c, unsigned op, uint32_t a, uint32_t b, const void *x, size_t xn, const void *y,
+                            size_t yn, size_t want, void *dst, hs_error *err) {
+    unsigned char hdr[HS_REQUEST_HEADER_MAX];
+    size_t h = hs_codec_request_header(op, a, b, xn + yn, hdr);
+    if (!h) return hs_fail(err, HS_ERR_USAGE, "request too large for one frame (%zu bytes)", xn + yn);
+    struct iovec iov[3] = {{hdr, h}, {(void *)x, xn}, {(void *)y, yn}};
+    long long deadline = deadline_of(c);
+    hs_status st = send_request(c, iov, 3, deadline, err);
+    return st != HS_OK ? st : receive(c, want, dst, deadline, err);
+}
+
+static hs_status check_sizes(size_t n_bars, size_t n_combos, hs_error *err) {
+    if (n_bars > UINT32_MAX || n_combos > UINT32_MAX)
+        return hs_fail(err, HS_ERR_USAGE, "n_bars = %zu, n_combos = %zu: the wire carries 32-bit counts", n_bars, n_combos);
+    return HS_OK;
+}
+
+static void decode_results(const unsigned char *body, size_t n, hs_result *out) {
+    for (size_t k = 0; k < n; k++) {
+        memcpy(&out[k].pnl, body + 8 * k, 8);
+        memcpy(&out[k].trades, body + 8 * (n + k), 8);
+    }
+}
+
+HS_API hs_status hs_client_sweep(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                 size_t n_combos, hs_result *out, hs_error *err) {
+    hs_status st = check_sizes(n_bars, n_combos, err);
+    if (st == HS_OK)
+        st = round_trip(c, HS_OP_SWEEP, (uint32_t)n_bars, (uint32_t)n_combos, close, 8 * n_bars, combos,
+                        sizeof(hs_windows) * n_combos, 16 * n_combos, NULL, err);
+    if (st == HS_OK) decode_results(c->buf, n_combos, out);
+    return st;
+}
+
+HS_API hs_status hs_client_echo(hs_client *c, const double *close, size_t n_bars, double *out, hs_error *err) {
+    hs_status st = check_sizes(n_bars, 0, err);
+    return st != HS_OK ? st
+                       : round_trip(c, HS_OP_ECHO, (uint32_t)n_bars, 0, close, 8 * n_bars, NULL, 0, 8 * n_bars, out, err);
+}
+
+HS_API hs_status hs_client_load(hs_client *c, const double *close, size_t n_bars, uint32_t *handle, hs_error *err) {
+    hs_status st = check_sizes(n_bars, 0, err);
+    if (st == HS_OK) st = round_trip(c, HS_OP_LOAD, (uint32_t)n_bars, 0, close, 8 * n_bars, NULL, 0, 4, NULL, err);
+    if (st == HS_OK) *handle = hs_codec_get_u32(c->buf);
+    return st;
+}
+
+HS_API hs_status hs_client_sweep_handle(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                        hs_result *out, hs_error *err) {
+    hs_status st = check_sizes(0, n_combos, err);
+    if (st == HS_OK)
+        st = round_trip(c, HS_OP_SWEEP_HANDLE, handle, (uint32_t)n_combos, combos, sizeof(hs_windows) * n_combos, NULL,
+                        0, 16 * n_combos, NULL, err);
+    if (st == HS_OK) decode_results(c->buf, n_combos, out);
+    return st;
+}
+
+HS_API hs_status hs_client_free(hs_client *c, uint32_t handle, hs_error *err) {
+    return round_trip(c, HS_OP_FREE, handle, 0, NULL, 0, NULL, 0, 0, NULL, err);
+}
+
+HS_API hs_status hs_client_auth(hs_client *c, const void *token, size_t len, hs_error *err) {
+    return round_trip(c, HS_OP_AUTH, 0, 0, token, len, NULL, 0, 0, NULL, err);
+}
+
+HS_API hs_status hs_client_hello(hs_client *c, uint32_t *version, char *variants, size_t variants_cap,
+                                 uint32_t *max_frame_bytes, uint64_t *max_work, hs_error *err) {
+    unsigned char hdr[HS_REQUEST_HEADER_MAX];
+    size_t h = hs_codec_request_header(HS_OP_HELLO, HS_PROTOCOL_VERSION, 0, 0, hdr);
+    struct iovec iov = {hdr, h};
+    long long deadline = deadline_of(c);
+    hs_status st = send_request(c, &iov, 1, deadline, err);
+    if (st != HS_OK) return st;
+    unsigned char prefix[4];
+    int rc = hs_stream_read_full(c->s, prefix, 4, deadline, NULL);
+    if (rc) return io_failure(c, rc, err, "receiving the HELLO reply");
+    int is_error;
+    uint32_t len;
+    hs_codec_parse_reply_prefix(hs_codec_get_u32(prefix), &is_error, &len);
+    if (is_error) return server_error(c, len, deadline, err);
+    if (len > 4096 || grow(c, len, err) != HS_OK) return broke(c, HS_CLIENT_E_PROTOCOL, err, "HELLO reply too large");
+    if ((rc = hs_stream_read_full(c->s, c->buf, len, deadline, NULL))) return io_failure(c, rc, err, "receiving the HELLO reply");
+    hs_hello hello;
+    hs_error why;
+    if (hs_codec_parse_hello(c->buf, len, &hello, &why) != HS_WIRE_OK) return broke(c, HS_CLIENT_E_PROTOCOL, err, why.msg);
+    if (version) *version = hello.version;
+    if (max_frame_bytes) *max_frame_bytes = hello.max_frame_bytes;
+    if (max_work) *max_work = hello.max_work;
+    if (variants && variants_cap) snprintf(variants, variants_cap, "%s", hello.variants);
+    return HS_OK;
+}

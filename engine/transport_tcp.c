@@ -1,0 +1,178 @@
+/* TCP transport: TCP_NODELAY on every connection (a request is one writev; Nagle would hold a small
+ * reply back for the peer's ACK), listening on loopback unless the caller explicitly allows more. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "transport.h"
+
+hs_status hs_split_hostport(const char *hostport, char *host, size_t host_cap, char *port, size_t port_cap,
+                            hs_error *err) {
+    const char *colon = strrchr(hostport, ':');
+    if (!colon || !colon[1]) return hs_fail(err, HS_ERR_USAGE, "'%s': expected HOST:PORT", hostport);
+    const char *h = hostport;
+    size_t hl = (size_t)(colon - hostport);
+    if (hl >= 2 && h[0] == '[' && h[hl - 1] == ']') h++, hl -= 2;
+    if (hl >= host_cap || strlen(colon + 1) >= port_cap) return hs_fail(err, HS_ERR_USAGE, "'%s': too long", hostport);
+    memcpy(host, h, hl);
+    host[hl] = 0;
+    snprintf(port, port_cap, "%s", colon + 1);
+    char *end;
+    long p = strtol(port, &end, 10);
+    if (*end || p < 0 || p > 65535) return hs_fail(err, HS_ERR_USAGE, "'%s': port must be 0 to 65535", hostport);
+    return HS_OK;
+}
+
+static int is_loopback(const struct sockaddr *sa) {
+    if (sa->sa_family == AF_INET)
+        return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
+    if (sa->sa_family == AF_INET6) {
+        const struct in6_addr *a = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+        return IN6_IS_ADDR_LOOPBACK(a) ||
+               (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+    }
+    return 0;
+}
+
+static void describe(const struct sockaddr *sa, char *out, size_t cap) {
+    char host[INET6_ADDRSTRLEN] = "?";
+    unsigned port = 0;
+    if (sa->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, host, sizeof host);
+        port = ntohs(((const struct sockaddr_in *)sa)->sin_port);
+        snprintf(out, cap, "%s:%u", host, port);
+    } else if (sa->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, host, sizeof host);
+        port = ntohs(((const struct sockaddr_in6 *)sa)->sin6_port);
+        snprintf(out, cap, "[%s]:%u", host, port);
+    } else {
+        snprintf(out, cap, "?");
+    }
+}
+
+static hs_status resolve(const char *hostport, int passive, struct addrinfo **res, hs_error *err) {
+    char host[256], port[16];
+    hs_status st = hs_split_hostport(hostport, host, sizeof host, port, sizeof port, err);
+    if (st != HS_OK) return st;
+    struct addrinfo hints = {0};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = passive ? AI_PASSIVE : 0;
+    int g = getaddrinfo(host[0] ? host : "127.0.0.1", port, &hints, res);
+    if (g) return hs_fail(err, HS_ERR_USAGE, "tcp address '%s': %s", hostport, gai_strerror(g));
+    return HS_OK;
+}
+
+hs_status hs_listen_tcp(const char *hostport, int allow_remote, hs_listener *l, int *loopback, hs_error *err) {
+    memset(l, 0, sizeof *l);
+    l->fd = -1;
+    struct addrinfo *res;
+    hs_status st = resolve(hostport, 1, &res, err);
+    if (st != HS_OK) return st;
+    *loopback = is_loopback(res->ai_addr);
+    if (!*loopback && !allow_remote) {
+        freeaddrinfo(res);
+        return hs_fail(err, HS_ERR_USAGE,
+                       "tcp %s is not a loopback address: listening there needs --allow-remote and --token-file",
+                       hostport);
+    }
+    int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    int one = 1;
+    if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 128) != 0) {
+        int e = errno;
+        if (fd >= 0) close(fd);
+        freeaddrinfo(res);
+        return hs_fail(err, HS_ERR_USAGE, "listening on tcp %s: %s", hostport, strerror(e));
+    }
+    freeaddrinfo(res);
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    getsockname(fd, (struct sockaddr *)&ss, &sl);
+    char where[96];
+    describe((struct sockaddr *)&ss, where, sizeof where);
+    l->fd = fd;
+    l->kind = "tcp";
+    snprintf(l->url, sizeof l->url, "tcp://%s", where);
+    return HS_OK;
+}
+
+static void set_nodelay(int fd) {
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+hs_status hs_listener_accept(hs_listener *l, hs_stream **out, hs_error *err) {
+    *out = NULL;
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    int fd = accept4(l->fd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+    if (fd < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED) return HS_OK;
+        return hs_fail(err, HS_ERR_DATA, "accept on %s: %s", l->url, strerror(errno));
+    }
+    char peer[64] = "local";
+    if (strcmp(l->kind, "tcp") == 0) {
+        set_nodelay(fd);
+        describe((struct sockaddr *)&ss, peer, sizeof peer);
+    } else {
+        static unsigned long serial; /* only the accepting thread counts */
+        snprintf(peer, sizeof peer, "client#%lu", ++serial);
+    }
+    *out = hs_fd_stream(fd, fd, 1, l->kind, peer);
+    if (!*out) {
+        close(fd);
+        return hs_fail(err, HS_ERR_NOMEM, "out of memory");
+    }
+    return HS_OK;
+}
+
+void hs_listener_close(hs_listener *l) {
+    if (l->fd < 0) return;
+    close(l->fd);
+    l->fd = -1;
+    struct stat st;
+    if (l->path[0] && lstat(l->path, &st) == 0 && (unsigned long long)st.st_ino == l->ino) unlink(l->path);
+}
+
+hs_status hs_connect_tcp(const char *hostport, int timeout_ms, hs_stream **out, hs_error *err) {
+    *out = NULL;
+    struct addrinfo *res;
+    hs_status st = resolve(hostport, 0, &res, err);
+    if (st != HS_OK) return hs_fail(err, HS_ERR_DATA, "%s", err ? err->msg : "bad address");
+    int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    int rc = fd < 0 ? -1 : connect(fd, res->ai_addr, res->ai_addrlen);
+    freeaddrinfo(res);
+    if (rc != 0 && fd >= 0 && errno == EINPROGRESS) {
+        struct pollfd p = {fd, POLLOUT, 0};
+        int soerr = 0;
+        socklen_t sl = sizeof soerr;
+        if (poll(&p, 1, timeout_ms) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == 0 && soerr == 0) rc = 0;
+        else errno = soerr ? soerr : ETIMEDOUT;
+    }
+    if (rc != 0) {
+        int e = errno;
+        if (fd >= 0) close(fd);
+        return hs_fail(err, HS_ERR_DATA, "connecting to tcp://%s: %s", hostport, strerror(e));
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    set_nodelay(fd);
+    *out = hs_fd_stream(fd, fd, 1, "tcp", hostport);
+    if (!*out) {
+        close(fd);
+        return hs_fail(err, HS_ERR_NOMEM, "out of memory");
+    }
+    return HS_OK;
+}

@@ -1,0 +1,58 @@
+/* hmasweep client — call `hmasweep serve` from C (docs/engine.md, wire protocol docs/protocol.md).
+ *
+ * One hs_client is one connection; use it from one thread at a time.  Every call waits at most the
+ * client's timeout for the whole round trip.  A call that fails returns an hs_status with a message in
+ * err; hs_client_last_error says whether the server refused the request (the connection stays usable)
+ * or the connection broke (a timeout or I/O error in the middle of a frame: every later call fails).
+ * Requests go out as one writev of header and arrays, straight from the caller's memory; replies are
+ * received into the caller's arrays where the layout allows (echo), else into one reused buffer. */
+#ifndef HMASWEEP_CLIENT_H
+#define HMASWEEP_CLIENT_H
+
+#include "hmasweep.h"
+
+#ifndef HS_API
+#define HS_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hs_client hs_client;
+
+#define HS_CLIENT_DEFAULT_TIMEOUT_MS 30000
+
+/* hs_client_last_error: 0, a server error code (docs/protocol.md "Error replies", 1..19), or one of: */
+#define HS_CLIENT_E_IO (-1)      /* the connection failed or the server closed it */
+#define HS_CLIENT_E_TIMEOUT (-2) /* the round trip did not finish within the timeout */
+#define HS_CLIENT_E_PROTOCOL (-3) /* the reply does not match the request */
+
+/* Connect by URL: "unix:PATH", "tcp://HOST:PORT", "shm:NAME".  timeout_ms < 0: the default. */
+HS_API hs_status hs_client_connect(const char *url, int timeout_ms, hs_client **out, hs_error *err);
+HS_API void hs_client_close(hs_client *c);
+HS_API void hs_client_set_timeout(hs_client *c, int timeout_ms);
+HS_API int hs_client_last_error(const hs_client *c);
+
+/* AUTH with a shared secret (a tcp server started with --token-file). */
+HS_API hs_status hs_client_auth(hs_client *c, const void *token, size_t len, hs_error *err);
+/* HELLO: the server's protocol version, its variants (comma-separated, the one it runs first) and limits. */
+HS_API hs_status hs_client_hello(hs_client *c, uint32_t *version, char *variants, size_t variants_cap,
+                                 uint32_t *max_frame_bytes, uint64_t *max_work, hs_error *err);
+
+/* SPEC §6 sweep: the same arguments and results as hs_sweep, computed by the server. */
+HS_API hs_status hs_client_sweep(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                 size_t n_combos, hs_result *out, hs_error *err);
+/* SPEC §6 echo: send close, receive it back into out (n_bars doubles). */
+HS_API hs_status hs_client_echo(hs_client *c, const double *close, size_t n_bars, double *out, hs_error *err);
+
+/* LOAD a series once; sweep it by handle sending only the windows; FREE it. */
+HS_API hs_status hs_client_load(hs_client *c, const double *close, size_t n_bars, uint32_t *handle, hs_error *err);
+HS_API hs_status hs_client_sweep_handle(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                        hs_result *out, hs_error *err);
+HS_API hs_status hs_client_free(hs_client *c, uint32_t handle, hs_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

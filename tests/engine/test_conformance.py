@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Conformance: a client written from SPEC §6 alone (wire_client.py) gets results bit-identical to
+`hmasweep run` from `hmasweep serve`, over every transport (Unix socket, TCP loopback, stdin/stdout):
+the golden run (tests/golden/default_run.json, made by `hmasweep run`) and other gate data sets, through
+op 0 (the study's frame) and through LOAD + SWEEP on a handle; echo returns the series verbatim; HELLO
+reports protocol 1.
+
+usage: test_conformance.py SOURCE_DIR path/to/hmasweep [emulator prefix...]"""
+import json, os, struct, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wire_client import Conn, Server, frame, gen_series, load_frame, raw, results, run_json, stdio_call, sweep_handle_frame
+
+src, cli = sys.argv[1], sys.argv[2:]
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what)
+
+
+def same(body, combos, what):
+    pnl, trades = results(body, len(combos))
+    check(trades == [c["trades"] for c in combos], what + ": trades differ from `hmasweep run`")
+    # bit-identical: compare the f64 bit patterns, not values
+    want = struct.pack("<%dd" % len(combos), *[c["pnl"] for c in combos])
+    check(struct.pack("<%dd" % len(pnl), *pnl) == want, what + ": PnL not bit-identical to `hmasweep run`")
+
+
+golden = json.load(open(os.path.join(src, "tests/golden/default_run.json")))["combos"]
+golden_close = gen_series(cli)  # the default series (SPEC §1), the golden run's input
+# Other gate data: short series, small and odd L, windows at the series length (L = bars).
+other = []
+for args in (["--bars", "3000", "--seed", "5", "--lengths", "2,3,4,5,9,31,200"],
+             ["--bars", "700", "--seed", "9", "--vol", "0.004", "--grid", "2:700:9"],
+             ["--bars", "64", "--seed", "1", "--lengths", "2,7,21,64"]):
+    other.append((" ".join(args), gen_series(cli, *args[:-2]), run_json(cli, *args)["combos"]))
+
+with tempfile.TemporaryDirectory() as tmp:
+    # sliding: a tier-0 variant (bit-identical to the reference by the gate), 40x faster than the default
+    server = Server(cli, "--unix", os.path.join(tmp, "s.sock"), "--tcp", "127.0.0.1:0", "--variant", "sliding")
+    try:
+        for kind in ("unix", "tcp"):
+            c = Conn(server.url(kind), timeout=120)
+            code, body = c.call(raw(2, "I", 1))
+            check(code is None and struct.unpack_from("<I", body)[0] == 1, kind + ": HELLO protocol 1")
+            # the golden run: every combo over Unix, every 8th over TCP (same bytes, shorter test)
+            combos = golden if kind == "unix" else golden[::8]
+            code, body = c.call(frame(0, golden_close, [g["windows"] for g in combos]))
+            check(code is None, f"{kind}: golden sweep: {body if code else ''}")
+            if code is None:
+                same(body, combos, kind + " golden")
+            code, body = c.call(frame(1, golden_close, []))
+            check(code is None and body == struct.pack("<%dd" % len(golden_close), *golden_close), kind + ": echo")
+            for name, close, combos in other:
+                wins = [g["windows"] for g in combos]
+                code, body = c.call(frame(0, close, wins))
+                check(code is None, f"{kind} {name}: {body}")
+                if code is None:
+                    same(body, combos, f"{kind} op 0 {name}")
+                code, body = c.call(load_frame(close))
+                check(code is None and len(body) == 4, f"{kind} LOAD {name}")
+                (handle,) = struct.unpack("<I", body)
+                code, body = c.call(sweep_handle_frame(handle, wins))
+                check(code is None, f"{kind} SWEEP_HANDLE {name}: {body}")
+                if code is None:
+                    same(body, combos, f"{kind} handle {name}")
+                code, body = c.call(raw(5, "I", handle))
+                check(code is None and body == b"", f"{kind} FREE {name}")
+            c.close()
+    finally:
+        rc, err = server.stop()
+        check(rc == 0, f"server exit {rc}: {err}")
+
+# stdin/stdout: the same frames through `hmasweep serve` with no listener, all in one stream
+data = frame(0, golden_close, [g["windows"] for g in golden[::8]])
+for name, close, combos in other:
+    data += frame(0, close, [g["windows"] for g in combos])
+data += frame(1, other[0][1], [])
+rc, frames = stdio_call(cli, data, "--variant", "sliding")
+check(rc == 0 and len(frames) == 2 + len(other), f"stdio: exit {rc}, {len(frames)} replies")
+if len(frames) == 2 + len(other):
+    same(frames[0][1], golden[::8], "stdio golden")
+    for (name, close, combos), (code, body) in zip(other, frames[1:]):
+        check(code is None, f"stdio {name}")
+        if code is None:
+            same(body, combos, "stdio " + name)
+    check(frames[-1][1] == struct.pack("<%dd" % len(other[0][1]), *other[0][1]), "stdio echo")
+
+print(f"test_conformance: {passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

@@ -1,0 +1,132 @@
+"""A client for the hmasweep engine written from the text of SPEC §6 and docs/protocol.md alone: struct
+and sockets, nothing from this repository's code.  Shared by the engine's conformance and fault tests."""
+import json, os, socket, struct, subprocess, time
+
+
+def frame(op, close, windows, body_len=None):
+    """SPEC §6: [u32 body_len][u8 opcode][u32 n_bars][u32 n_combos][f64 close...][6 x i64 per combo]."""
+    body = struct.pack("<BII", op, len(close), len(windows)) + struct.pack("<%dd" % len(close), *close)
+    body += b"".join(struct.pack("<6q", *w) for w in windows)
+    return struct.pack("<I", len(body) if body_len is None else body_len) + body
+
+
+def raw(op, fmt="", *fields, tail=b""):
+    body = struct.pack("<B" + fmt, op, *fields) + tail
+    return struct.pack("<I", len(body)) + body
+
+
+def load_frame(close):
+    return raw(3, "I", len(close), tail=struct.pack("<%dd" % len(close), *close))
+
+
+def sweep_handle_frame(handle, windows):
+    return raw(4, "II", handle, len(windows), tail=b"".join(struct.pack("<6q", *w) for w in windows))
+
+
+class Conn:
+    def __init__(self, url, timeout=30.0):
+        if url.startswith("unix:"):
+            self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.s.settimeout(timeout)
+            self.s.connect(url[5:])
+        elif url.startswith("tcp://"):
+            host, port = url[6:].rsplit(":", 1)
+            self.s = socket.create_connection((host, int(port)), timeout=timeout)
+        else:
+            raise ValueError(url)
+
+    def send(self, data):
+        self.s.sendall(data)
+
+    def recv_exact(self, n):
+        buf = bytearray(n)
+        view, got = memoryview(buf), 0
+        while got < n:
+            k = self.s.recv_into(view[got:])
+            if k == 0:
+                raise ConnectionError("closed after %d of %d bytes" % (got, n))
+            got += k
+        return bytes(buf)
+
+    def reply(self):
+        """(None, body) for a result, (code, message) for an error reply."""
+        (prefix,) = struct.unpack("<I", self.recv_exact(4))
+        body = self.recv_exact(prefix & 0x7FFFFFFF)
+        if prefix & 0x80000000:
+            return struct.unpack_from("<I", body)[0], body[4:].decode()
+        return None, body
+
+    def call(self, data):
+        self.send(data)
+        return self.reply()
+
+    def closed(self):
+        """True when the server has closed the connection (EOF)."""
+        try:
+            return self.s.recv(1) == b""
+        except ConnectionResetError:  # closed with our unread bytes still in its buffer
+            return True
+        except socket.timeout:
+            return False
+
+    def close(self):
+        self.s.close()
+
+
+def results(body, n):
+    return list(struct.unpack_from("<%dd" % n, body, 0)), list(struct.unpack_from("<%dq" % n, body, 8 * n))
+
+
+def stdio_call(cli, data, *args):
+    """stdin/stdout transport: `hmasweep serve` with no listener; returns the reply stream's frames."""
+    p = subprocess.run(cli + ["serve", *args], input=data, capture_output=True, timeout=120)
+    out, frames, off = p.stdout, [], 0
+    while off + 4 <= len(out):
+        (prefix,) = struct.unpack_from("<I", out, off)
+        n = prefix & 0x7FFFFFFF
+        body = out[off + 4: off + 4 + n]
+        frames.append((struct.unpack_from("<I", body)[0], body[4:].decode()) if prefix & 0x80000000 else (None, body))
+        off += 4 + n
+    return p.returncode, frames
+
+
+class Server:
+    """`hmasweep serve --ready ...`: the URLs it listens on come from its ready line."""
+
+    def __init__(self, cli, *args):
+        self.p = subprocess.Popen(cli + ["serve", "--ready", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        line = self.p.stdout.readline().decode()
+        if not line.startswith("ready"):
+            err = self.p.stderr.read().decode()
+            self.p.wait(10)
+            raise RuntimeError("server did not start: %r %r" % (line, err))
+        self.urls = line.split()[1:]
+
+    def url(self, kind):
+        return next(u for u in self.urls if u.startswith(kind))
+
+    def rss_kb(self):
+        with open("/proc/%d/status" % self.p.pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+        return 0
+
+    def stop(self, timeout=20):
+        self.p.terminate()
+        try:
+            rc = self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            rc = "hung"
+        return rc, self.p.stderr.read().decode()
+
+
+def gen_series(cli, *args):
+    out = subprocess.run(cli + ["gen", "--output", "/dev/stdout", "--format", "f64", *args], check=True,
+                         capture_output=True).stdout
+    return list(struct.unpack("<%dd" % (len(out) // 8), out))
+
+
+def run_json(cli, *args):
+    return json.loads(subprocess.run(cli + ["run", "--format", "json", *args], check=True, capture_output=True).stdout)
