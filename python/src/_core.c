@@ -15,8 +15,10 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hmasweep.h"
 /* The registry, for variants() and the "best" alias, until the library exports an introspection API. */
@@ -51,6 +53,11 @@ static PyArrayObject *as_close(PyObject *obj) {
 
 /* An int64 array with C layout from any integer array-like (safe casting: floats are refused). */
 static PyArrayObject *as_int64(PyObject *obj, const char *what) {
+    if (PyArray_CheckExact(obj) && PyArray_TYPE((PyArrayObject *)obj) == NPY_INT64 &&
+        PyArray_ISCARRAY_RO((PyArrayObject *)obj) && PyArray_ISNOTSWAPPED((PyArrayObject *)obj)) {
+        Py_INCREF(obj);
+        return (PyArrayObject *)obj;
+    }
     /* Discover the dtype first: converting a list straight to int64 would truncate 6.5 to 6 silently. */
     PyArrayObject *any = (PyArrayObject *)PyArray_FROM_O(obj);
     if (!any) return NULL;
@@ -158,8 +165,10 @@ static PyTypeObject *SweepResult;
 /* ---- sweep ------------------------------------------------------------------------------------ */
 
 PyDoc_STRVAR(sweep_doc,
-             "sweep(close, lengths=None, *, windows=None, variant='best', isa=None, threads=0) -> SweepResult\n"
+             "sweep($module, /, close, lengths=None, *, windows=None, variant='best', isa=None, threads=0)\n"
+             "--\n"
              "\n"
+             "Returns a SweepResult (pnl, trades, lengths, windows, variant).\n"
              "Run the HMA/HMA3 stop-and-reverse backtest for every combo over `close`.\n"
              "\n"
              "close    1-D float64 prices (ndarray, pandas Series, list, any buffer); used in place when it is\n"
@@ -172,14 +181,76 @@ PyDoc_STRVAR(sweep_doc,
              "\n"
              "The GIL is released while the kernel runs.  Bad input raises ValueError with the library's message.");
 
-static PyObject *py_sweep(PyObject *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"close", "lengths", "windows", "variant", "isa", "threads", NULL};
-    PyObject *close_obj, *lengths_obj = Py_None, *windows_obj = Py_None;
+/* Keyword names, interned once: a call's keyword names are interned too, so a pointer compare finds them.
+ * Hand parsing under METH_FASTCALL instead of PyArg_ParseTupleAndKeywords: the latter cost ~0.3 µs per
+ * call here, a sixth of the 2 µs budget (reports/python.md). */
+enum { KW_CLOSE, KW_LENGTHS, KW_WINDOWS, KW_VARIANT, KW_ISA, KW_THREADS, KW_COUNT };
+static const char *const kw_names[KW_COUNT] = {"close", "lengths", "windows", "variant", "isa", "threads"};
+static PyObject *kw_interned[KW_COUNT];
+static PyObject *unchecked_name; /* r.variant when "best" resolves to the library default */
+
+static int kw_index(PyObject *name) {
+    for (int k = 0; k < KW_COUNT; k++)
+        if (name == kw_interned[k]) return k;
+    for (int k = 0; k < KW_COUNT; k++)
+        if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, kw_names[k]) == 0) return k;
+    return -1;
+}
+
+/* Optional str argument: NULL for None. */
+static int str_arg(PyObject *obj, const char *what, const char **out) {
+    if (obj == Py_None) {
+        *out = NULL;
+        return 1;
+    }
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "sweep(): %s must be a str or None", what);
+        return 0;
+    }
+    *out = PyUnicode_AsUTF8(obj);
+    return *out != NULL;
+}
+
+static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *arg[KW_COUNT] = {NULL, Py_None, Py_None, NULL, Py_None, NULL};
+    if (nargs > 2) {
+        PyErr_Format(PyExc_TypeError, "sweep() takes at most 2 positional arguments (%zd given)", nargs);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) arg[i] = args[i];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i);
+        int k = kw_index(name);
+        if (k < 0) {
+            PyErr_Format(PyExc_TypeError, "sweep() got an unexpected keyword argument '%S'", name);
+            return NULL;
+        }
+        if (k < nargs) {
+            PyErr_Format(PyExc_TypeError, "sweep() got multiple values for argument '%s'", kw_names[k]);
+            return NULL;
+        }
+        arg[k] = args[nargs + i];
+    }
+    if (!arg[KW_CLOSE]) {
+        PyErr_SetString(PyExc_TypeError, "sweep() missing required argument 'close'");
+        return NULL;
+    }
+    PyObject *close_obj = arg[KW_CLOSE], *lengths_obj = arg[KW_LENGTHS], *windows_obj = arg[KW_WINDOWS];
     const char *variant = "best", *isa = NULL;
     int threads = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O$Ozzi:sweep", kwlist, &close_obj, &lengths_obj, &windows_obj,
-                                     &variant, &isa, &threads))
-        return NULL;
+    if (arg[KW_VARIANT] && !str_arg(arg[KW_VARIANT], "variant", &variant)) return NULL;
+    if (!variant) variant = "best";
+    if (!str_arg(arg[KW_ISA], "isa", &isa)) return NULL;
+    if (arg[KW_THREADS]) {
+        long t = PyLong_AsLong(arg[KW_THREADS]);
+        if (t == -1 && PyErr_Occurred()) return NULL;
+        if (t < INT_MIN || t > INT_MAX) {
+            PyErr_SetString(PyExc_ValueError, "threads is out of range");
+            return NULL;
+        }
+        threads = (int)t;
+    }
     if (lengths_obj != Py_None && windows_obj != Py_None) {
         PyErr_SetString(PyExc_ValueError, "give lengths or windows, not both");
         return NULL;
@@ -222,8 +293,11 @@ static PyObject *py_sweep(PyObject *self, PyObject *args, PyObject *kw) {
         t[k] = res[k].trades;
     }
     if (!(result = PyStructSequence_New(SweepResult))) goto done;
-    PyObject *name = PyUnicode_FromString(resolved ? resolved : "unchecked");
-    if (!name) {
+    PyObject *name = !resolved ? unchecked_name
+                     : (arg[KW_VARIANT] && arg[KW_VARIANT] != Py_None) ? arg[KW_VARIANT]
+                                                                       : NULL;
+    if (name) Py_INCREF(name);
+    else if (!(name = PyUnicode_FromString(resolved))) {
         Py_CLEAR(result);
         goto done;
     }
@@ -495,16 +569,59 @@ static PyObject *py_trade_log(PyObject *self, PyObject *args) {
 }
 #endif
 
+/* ---- measurement hook for prof/py_overhead ------------------------------------------------------ */
+
+PyDoc_STRVAR(c_sweep_loop_doc,
+             "_c_sweep_loop(close, windows, variant, reps) -> float\n"
+             "\n"
+             "Seconds for `reps` back-to-back hs_sweep calls made from C with the same arguments sweep() passes\n"
+             "(prof/py_overhead subtracts this from the Python call to get the binding's overhead).");
+
+static PyObject *py_c_sweep_loop(PyObject *self, PyObject *args) {
+    PyObject *close_obj, *win_obj;
+    const char *variant;
+    Py_ssize_t reps;
+    if (!PyArg_ParseTuple(args, "OOzn:_c_sweep_loop", &close_obj, &win_obj, &variant, &reps)) return NULL;
+    PyArrayObject *close = as_close(close_obj);
+    if (!close) return NULL;
+    PyArrayObject *win = combos_from_windows(win_obj);
+    if (!win) {
+        Py_DECREF(close);
+        return NULL;
+    }
+    size_t n = (size_t)PyArray_DIM(win, 0);
+    hs_result *res = malloc((n ? n : 1) * sizeof *res);
+    hs_sweep_options opt = {.variant = resolve_variant(variant), .isa = NULL, .threads = 0};
+    hs_error err;
+    hs_status st = HS_OK;
+    struct timespec t0, t1;
+    const double *px = PyArray_DATA(close);
+    size_t n_bars = (size_t)PyArray_DIM(close, 0);
+    const hs_windows *combos = PyArray_DATA(win);
+    Py_BEGIN_ALLOW_THREADS
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (Py_ssize_t r = 0; r < reps && st == HS_OK && res; r++) st = hs_sweep(px, n_bars, combos, n, res, &opt, &err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    Py_END_ALLOW_THREADS
+    free(res);
+    Py_DECREF(close);
+    Py_DECREF(win);
+    if (!res) return PyErr_NoMemory();
+    if (st != HS_OK) return raise_status(st, &err);
+    return PyFloat_FromDouble((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+}
+
 /* ---- module ----------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
-    {"sweep", (PyCFunction)(void (*)(void))py_sweep, METH_VARARGS | METH_KEYWORDS, sweep_doc},
+    {"sweep", (PyCFunction)(void (*)(void))py_sweep, METH_FASTCALL | METH_KEYWORDS, sweep_doc},
     {"series", (PyCFunction)(void (*)(void))py_series, METH_VARARGS | METH_KEYWORDS, series_doc},
     {"standard_normal", py_standard_normal, METH_VARARGS, standard_normal_doc},
     {"grid", (PyCFunction)(void (*)(void))py_grid, METH_VARARGS | METH_KEYWORDS, grid_doc},
     {"windows", py_windows, METH_O, windows_doc},
     {"variants", py_variants, METH_NOARGS, variants_doc},
     {"read_series", py_read_series, METH_O, read_series_doc},
+    {"_c_sweep_loop", py_c_sweep_loop, METH_VARARGS, c_sweep_loop_doc},
 #ifdef HS_HAVE_TRADE_LOG
     {"_trade_log", py_trade_log, METH_VARARGS, trade_log_doc},
 #endif
@@ -518,6 +635,9 @@ PyMODINIT_FUNC PyInit__core(void) {
     import_array();
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
+    for (int k = 0; k < KW_COUNT; k++)
+        if (!(kw_interned[k] = PyUnicode_InternFromString(kw_names[k]))) goto fail;
+    if (!(unchecked_name = PyUnicode_InternFromString("unchecked"))) goto fail;
     SweepResult = PyStructSequence_NewType(&result_desc);
     if (!SweepResult || PyModule_AddObject(m, "SweepResult", (PyObject *)SweepResult) < 0) goto fail;
     Py_INCREF(SweepResult); /* the module took one reference; the sweep function keeps its own */

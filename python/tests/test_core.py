@@ -264,3 +264,12 @@ def test_two_threads_sweep_at_once():
         np.testing.assert_array_equal(r.trades, ref.trades)
     print("two threads: one sweep %.3f s, two at once %.3f s (%.2fx the work in %.2fx the time)"
           % (t_serial, t_par, 2.0, t_par / t_serial))
+
+
+def test_argument_errors_are_typeerrors():
+    s = hmasweep.series(bars=100)
+    for call in (lambda: hmasweep.sweep(), lambda: hmasweep.sweep(s, [6], 3), lambda: hmasweep.sweep(s, foo=1),
+                 lambda: hmasweep.sweep(s, [6], lengths=[6]), lambda: hmasweep.sweep(s, variant=3)):
+        with pytest.raises(TypeError):
+            call()
+    assert hmasweep.sweep(close=s, lengths=[6], variant=None, isa=None, threads=1).trades.shape == (1,)
