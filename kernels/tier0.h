@@ -24,6 +24,31 @@ static inline double hs_hma_raw(double half, double full) { return 2.0 * half - 
 /* HMA3 input series: (3·WMA(close, w3) − WMA(close, w4)) − WMA(close, w5). */
 static inline double hs_hma3_raw(double third, double half, double full) { return (3.0 * third - half) - full; }
 
+/* Where each stage of one combo first has a value, for ANY six windows >= 1.  The wire and hs_sweep
+ * accept windows that are not derived from L, so nothing may assume w0 <= w1 or w3 <= w4 <= w5: a raw
+ * series is defined once all its WMAs are, and a smoothing WMA of it w − 1 bars after that.  Every
+ * variant takes its first bars from here (issue 10, defect 1: the running-sum kernels had read
+ * close[−1] and returned wrong trades for windows like (3,6,2,9,2,3)). */
+typedef struct {
+    size_t raw;   /* 2·WMA(w0) − WMA(w1):            max(w0, w1) − 1     */
+    size_t raw3;  /* (3·WMA(w3) − WMA(w4)) − WMA(w5): max(w3, w4, w5) − 1 */
+    size_t hma;   /* WMA(raw, w2):                    raw + w2 − 1        */
+    size_t hma3;  /* WMA(raw3, w5):                   raw3 + w5 − 1       */
+    size_t start; /* the first bar with a d:          max(hma, hma3)      */
+} hs_first_bars;
+
+static inline size_t hs_max_size(size_t a, size_t b) { return a > b ? a : b; }
+
+static inline hs_first_bars hs_first_bars_of(const int64_t *w) {
+    hs_first_bars f;
+    f.raw = hs_max_size((size_t)w[0], (size_t)w[1]) - 1;
+    f.raw3 = hs_max_size(hs_max_size((size_t)w[3], (size_t)w[4]), (size_t)w[5]) - 1;
+    f.hma = f.raw + (size_t)w[2] - 1;
+    f.hma3 = f.raw3 + (size_t)w[5] - 1;
+    f.start = hs_max_size(f.hma, f.hma3);
+    return f;
+}
+
 /* Where the books write their trades when a caller asks for the trade log (hs_trade_log): up to `cap`
  * into `out`, counting all of them in `n`.  The functions below take the sink as an argument, and every
  * sweep passes the constant NULL, so after inlining the logging branches are gone from the sweep's loops

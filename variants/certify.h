@@ -4,6 +4,7 @@
 #ifndef HS_CERTIFY_H
 #define HS_CERTIFY_H
 
+#include <float.h>
 #include <math.h>
 
 #include "tier0.h"
@@ -137,16 +138,21 @@ static inline double certify_threshold(const double *close, size_t n, const int6
     return certify_threshold_m(max_price(close, n), w);
 }
 
+/* The sign of an approximate d is certain only where |d| > tau AND d is finite: the bound says nothing
+ * about a d whose sums overflowed to ±inf (the tier-0 d of that bar may be finite with the other sign,
+ * or NaN, which the books skip).  NaN fails both tests. */
+static inline int certify_sure(double d, double tau) { return fabs(d) > tau && fabs(d) <= DBL_MAX; }
+
 /* Certify d[start..n) against tau, recomputing the ambiguous bars in tier-0 order, then run the books.
  * A branch-free scan (vectorised by the compiler) finds whether any bar is ambiguous; only then the
  * scalar loop recomputes those bars. */
 static inline hs_result certified_books(double *d, const double *close, size_t start, size_t n, double tau,
                                         const int64_t *w) {
     int ambiguous = 0;
-    for (size_t i = start; i < n; i++) ambiguous |= !(fabs(d[i]) > tau);
+    for (size_t i = start; i < n; i++) ambiguous |= !certify_sure(d[i], tau);
     if (ambiguous)
         for (size_t i = start; i < n; i++)
-            if (!(fabs(d[i]) > tau)) d[i] = hma3_tier0_at(close, i, w) - hma_tier0_at(close, i, w);
+            if (!certify_sure(d[i], tau)) d[i] = hma3_tier0_at(close, i, w) - hma_tier0_at(close, i, w);
     return hs_books_over(d, close, start, n);
 }
 

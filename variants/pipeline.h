@@ -22,8 +22,6 @@
 
 #define PIPELINE_BUFFERS 4
 
-static inline size_t pipe_max(size_t a, size_t b) { return a > b ? a : b; }
-
 /* The pipeline as a function of a WMA pass (a static function of the including file, inlined). */
 typedef void (*pipe_wma_fn)(const double *x, size_t n, size_t first, int64_t w, double *out, double *extra);
 
@@ -35,26 +33,23 @@ static inline size_t pipeline_d(const double *close, size_t n, const hs_windows 
     double *E = scratch + PIPELINE_BUFFERS * stride;
     const int64_t *w = win->w;
 
+    hs_first_bars f = hs_first_bars_of(w);
+
     /* HMA */
     wma(close, n, 0, w[0], A, E);
     wma(close, n, 0, w[1], B, E);
-    size_t raw_first = pipe_max((size_t)w[0], (size_t)w[1]) - 1;
-    for (size_t i = raw_first; i < n; i++) A[i] = hs_hma_raw(A[i], B[i]);
-    size_t hma_first = raw_first + (size_t)w[2] - 1;
-    if (hma_first < n) wma(A, n, raw_first, w[2], D, E);
+    for (size_t i = f.raw; i < n; i++) A[i] = hs_hma_raw(A[i], B[i]);
+    if (f.hma < n) wma(A, n, f.raw, w[2], D, E);
 
     /* HMA3 */
     wma(close, n, 0, w[3], A, E);
     wma(close, n, 0, w[4], B, E);
     wma(close, n, 0, w[5], C, E);
-    size_t raw3_first = pipe_max(pipe_max((size_t)w[3], (size_t)w[4]), (size_t)w[5]) - 1;
-    for (size_t i = raw3_first; i < n; i++) A[i] = hs_hma3_raw(A[i], B[i], C[i]);
-    size_t hma3_first = raw3_first + (size_t)w[5] - 1;
-    if (hma3_first < n) wma(A, n, raw3_first, w[5], B, E);
+    for (size_t i = f.raw3; i < n; i++) A[i] = hs_hma3_raw(A[i], B[i], C[i]);
+    if (f.hma3 < n) wma(A, n, f.raw3, w[5], B, E);
 
-    size_t start = pipe_max(hma_first, hma3_first);
-    for (size_t i = start; i < n; i++) B[i] -= D[i];
-    return start;
+    for (size_t i = f.start; i < n; i++) B[i] -= D[i];
+    return f.start;
 }
 
 /* A WMA pass in the reference's operation order: d is the reference's, the books read it directly. */

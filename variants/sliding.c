@@ -36,8 +36,7 @@ static void slide_d(const double *raw, const double *raw3, size_t n, size_t star
 
 /* Two windows over the same input in one loop (the HMA pair and the HMA3 triple share their input), so
  * their dependency chains overlap; combine() is the spec's raw series. */
-static void slide_hma_raw(const double *x, size_t n, int64_t w0, int64_t w1, double *raw) {
-    size_t first = (size_t)(w0 > w1 ? w0 : w1) - 1;
+static void slide_hma_raw(const double *x, size_t n, size_t first, int64_t w0, int64_t w1, double *raw) {
     double d0 = (double)w0, d1 = (double)w1, i0 = 1.0 / hs_wma_denom(w0), i1 = 1.0 / hs_wma_denom(w1);
     for (size_t blk = first; blk < n; blk += SLIDE_BLOCK) {
         size_t end = blk + SLIDE_BLOCK < n ? blk + SLIDE_BLOCK : n;
@@ -51,8 +50,8 @@ static void slide_hma_raw(const double *x, size_t n, int64_t w0, int64_t w1, dou
     }
 }
 
-static void slide_hma3_raw(const double *x, size_t n, int64_t w3, int64_t w4, int64_t w5, double *raw) {
-    size_t first = (size_t)w5 - 1; /* w5 >= w4 >= w3 (SPEC §2) */
+static void slide_hma3_raw(const double *x, size_t n, size_t first, int64_t w3, int64_t w4, int64_t w5,
+                           double *raw) {
     double d3 = (double)w3, d4 = (double)w4, d5 = (double)w5;
     double i3 = 1.0 / hs_wma_denom(w3), i4 = 1.0 / hs_wma_denom(w4), i5 = 1.0 / hs_wma_denom(w5);
     for (size_t blk = first; blk < n; blk += SLIDE_BLOCK) {
@@ -74,13 +73,11 @@ hs_result hs_combo_sliding__scalar(const double *close, size_t n, const hs_windo
     size_t stride = hs_scratch_stride(n);
     double *raw = scratch, *raw3 = scratch + stride, *d = scratch + 2 * stride;
 
-    size_t raw_first = (size_t)w[1] - 1, raw3_first = (size_t)w[5] - 1;
-    size_t hma_first = raw_first + (size_t)w[2] - 1, hma3_first = raw3_first + (size_t)w[5] - 1;
-    size_t start = hma_first > hma3_first ? hma_first : hma3_first;
-    if (start >= n) return hs_books_over(NULL, close, n, n);
-    slide_hma_raw(close, n, w[0], w[1], raw);
-    slide_hma3_raw(close, n, w[3], w[4], w[5], raw3);
-    slide_d(raw, raw3, n, start, w[2], w[5], d);
+    hs_first_bars f = hs_first_bars_of(w);
+    if (f.start >= n) return hs_books_over(NULL, close, n, n);
+    slide_hma_raw(close, n, f.raw, w[0], w[1], raw);
+    slide_hma3_raw(close, n, f.raw3, w[3], w[4], w[5], raw3);
+    slide_d(raw, raw3, n, f.start, w[2], w[5], d);
 
-    return certified_books(d, close, start, n, certify_threshold(close, n, w), w);
+    return certified_books(d, close, f.start, n, certify_threshold(close, n, w), w);
 }

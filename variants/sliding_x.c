@@ -123,7 +123,7 @@ static void second_level(size_t n, size_t from, int64_t (*w)[HS_VN], lanes_scrat
 }
 
 /* The books of every lane, read straight from the interleaved d.  First the certification: a lane with
- * any bar where |d| <= its TAU (or NaN) takes the slow path — its d copied out, ambiguous bars recomputed
+ * any bar where |d| <= its TAU, or d is not finite, takes the slow path — its d copied out, ambiguous bars recomputed
  * in tier-0 order, certified_books.  Every other lane has no zero and no NaN, so (as in hs_books_over) a
  * cross is exactly a sign change between neighbours: one vector compare per bar finds the lanes whose
  * sign flipped, and only their books are visited, with the same hs_book_step as the reference. */
@@ -137,9 +137,12 @@ static void lanes_books(const double *close, size_t n, const lanes_scratch *s, i
     }
     unsigned all = (1u << HS_VN) - 1, ambiguous = 0;
     for (int l = 0; l < HS_VN; l++)
-        for (size_t i = start[l]; i < second; i++) ambiguous |= (unsigned)!(fabs(s->d[i * HS_VN + l]) > tau[l]) << l;
-    hs_vd vtau = vd_loadu(tau);
-    for (size_t i = second; i < n; i++) ambiguous |= ~vd_absgt_bits(vd_loadu(s->d + i * HS_VN), vtau) & all;
+        for (size_t i = start[l]; i < second; i++) ambiguous |= (unsigned)!certify_sure(s->d[i * HS_VN + l], tau[l]) << l;
+    hs_vd vtau = vd_loadu(tau), vmax = vd_set1(DBL_MAX);
+    for (size_t i = second; i < n; i++) {
+        hs_vd d = vd_loadu(s->d + i * HS_VN); /* certify_sure, per lane */
+        ambiguous |= ~(vd_absgt_bits(d, vtau) & ~vd_absgt_bits(d, vmax)) & all;
+    }
 
     hs_book book[HS_VN];
     for (int l = 0; l < HS_VN; l++) {
@@ -174,10 +177,10 @@ static void sliding_lanes(const double *close, size_t n, const hs_windows *win, 
     for (int l = 0; l < HS_VN; l++) {
         const int64_t *src = win[l < live ? l : 0].w;
         for (int k = 0; k < 6; k++) w[k][l] = src[k];
-        raw_from[l] = (size_t)w[1][l] - 1;
-        raw3_from[l] = (size_t)w[5][l] - 1;
-        size_t hma_first = raw_from[l] + (size_t)w[2][l] - 1, hma3_first = raw3_from[l] + (size_t)w[5][l] - 1;
-        start[l] = hma_first > hma3_first ? hma_first : hma3_first;
+        hs_first_bars f = hs_first_bars_of(src);
+        raw_from[l] = f.raw;
+        raw3_from[l] = f.raw3;
+        start[l] = f.start;
         size_t lane_first = raw_from[l] > raw3_from[l] ? raw_from[l] : raw3_from[l];
         first = lane_first > first ? lane_first : first;
         second = start[l] > second ? start[l] : second;
@@ -210,8 +213,7 @@ void HS_CAT3(hs_batch_sliding_x__, HS_ISA_NAME, )(const double *close, size_t n,
         size_t lane_of[HS_VN];
         int live = 0;
         for (; c < count && live < HS_VN; c++) {
-            size_t s_hma = (size_t)(win[c].w[1] + win[c].w[2] - 2), s_hma3 = (size_t)(2 * win[c].w[5] - 2);
-            if ((s_hma > s_hma3 ? s_hma : s_hma3) >= n) {
+            if (hs_first_bars_of(win[c].w).start >= n) {
                 hs_book none = hs_book_new();
                 out[c] = hs_book_finish(&none, close[n - 1]);
                 continue;
