@@ -121,8 +121,22 @@ static inline double max_price(const double *close, size_t n) {
     return a > b ? a : b;
 }
 
-/* TAU for a kernel whose WMAs are off by at most eps(w)·M (relative to the largest price m). */
+/* The bound holds only where nothing overflows and every rounding error is relative to M: the largest
+ * value either pipeline forms is a smoothing sum, |Σ raw3·(j+1)| <= 5M·denom(w5) (M·denom for the sums
+ * over close), kept 3x below DBL_MAX; and M >= 2^-900 keeps u·M far above the subnormal spacing.
+ * Outside that range no sign is certified (tau = inf) and every bar is recomputed in tier-0 order.
+ * Found by a random search (live mode, tests/test_live.c): prices near DBL_MAX/k with windows up to 12
+ * made the reference's sums overflow where the running sums did not, and the trades differed. */
+static inline int certify_in_range(double m, const int64_t *w) {
+    int64_t wmax = 1;
+    for (int k = 0; k < 6; k++) wmax = w[k] > wmax ? w[k] : wmax;
+    return m >= 0x1p-900 && m <= DBL_MAX / (16.0 * hs_wma_denom(wmax));
+}
+
+/* TAU for a kernel whose WMAs are off by at most eps(w)·M (relative to the largest price m); +inf (no
+ * sign certified) outside certify_in_range. */
 static inline double certify_threshold_eps(double m, const int64_t *w, double (*eps)(int64_t)) {
+    if (!certify_in_range(m, w)) return INFINITY;
     double e = (pipeline_bound(w, eps) + pipeline_bound(w, eps_tier0) + 8.0 * 0x1p-53) * m;
     return 4.0 * e;
 }
