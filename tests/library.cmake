@@ -21,3 +21,11 @@ if(Python3_Interpreter_FOUND)
   add_test(NAME test_trades_cli COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/test_trades_cli.py ${HS_CLI_COMMAND})
   set_tests_properties(test_trades_cli PROPERTIES LABELS library)
 endif()
+# The installed-prefix consumer (tests/consumer/): install, then build and run a tiny project against
+# the prefix with find_package(hmasweep) and with pkg-config.  Host builds only (a cross build's consumer
+# would need the cross toolchain passed on; the library's own tests already run under the emulator).
+if(NOT CMAKE_CROSSCOMPILING AND NOT APPLE)
+  add_test(NAME test_consumer COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/consumer/run.sh ${CMAKE_BINARY_DIR}
+                                      ${CMAKE_C_COMPILER} "${CMAKE_C_FLAGS}")
+  set_tests_properties(test_consumer PROPERTIES LABELS "library;consumer" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The installed-prefix consumer test: `cmake --install` the build into a fresh prefix, then build
+# tests/consumer/consumer.c against that prefix two ways and run it:
+#   1. CMake: find_package(hmasweep) -> hmasweep::hmasweep (shared) and hmasweep::hmasweep_static
+#   2. pkg-config: `pkg-config --cflags --libs hmasweep` (shared), and --static with libhmasweep.a
+# and check the installed CLI runs from the prefix and the installed .so has its SONAME.
+# Usage: run.sh BUILD_DIR C_COMPILER "C_FLAGS"    (exit 77 = skipped: no pkg-config)
+set -euo pipefail
+build=$1 cc=$2 cflags=${3:-}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/hs_consumer.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+step() { echo "--- $*"; }
+
+step "cmake --install $build --prefix $prefix"
+cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+libdir=$(dirname "$(find "$prefix" -name 'libhmasweep.so.1' | head -1)")
+for f in "$prefix/include/hmasweep.h" "$libdir/libhmasweep.a" "$libdir/libhmasweep.so" "$prefix/bin/hmasweep" \
+  "$libdir/pkgconfig/hmasweep.pc" "$libdir/cmake/hmasweep/hmasweepConfig.cmake"; do
+  [[ -e $f ]] || { echo "missing after install: $f"; exit 1; }
+done
+! ls "$prefix/include" | grep -v '^hmasweep.h$' || { echo "private headers installed"; exit 1; }
+soname=$(readelf -d "$libdir/libhmasweep.so.1" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
+[[ $soname == libhmasweep.so.1 ]] || { echo "SONAME is '$soname'"; exit 1; }
+"$prefix/bin/hmasweep" run --bars 3000 --lengths 6 | grep -q '^fingerprint' || { echo "installed CLI failed"; exit 1; }
+echo "installed: $(cd "$prefix" && find . -type f -o -type l | sort | tr '\n' ' ')"
+
+step "CMake consumer: find_package(hmasweep)"
+cmake -S "$here" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$cflags" \
+  -DCMAKE_BUILD_TYPE=Release >"$work/cmake.log" || { cat "$work/cmake.log"; exit 1; }
+cmake --build "$work/cmake" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+"$work/cmake/consumer_shared"
+ldd "$work/cmake/consumer_shared" | grep -q "$libdir/libhmasweep.so.1" || { echo "consumer_shared does not load the installed .so"; ldd "$work/cmake/consumer_shared"; exit 1; }
+"$work/cmake/consumer_static"
+! ldd "$work/cmake/consumer_static" | grep -q libhmasweep || { echo "consumer_static loads libhmasweep.so"; exit 1; }
+
+step "pkg-config consumer"
+command -v pkg-config >/dev/null || { echo "pkg-config not installed: SKIP the pkg-config half"; exit 77; }
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+# shellcheck disable=SC2046,SC2086
+"$cc" $cflags "$here/consumer.c" -o "$work/pc_shared" $(pkg-config --cflags --libs hmasweep) -Wl,-rpath,"$libdir"
+"$work/pc_shared"
+# shellcheck disable=SC2046,SC2086
+"$cc" $cflags "$here/consumer.c" -o "$work/pc_static" $(pkg-config --cflags hmasweep) "$libdir/libhmasweep.a" \
+  $(pkg-config --libs-only-other --static hmasweep) $(pkg-config --static --libs-only-l hmasweep | sed 's/-lhmasweep//')
+"$work/pc_static"
+echo "consumer: OK (CMake shared + static, pkg-config shared + static)"
