@@ -23,7 +23,7 @@ done
 ! ls "$prefix/include" | grep -v '^hmasweep.h$' || { echo "private headers installed"; exit 1; }
 soname=$(readelf -d "$libdir/libhmasweep.so.1" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 [[ $soname == libhmasweep.so.1 ]] || { echo "SONAME is '$soname'"; exit 1; }
-"$prefix/bin/hmasweep" run --bars 3000 --lengths 6 | grep -q '^fingerprint' || { echo "installed CLI failed"; exit 1; }
+"$prefix/bin/hmasweep" run --bars 3000 --lengths 6 | grep >/dev/null '^fingerprint' || { echo "installed CLI failed"; exit 1; }
 echo "installed: $(cd "$prefix" && find . -type f -o -type l | sort | tr '\n' ' ')"
 
 step "CMake consumer: find_package(hmasweep)"
@@ -31,9 +31,9 @@ cmake -S "$here" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPIL
   -DCMAKE_BUILD_TYPE=Release >"$work/cmake.log" || { cat "$work/cmake.log"; exit 1; }
 cmake --build "$work/cmake" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 "$work/cmake/consumer_shared"
-ldd "$work/cmake/consumer_shared" | grep -q "$libdir/libhmasweep.so.1" || { echo "consumer_shared does not load the installed .so"; ldd "$work/cmake/consumer_shared"; exit 1; }
+ldd "$work/cmake/consumer_shared" | grep >/dev/null "$libdir/libhmasweep.so.1" || { echo "consumer_shared does not load the installed .so"; ldd "$work/cmake/consumer_shared"; exit 1; }
 "$work/cmake/consumer_static"
-! ldd "$work/cmake/consumer_static" | grep -q libhmasweep || { echo "consumer_static loads libhmasweep.so"; exit 1; }
+! ldd "$work/cmake/consumer_static" | grep >/dev/null libhmasweep || { echo "consumer_static loads libhmasweep.so"; exit 1; }
 
 step "pkg-config consumer"
 command -v pkg-config >/dev/null || { echo "pkg-config not installed: SKIP the pkg-config half"; exit 77; }
