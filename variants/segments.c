@@ -72,84 +72,151 @@ typedef struct {
     double *ring_raw, *ring_raw3;
     size_t ring_mask;
     unsigned char *signs, *uncertain; /* seg + 64 bytes each */
+    unsigned uncertain_lanes;         /* OR of this combo's uncertain bytes: lanes that need them read */
     long long recomputed;
 } seg_thread;
 
+/* Hardware FMA where the ISA has it (one rounding fewer, inside the same bound); elsewhere a multiply
+ * and an add, the rounding the bound was derived for.  Only approximate values (certified later) use it. */
+#if defined(HS_TU_AVX2) || defined(HS_TU_AVX512) || defined(HS_TU_NEON)
+#define seg_fma vd_fma
+#else
+static inline hs_vd seg_fma(hs_vd a, hs_vd b, hs_vd c) { return vd_add(vd_mul(a, b), c); }
+#endif
+
+/* A running window sum with S1 kept negated (N1 = −S1), so that a step is one multiply-add and two adds:
+ *   S2 += w·x_new − S1 = fma(w, x_new, N1);  N1 += x_old − x_new.
+ * Same roundings as sliding.c's step, or one fewer with FMA: the bound of certify.h holds. */
 typedef struct {
-    hs_vd s1, s2;
+    hs_vd n1, s2;
 } vsums;
 
 /* Direct sums of the window of length w ending at step k of an interleaved series (ring: index masked).
  * Four partial sums break the add chains; the order is free for the bound. */
-static inline vsums anchor_vec(const double *x, size_t k, int64_t w, size_t mask) {
+/* noinline (here and on the other stages): a profile then shows each part's share of the time by symbol
+ * (prof/segments); the calls are per block or chunk, not per step. */
+static __attribute__((noinline)) vsums anchor_vec(const double *x, size_t k, int64_t w, size_t mask) {
     hs_vd a[4] = {vd_zero(), vd_zero(), vd_zero(), vd_zero()}, b[4] = {vd_zero(), vd_zero(), vd_zero(), vd_zero()};
     size_t first = k - (size_t)(w - 1);
     int64_t j = 0;
     for (; j + 4 <= w; j += 4)
         for (int q = 0; q < 4; q++) {
             hs_vd v = vd_loadu(x + ((first + (size_t)(j + q)) & mask) * HS_VN);
-            a[q] = vd_add(a[q], v);
+            a[q] = vd_sub(a[q], v);
             b[q] = vd_add(b[q], vd_mul(v, vd_set1((double)(j + q + 1))));
         }
     for (; j < w; j++) {
         hs_vd v = vd_loadu(x + ((first + (size_t)j) & mask) * HS_VN);
-        a[0] = vd_add(a[0], v);
+        a[0] = vd_sub(a[0], v);
         b[0] = vd_add(b[0], vd_mul(v, vd_set1((double)(j + 1))));
     }
     return (vsums){vd_add(vd_add(a[0], a[1]), vd_add(a[2], a[3])), vd_add(vd_add(b[0], b[1]), vd_add(b[2], b[3]))};
 }
 
-/* sliding.c's step: S2 += w·x_new − S1; S1 += x_new − x_old. */
 static inline void vstep(vsums *s, hs_vd w, hs_vd x_new, hs_vd x_old) {
-    s->s2 = vd_add(s->s2, vd_sub(vd_mul(w, x_new), s->s1));
-    s->s1 = vd_add(s->s1, vd_sub(x_new, x_old));
+    s->s2 = vd_add(s->s2, seg_fma(w, x_new, s->n1));
+    s->n1 = vd_add(s->n1, vd_sub(x_old, x_new));
 }
 
+/* Per combo: windows, weights, and the scalings folded where that is exact or inside the bound:
+ * 2/denom (exact), −1/denom (exact), 3/denom (one rounding more than 3·(S2/denom), well inside it). */
 typedef struct {
     int64_t w[6];
-    hs_vd wd[6], inv[6], two, three, tau;
+    hs_vd wd[6], inv[6], ninv[6], two_inv0, three_inv3, tau;
 } seg_consts;
 
-/* The fused pass over steps [k0, k1) in blocks of SEG_BLOCK.  Steps before `second` run the first level
- * only (warm-up: they fill the rings); from `second` on, the second level and d as well, writing the
- * masks at index k − second. */
+/* The running state of one combo: the five first-level WMAs and the two second-level ones. */
+typedef struct {
+    vsums s0, s1, s3, s4, s5, h, h3;
+} seg_state;
+
+/* Steps between writing the first level's raw values and the second level reading them: the two
+ * levels run as separate loops over chunks of SEG_CHUNK steps, so that each loop's running sums stay in
+ * registers (fused in one loop, 14 sums overflow AVX2's 16 registers and the spills sit on the
+ * loop-carried chains).  The ring then holds SEG_CHUNK + the widest second-level window. */
+#ifndef SEG_CHUNK
+#define SEG_CHUNK 128
+#endif
+
+static inline void level1_store(const seg_state *st, const seg_consts *c, seg_thread *t, size_t k) {
+    size_t at = (k & t->ring_mask) * HS_VN;
+    vd_storeu(t->ring_raw + at, seg_fma(st->s0.s2, c->two_inv0, vd_mul(st->s1.s2, c->ninv[1])));
+    vd_storeu(t->ring_raw3 + at, seg_fma(st->s5.s2, c->ninv[5], seg_fma(st->s3.s2, c->three_inv3,
+                                                                         vd_mul(st->s4.s2, c->ninv[4]))));
+}
+
+/* First level, steps (k0, k1): slide the five WMAs of close, write raw and raw3 into the rings. */
+static __attribute__((noinline)) void level1_steps(const double *xt, seg_thread *t, const seg_consts *c, seg_state *io, size_t k0, size_t k1) {
+    const size_t o0 = (size_t)c->w[0] * HS_VN, o1 = (size_t)c->w[1] * HS_VN, o3 = (size_t)c->w[3] * HS_VN;
+    const size_t o4 = (size_t)c->w[4] * HS_VN, o5 = (size_t)c->w[5] * HS_VN;
+    seg_state st = *io;
+    for (size_t k = k0 + 1; k < k1; k++) {
+        const double *x = xt + k * HS_VN;
+        hs_vd x_new = vd_loadu(x);
+        vstep(&st.s0, c->wd[0], x_new, vd_loadu(x - o0));
+        vstep(&st.s1, c->wd[1], x_new, vd_loadu(x - o1));
+        vstep(&st.s3, c->wd[3], x_new, vd_loadu(x - o3));
+        vstep(&st.s4, c->wd[4], x_new, vd_loadu(x - o4));
+        vstep(&st.s5, c->wd[5], x_new, vd_loadu(x - o5));
+        level1_store(&st, c, t, k);
+    }
+    *io = st;
+}
+
+static inline void d_masks(const seg_state *st, const seg_consts *c, seg_thread *t, size_t j) {
+    const unsigned lanes = (1u << HS_VN) - 1;
+    hs_vd d = seg_fma(st->h3.s2, c->inv[5], vd_mul(st->h.s2, c->ninv[2]));
+    t->signs[j] = (unsigned char)vd_signbits(d);
+    t->uncertain[j] = (unsigned char)(~vd_absgt_bits(d, c->tau) & lanes);
+    t->uncertain_lanes |= t->uncertain[j];
+}
+
+/* Second level, steps (k0, k1): slide the two smoothing WMAs over the rings, d, the masks. */
+static __attribute__((noinline)) void level2_steps(seg_thread *t, const seg_consts *c, seg_state *io, size_t k0, size_t k1, size_t second) {
+    const size_t m = t->ring_mask, r2 = (size_t)c->w[2], r5 = (size_t)c->w[5];
+    const unsigned lanes = (1u << HS_VN) - 1;
+    const double *ring = t->ring_raw, *ring3 = t->ring_raw3;
+    unsigned char *signs = t->signs - second, *unc = t->uncertain - second;
+    vsums h = io->h, h3 = io->h3;
+    unsigned any = 0;
+    for (size_t k = k0 + 1; k < k1; k++) {
+        vstep(&h, c->wd[2], vd_loadu(ring + (k & m) * HS_VN), vd_loadu(ring + ((k - r2) & m) * HS_VN));
+        vstep(&h3, c->wd[5], vd_loadu(ring3 + (k & m) * HS_VN), vd_loadu(ring3 + ((k - r5) & m) * HS_VN));
+        hs_vd d = seg_fma(h3.s2, c->inv[5], vd_mul(h.s2, c->ninv[2]));
+        signs[k] = (unsigned char)vd_signbits(d);
+        unc[k] = (unsigned char)(~vd_absgt_bits(d, c->tau) & lanes);
+        any |= unc[k];
+    }
+    t->uncertain_lanes |= any;
+    io->h = h;
+    io->h3 = h3;
+}
+
+/* The pass over steps [k0, steps): blocks of SEG_BLOCK steps, each starting with direct sums (the
+ * anchor), run in chunks of SEG_CHUNK (first level, then second).  Steps before `second` run the first
+ * level only (warm-up: they fill the rings); from `second` on, both, writing masks at k − second. */
 static void fused_pass(const seg_layout *L, seg_thread *t, const seg_consts *c, size_t k0, size_t second) {
     const double *xt = L->xt;
     const size_t all = ~(size_t)0, m = t->ring_mask;
     const int64_t *w = c->w;
-    const unsigned lanes = (1u << HS_VN) - 1;
     for (size_t blk = k0, end; blk < L->steps; blk = end) {
         end = blk + SEG_BLOCK < L->steps ? blk + SEG_BLOCK : L->steps;
         if (blk < second && end > second) end = second; /* the second level starts on a block edge */
+        seg_state st = {anchor_vec(xt, blk, w[0], all), anchor_vec(xt, blk, w[1], all), anchor_vec(xt, blk, w[3], all),
+                        anchor_vec(xt, blk, w[4], all), anchor_vec(xt, blk, w[5], all), {vd_zero(), vd_zero()},
+                        {vd_zero(), vd_zero()}};
+        level1_store(&st, c, t, blk);
         int with_d = blk >= second;
-        vsums s0 = anchor_vec(xt, blk, w[0], all), s1 = anchor_vec(xt, blk, w[1], all);
-        vsums s3 = anchor_vec(xt, blk, w[3], all), s4 = anchor_vec(xt, blk, w[4], all);
-        vsums s5 = anchor_vec(xt, blk, w[5], all), h = {vd_zero(), vd_zero()}, h3 = {vd_zero(), vd_zero()};
-        for (size_t k = blk; k < end; k++) {
-            if (k > blk) {
-                hs_vd x_new = vd_loadu(xt + k * HS_VN);
-                vstep(&s0, c->wd[0], x_new, vd_loadu(xt + (k - (size_t)w[0]) * HS_VN));
-                vstep(&s1, c->wd[1], x_new, vd_loadu(xt + (k - (size_t)w[1]) * HS_VN));
-                vstep(&s3, c->wd[3], x_new, vd_loadu(xt + (k - (size_t)w[3]) * HS_VN));
-                vstep(&s4, c->wd[4], x_new, vd_loadu(xt + (k - (size_t)w[4]) * HS_VN));
-                vstep(&s5, c->wd[5], x_new, vd_loadu(xt + (k - (size_t)w[5]) * HS_VN));
-            }
-            hs_vd raw = vd_sub(vd_mul(c->two, vd_mul(s0.s2, c->inv[0])), vd_mul(s1.s2, c->inv[1]));
-            hs_vd raw3 = vd_sub(vd_sub(vd_mul(c->three, vd_mul(s3.s2, c->inv[3])), vd_mul(s4.s2, c->inv[4])),
-                                vd_mul(s5.s2, c->inv[5]));
-            vd_storeu(t->ring_raw + (k & m) * HS_VN, raw);
-            vd_storeu(t->ring_raw3 + (k & m) * HS_VN, raw3);
-            if (!with_d) continue;
-            if (k == blk) {
-                h = anchor_vec(t->ring_raw, k, w[2], m);
-                h3 = anchor_vec(t->ring_raw3, k, w[5], m);
-            } else {
-                vstep(&h, c->wd[2], raw, vd_loadu(t->ring_raw + ((k - (size_t)w[2]) & m) * HS_VN));
-                vstep(&h3, c->wd[5], raw3, vd_loadu(t->ring_raw3 + ((k - (size_t)w[5]) & m) * HS_VN));
-            }
-            hs_vd d = vd_sub(vd_mul(h3.s2, c->inv[5]), vd_mul(h.s2, c->inv[2]));
-            t->signs[k - second] = (unsigned char)vd_signbits(d);
-            t->uncertain[k - second] = (unsigned char)(~vd_absgt_bits(d, c->tau) & lanes);
+        if (with_d) {
+            st.h = anchor_vec(t->ring_raw, blk, w[2], m);
+            st.h3 = anchor_vec(t->ring_raw3, blk, w[5], m);
+            d_masks(&st, c, t, blk - second);
+        }
+        for (size_t done = blk; done + 1 < end;) { /* step `done` is computed; run (done, stop) */
+            size_t stop = done + 1 + SEG_CHUNK < end ? done + 1 + SEG_CHUNK : end;
+            level1_steps(xt, t, c, &st, done, stop);
+            if (with_d) level2_steps(t, c, &st, done, stop, second);
+            done = stop - 1;
         }
     }
 }
@@ -166,31 +233,58 @@ static inline uint64_t lane_bits64(const unsigned char *bytes, size_t at, int la
     return word;
 }
 
+/* The tier-0 d of one bar, from the building blocks in the reference order. */
+static __attribute__((noinline)) double recompute_d(const double *close, size_t bar, const int64_t *w) {
+    return hma3_tier0_at(close, bar, w) - hma_tier0_at(close, bar, w);
+}
+
+/* A visit known to be a cross with a position open: the previous bar's sign (certified, = prev) is the
+ * opposite of this one.  Exactly what hs_book_step does then, without its tests. */
+static inline void book_reverse(hs_book *b, int negative, double price) {
+    hs_book_close_at(b, price, 0, NULL);
+    b->pos = negative ? -1 : 1;
+    b->entry = price;
+    b->prev = negative ? -1.0 : 1.0;
+}
+
 /* The books of lane `lane`, bars [lane·S + j_lo, lane·S + j_hi), continuing `book`. */
-static void lane_books(const double *close, const seg_layout *L, seg_thread *t, const int64_t *w, int lane,
+static __attribute__((noinline)) void lane_books(const double *close, const seg_layout *L, seg_thread *t, const int64_t *w, int lane,
                        size_t j_lo, size_t j_hi, hs_book *book) {
-    size_t base = (size_t)lane * L->seg;
+    const double *price = close + (size_t)lane * L->seg;
     uint64_t prev_sign = 0, prev_unc = 0;
+    int any_uncertain = t->uncertain_lanes >> lane & 1; /* usually not: skip reading those bits */
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
-        uint64_t s = lane_bits64(t->signs, at, lane), u = lane_bits64(t->uncertain, at, lane);
-        uint64_t visit = (s ^ (s << 1 | prev_sign)) | u | (u << 1 | prev_unc);
+        uint64_t s = lane_bits64(t->signs, at, lane), u = any_uncertain ? lane_bits64(t->uncertain, at, lane) : 0;
+        uint64_t flips = s ^ (s << 1 | prev_sign), visit = flips | u | (u << 1 | prev_unc);
         prev_sign = s >> 63;
         prev_unc = u >> 63;
+        int first_here = j_lo >= at && j_lo < at + 64;
         if (at < j_lo) visit &= ~0ULL << (j_lo - at);
-        if (j_lo >= at && j_lo < at + 64) visit |= 1ULL << (j_lo - at); /* the lane's first bar */
+        if (first_here) visit |= 1ULL << (j_lo - at); /* the lane's first bar */
         if (j_hi < at + 64) visit &= (1ULL << (j_hi - at)) - 1;
+        for (int q = 0; q < 8; q++) __builtin_prefetch(price + at + 128 + 8 * q); /* prices two chunks ahead */
+        if (visit == flips && !first_here && book->pos != 0) {
+            /* Every visit is a certified sign change with a position open: a reversal.  (The common
+             * case: no branch on the cross conditions, measured ~2x faster books.) */
+            while (visit) {
+                int b = __builtin_ctzll(visit);
+                visit &= visit - 1;
+                book_reverse(book, (int)(s >> b & 1), price[at + (size_t)b]);
+            }
+            continue;
+        }
         while (visit) {
             int b = __builtin_ctzll(visit);
             visit &= visit - 1;
-            size_t bar = base + at + (size_t)b;
+            size_t j = at + (size_t)b;
             double d;
             if (u >> b & 1) {
-                d = hma3_tier0_at(close, bar, w) - hma_tier0_at(close, bar, w);
+                d = recompute_d(close, (size_t)lane * L->seg + j, w);
                 t->recomputed++;
             } else {
                 d = (s >> b & 1) ? -1.0 : 1.0; /* certified: the tier-0 d has this sign and is not 0 */
             }
-            if (d == d) hs_book_step(book, d, close[bar]);
+            if (d == d) hs_book_step(book, d, price[j]);
         }
     }
 }
@@ -205,11 +299,13 @@ static hs_result segments_combo(const double *close, const seg_layout *L, seg_th
         c.w[q] = w[q];
         c.wd[q] = vd_set1((double)w[q]);
         c.inv[q] = vd_set1(1.0 / hs_wma_denom(w[q]));
+        c.ninv[q] = vd_set1(-1.0 / hs_wma_denom(w[q]));
     }
-    c.two = vd_set1(2.0);
-    c.three = vd_set1(3.0);
+    c.two_inv0 = vd_set1(2.0 / hs_wma_denom(w[0]));
+    c.three_inv3 = vd_set1(3.0 / hs_wma_denom(w[3]));
     c.tau = vd_set1(certify_threshold_eps(L->max_close, w, eps_seg));
     size_t second = L->pad, k0 = second - (size_t)(imax(w[2], w[5]) - 1);
+    t->uncertain_lanes = 0;
     fused_pass(L, t, &c, k0, second);
     for (int lane = 0; lane < HS_VN; lane++) {
         size_t lo = (size_t)lane * L->seg, hi = lo + L->seg < L->n ? lo + L->seg : L->n;
@@ -256,7 +352,7 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
         widest = imax(widest, imax(combos[c].w[2], combos[c].w[5]));
     }
     size_t ring = 1;
-    while (ring <= (size_t)widest) ring <<= 1; /* > the widest second-level window */
+    while (ring <= (size_t)widest + SEG_CHUNK + 1) ring <<= 1; /* a chunk plus the widest second-level window */
     L.steps = L.pad + L.seg;
     L.xt = aligned_alloc(64, ((L.steps * HS_VN * sizeof(double)) + 63) & ~(size_t)63);
     if (!L.xt) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the interleaved series (%zu bars)", n);
