@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "server.h"
+#include "transport_shm.h"
 #include "variant.h"
 
 int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, int *handled); /* cli/main.c */
@@ -18,12 +19,13 @@ int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, i
 enum { EXIT_DATA = 1, EXIT_USAGE = 2, MAX_LISTENERS = 8 };
 
 static const char *const usage_serve =
-    "usage: hmasweep serve [--unix PATH] [--tcp HOST:PORT] [--stdio] [options]\n"
+    "usage: hmasweep serve [--unix PATH] [--tcp HOST:PORT] [--shm NAME] [--stdio] [options]\n"
     "\n"
     "Serve wire protocol v1 (docs/protocol.md: SPEC §6 sweep/echo plus HELLO, LOAD, SWEEP on a handle,\n"
     "FREE) to many clients at once.  With no listener, serve stdin/stdout (like `hmasweep wire`).\n"
     "\n"
     "  --unix PATH              listen on a Unix socket (file mode 0600; replaces only a stale socket of ours)\n"
+    "  --shm NAME               listen for shared-memory clients (URL shm:NAME; docs/engine.md \"Shared memory\")\n"
     "  --tcp HOST:PORT          listen on TCP (TCP_NODELAY); HOST must be loopback unless --allow-remote\n"
     "  --allow-remote           allow a non-loopback --tcp address (needs --token-file)\n"
     "  --token-file FILE        tcp clients must send AUTH with this file's content first (the file must be\n"
@@ -147,6 +149,8 @@ static void announce(const serve_args *a, hs_listener *ls, int n) {
     char line[1200];
     size_t used = (size_t)snprintf(line, sizeof line, "ready");
     for (int i = 0; i < n && used < sizeof line; i++) used += (size_t)snprintf(line + used, sizeof line - used, " %s", ls[i].url);
+    if (a->shm_name && used < sizeof line) used += (size_t)snprintf(line + used, sizeof line - used, " shm:%s", a->shm_name);
+    if (used > sizeof line - 1) used = sizeof line - 1;
     if (used < sizeof line - 1) line[used++] = '\n';
     if (a->ready_fd >= 0) {
         ssize_t w = write(a->ready_fd, line, used);
@@ -167,6 +171,22 @@ static int serve_stdio(hs_engine *e) {
     return st.lost_boundary ? EXIT_DATA : 0;
 }
 
+typedef struct {
+    hs_shm_listener *l;
+    FILE *log;
+} shm_accept_ctx;
+
+/* The accept loop's hook for the shm listener: the handshake never blocks (the segment goes out with
+ * MSG_DONTWAIT), so a slow client cannot stall the loop; a refused one is logged and dropped. */
+static hs_stream *accept_shm(void *ctx, int i) {
+    shm_accept_ctx *c = ctx;
+    hs_stream *s = NULL;
+    hs_error err;
+    (void)i;
+    if (hs_shm_accept(c->l, 0, &s, &err) != HS_OK) fprintf(c->log, "hmasweep serve: %s\n", err.msg);
+    return s;
+}
+
 static int run(serve_args *a, hs_engine_config *cfg, unsigned char *token, size_t token_len) {
     hs_listener ls[2 * MAX_LISTENERS];
     int needs_auth[2 * MAX_LISTENERS], n = 0, rc = 0;
@@ -181,14 +201,17 @@ static int run(serve_args *a, hs_engine_config *cfg, unsigned char *token, size_
             rc = fail(EXIT_USAGE, "%s", err.msg), n--;
         else needs_auth[n] = token_len > 0;
     }
-    /* SHM HOOK: `--shm NAME` adds the shared-memory listener as hs_server_listeners.extra_fds /
-     * accept_extra (engine/transport_shm.h); until it is wired in, the flag is refused. */
-    if (!rc && a->shm_name) rc = fail(EXIT_USAGE, "--shm %s: the shared-memory transport is not built into this server yet", a->shm_name);
+    /* `--shm NAME`: the shared-memory listener joins the accept loop as an extra fd (engine/server.h). */
+    shm_accept_ctx shm = {NULL, cfg->log};
+    int shm_fd = -1;
+    if (!rc && a->shm_name && hs_shm_listen(a->shm_name, NULL, &shm.l, &err) != HS_OK) rc = fail(EXIT_USAGE, "%s", err.msg);
+    if (shm.l) shm_fd = hs_shm_listener_fd(shm.l);
     hs_engine *e = NULL;
     cfg->token = token, cfg->token_len = token_len;
     if (!rc && hs_engine_create(cfg, &e, &err) != HS_OK) rc = fail(EXIT_USAGE, "%s", err.msg);
     if (rc) {
         for (int i = 0; i < n; i++) hs_listener_close(&ls[i]);
+        hs_shm_listener_close(shm.l);
         return rc;
     }
     g_engine = e;
@@ -201,12 +224,14 @@ static int run(serve_args *a, hs_engine_config *cfg, unsigned char *token, size_
     announce(a, ls, n);
     if (cfg->verbose)
         for (int i = 0; i < n; i++) fprintf(stderr, "hmasweep serve: listening on %s\n", ls[i].url);
-    if (n == 0) {
+    if (cfg->verbose && shm.l) fprintf(stderr, "hmasweep serve: listening on shm:%s\n", a->shm_name);
+    if (n == 0 && !shm.l) {
         rc = serve_stdio(e);
     } else {
-        hs_server_listeners sl = {ls, n, needs_auth, 0, NULL, NULL, NULL};
+        hs_server_listeners sl = {ls, n, needs_auth, shm.l ? 1 : 0, &shm_fd, accept_shm, &shm};
         rc = hs_server_run(e, &sl);
     }
+    hs_shm_listener_close(shm.l); /* after the drain: its socket file goes like the others' */
     if (cfg->verbose) fprintf(stderr, "hmasweep serve: stopped\n");
     g_engine = NULL;
     hs_engine_destroy(e);
@@ -226,7 +251,8 @@ int hs_serve_cli(int argc, char **argv) {
         return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", cfg.sweep.variant);
     int remote = a.allow_remote;
     if (remote && !a.token_file) return fail(EXIT_USAGE, "%s", "--allow-remote needs --token-file FILE");
-    if (a.stdio && (a.n_unix || a.n_tcp)) return fail(EXIT_USAGE, "%s", "--stdio cannot be combined with --unix/--tcp");
+    if (a.stdio && (a.n_unix || a.n_tcp || a.shm_name))
+        return fail(EXIT_USAGE, "%s", "--stdio cannot be combined with --unix/--tcp/--shm");
     static unsigned char token[4096];
     size_t token_len = 0;
     if (a.token_file && (rc = read_token(a.token_file, token, sizeof token, &token_len))) return rc;

@@ -8,6 +8,7 @@
 #include "error.h"
 #include "hmasweep_client.h"
 #include "transport.h"
+#include "transport_shm.h"
 
 struct hs_client {
     hs_stream *s;
@@ -18,13 +19,6 @@ struct hs_client {
     size_t cap;
 };
 
-/* SHM HOOK: the shared-memory transport (engine/transport_shm.h) connects here. */
-static hs_status connect_shm(const char *name, int timeout_ms, hs_stream **out, hs_error *err) {
-    (void)timeout_ms;
-    *out = NULL;
-    return hs_fail(err, HS_ERR_USAGE, "shm:%s: the shared-memory transport is not built into this client yet", name);
-}
-
 HS_API hs_status hs_client_connect(const char *url, int timeout_ms, hs_client **out, hs_error *err) {
     *out = NULL;
     if (timeout_ms < 0) timeout_ms = HS_CLIENT_DEFAULT_TIMEOUT_MS;
@@ -33,7 +27,7 @@ HS_API hs_status hs_client_connect(const char *url, int timeout_ms, hs_client **
     if (!url) return hs_fail(err, HS_ERR_USAGE, "no server URL");
     if (strncmp(url, "unix:", 5) == 0) st = hs_connect_unix(url + 5, timeout_ms, &s, err);
     else if (strncmp(url, "tcp://", 6) == 0) st = hs_connect_tcp(url + 6, timeout_ms, &s, err);
-    else if (strncmp(url, "shm:", 4) == 0) st = connect_shm(url + 4, timeout_ms, &s, err);
+    else if (strncmp(url, "shm:", 4) == 0) st = hs_shm_connect(url + 4, NULL, timeout_ms, &s, err);
     else return hs_fail(err, HS_ERR_USAGE, "server URL '%s': expected unix:PATH, tcp://HOST:PORT or shm:NAME", url);
     if (st != HS_OK) return st;
     hs_client *c = calloc(1, sizeof *c);

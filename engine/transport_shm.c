@@ -44,6 +44,9 @@
  * time (pipelined); the doorbell rings once per call, at the end, since a wake-up per chunk preempts the
  * copier when both sides share a vCPU.  Published only at the end, a 1.2 MB echo over two vCPUs measured
  * 911 us median (the waiting side's spin ran out during the other side's 1 MiB copy, and it slept). */
+/* A wait spins only within this long of this side's last read or write.  An idle connection (the
+ * server's session loop re-reads every 100 ms to see a stop) then sleeps at once, costing no CPU. */
+#define SHM_SPIN_AFTER_MOVE_NS 10000000
 #ifndef SHM_CHUNK
 #define SHM_CHUNK ((size_t)64 << 10)
 #endif
@@ -90,6 +93,7 @@ typedef struct {
     int sock;
     int efd[SHM_N_EVENTFDS];
     long spin_ns;
+    int64_t last_move_ns; /* when this side last moved bytes: only a busy stream spins */
     pid_t peer_pid;
     int peer_gone;
     char last_error[160];
@@ -227,7 +231,9 @@ static int wait_for(shm_end *e, _Atomic uint64_t *word, uint64_t old, _Atomic ui
     if (e->peer_gone) return wait_ready(word, old, closed) ? WAIT_READY : WAIT_PEER_GONE;
     int mine = sched_getcpu();
     atomic_store_explicit(&e->hdr->side[e->me].cpu, mine, memory_order_relaxed);
-    if (e->spin_ns > 0 && mine != atomic_load_explicit(&e->hdr->side[1 - e->me].cpu, memory_order_relaxed) &&
+    int64_t t = now_ns();
+    if (e->spin_ns > 0 && t - e->last_move_ns < SHM_SPIN_AFTER_MOVE_NS &&
+        mine != atomic_load_explicit(&e->hdr->side[1 - e->me].cpu, memory_order_relaxed) &&
         spin_wait(e, word, old, closed, deadline))
         return WAIT_READY;
     for (;;) {
@@ -321,6 +327,7 @@ static ssize_t shm_read(void *ctx, void *buf, size_t n, int timeout_ms) {
                 atomic_store_explicit(&r->tail, tail + done + c, memory_order_release);
             }
             ring_bell(e, &r->writer_sleeping, 2 * e->rx + 1);
+            e->last_move_ns = now_ns();
             return (ssize_t)k;
         }
         if (atomic_load_explicit(&r->writer_closed, memory_order_acquire)) {
@@ -358,6 +365,7 @@ static ssize_t shm_writev(void *ctx, const struct iovec *iov, int iovcnt, int ti
                 }
             atomic_store_explicit(&r->head, head + done, memory_order_release);
             ring_bell(e, &r->reader_sleeping, 2 * e->tx);
+            e->last_move_ns = now_ns();
             return (ssize_t)k;
         }
         int w = wait_for(e, &r->tail, tail, &r->reader_closed, &r->writer_sleeping, 2 * e->tx + 1, deadline);

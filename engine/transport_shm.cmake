@@ -17,3 +17,10 @@ endif()
 # over shared memory too; it finds the relay next to the hmasweep binary.
 add_executable(shm_relay ${CMAKE_SOURCE_DIR}/tests/shm_relay.c)
 target_link_libraries(shm_relay PRIVATE hmasweep_core)
+if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+  # A script cannot exec a cross-built binary: give it the relay behind the emulator, as hmasweep-run.
+  list(JOIN CMAKE_CROSSCOMPILING_EMULATOR "' '" _hs_relay_emu)
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/shm_relay-run
+       CONTENT "#!/bin/sh\nexec '${_hs_relay_emu}' '$<TARGET_FILE:shm_relay>' \"$@\"\n"
+       FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+endif()

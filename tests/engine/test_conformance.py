@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Conformance: a client written from SPEC §6 alone (wire_client.py) gets results bit-identical to
-`hmasweep run` from `hmasweep serve`, over every transport (Unix socket, TCP loopback, stdin/stdout):
+`hmasweep run` from `hmasweep serve`, over every transport (Unix socket, TCP loopback, shared memory, stdin/stdout):
 the golden run (tests/golden/default_run.json, made by `hmasweep run`) and other gate data sets, through
 op 0 (the study's frame) and through LOAD + SWEEP on a handle; echo returns the series verbatim; HELLO
 reports protocol 1.
@@ -43,13 +43,17 @@ for args in (["--bars", "3000", "--seed", "5", "--lengths", "2,3,4,5,9,31,200"],
 
 with tempfile.TemporaryDirectory() as tmp:
     # sliding: a tier-0 variant (bit-identical to the reference by the gate), 40x faster than the default
-    server = Server(cli, "--unix", os.path.join(tmp, "s.sock"), "--tcp", "127.0.0.1:0", "--variant", "sliding")
+    shm_name = "hs_conformance_%d" % os.getpid()
+    server = Server(cli, "--unix", os.path.join(tmp, "s.sock"), "--tcp", "127.0.0.1:0", "--shm", shm_name,
+                    "--variant", "sliding")
     try:
-        for kind in ("unix", "tcp"):
-            c = Conn(server.url(kind), timeout=120)
+        build = os.path.dirname(os.path.abspath(cli[-1]))
+        relay = next(p for p in (os.path.join(build, "shm_relay-run"), os.path.join(build, "shm_relay")) if os.path.exists(p))
+        for kind in ("unix", "tcp", "shm"):
+            c = Conn(server.url(kind), timeout=120, relay=relay)
             code, body = c.call(raw(2, "I", 1))
             check(code is None and struct.unpack_from("<I", body)[0] == 1, kind + ": HELLO protocol 1")
-            # the golden run: every combo over Unix, every 8th over TCP (same bytes, shorter test)
+            # the golden run: every combo over Unix, every 8th over TCP and shm (same bytes, shorter test)
             combos = golden if kind == "unix" else golden[::8]
             code, body = c.call(frame(0, golden_close, [g["windows"] for g in combos]))
             check(code is None, f"{kind}: golden sweep: {body if code else ''}")

@@ -1,4 +1,4 @@
-/* The C client (include/hmasweep_client.h) against a real `hmasweep serve` over Unix socket and TCP:
+/* The C client (include/hmasweep_client.h) against a real `hmasweep serve` over Unix socket, TCP and shm:
  *  - sweeps of windows NOT derived from L, echo, LOAD / SWEEP on a handle / FREE, all equal to the
  *    in-process reference (hs_sweep with the `unchecked` variant) bit for bit;
  *  - error replies keep the connection usable (bad window, unknown handle), and say which;
@@ -20,6 +20,7 @@
 
 #include "hmasweep.h"
 #include "hmasweep_client.h"
+#include "transport_shm.h"
 
 static int failures;
 #define CHECK(cond, ...)                                                                 \
@@ -52,7 +53,7 @@ static const hs_windows free_windows[N_FREE] = {
     {{1, 40, 3, 30, 20, 1}}, {{7, 7, 7, 7, 7, 7}}, {{2, 9, 5, 12, 1, 6}}, {{BARS, 1, 1, 1, 2, BARS}},
 };
 static hs_result reference[N_FREE];
-static char urls[2][160];
+static char urls[3][160]; /* unix, tcp, shm */
 static pid_t server_pid;
 
 static int same_results(const hs_result *a, const hs_result *b, size_t n) {
@@ -69,15 +70,17 @@ static void start_server(const char *sock) {
         close(fds[0]);
         char fd[16];
         snprintf(fd, sizeof fd, "%d", fds[1]);
-        execl(HS_CLI, HS_CLI, "serve", "--unix", sock, "--tcp", "127.0.0.1:0", "--ready-fd", fd, "--workers", "2",
-              "--max-clients", "80", (char *)NULL);
+        char shm[64];
+        snprintf(shm, sizeof shm, "hs_engine_test_%d", (int)getppid());
+        execl(HS_CLI, HS_CLI, "serve", "--unix", sock, "--tcp", "127.0.0.1:0", "--shm", shm, "--ready-fd", fd, "--workers",
+              "2", "--max-clients", "80", (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
     char line[400] = {0};
     ssize_t n = read(fds[0], line, sizeof line - 1);
     close(fds[0]);
-    if (n <= 0 || sscanf(line, "ready %159s %159s", urls[0], urls[1]) != 2) {
+    if (n <= 0 || sscanf(line, "ready %159s %159s %159s", urls[0], urls[1], urls[2]) != 3) {
         fprintf(stderr, "server did not start: '%s'\n", line);
         exit(1);
     }
@@ -174,7 +177,7 @@ static void *load_client(void *arg) {
     int id = (int)(intptr_t)arg, bad = 0;
     hs_client *c;
     hs_error err;
-    if (hs_client_connect(urls[id % 2], 30000, &c, &err) != HS_OK) {
+    if (hs_client_connect(urls[id % 3], 30000, &c, &err) != HS_OK) {
         fprintf(stderr, "load client %d: %s\n", id, err.msg);
         bad = N_REQUESTS;
     }
@@ -215,6 +218,7 @@ int main(void) {
     start_server(sock);
     check_basics(urls[0]);
     check_basics(urls[1]);
+    check_basics(urls[2]);
     check_timeout();
     pthread_t t[N_THREADS];
     for (int i = 0; i < N_THREADS; i++) pthread_create(&t[i], NULL, load_client, (void *)(intptr_t)i);
@@ -230,6 +234,10 @@ int main(void) {
     waitpid(server_pid, &status, 0);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "server exit status %d", status);
     CHECK(access(sock, F_OK) != 0, "socket removed");
+    char shm_name[64], shm_path[128];
+    snprintf(shm_name, sizeof shm_name, "hs_engine_test_%d", (int)getpid());
+    CHECK(hs_shm_path(shm_name, shm_path, sizeof shm_path, 0, &err) == HS_OK && access(shm_path, F_OK) != 0,
+          "shm rendezvous socket %s removed", shm_path);
     printf("test_engine_client: %s\n", failures ? "FAILED" : "OK");
     return failures ? 1 : 0;
 }

@@ -24,8 +24,13 @@ def sweep_handle_frame(handle, windows):
 
 
 class Conn:
-    def __init__(self, url, timeout=30.0):
-        if url.startswith("unix:"):
+    def __init__(self, url, timeout=30.0, relay=None):
+        self.p = None
+        if url.startswith("shm:"):
+            # Python has no shared-memory transport: the same bytes go through shm_relay (a byte
+            # carrier, stdin/stdout <-> shm:NAME, built next to hmasweep); framing stays this file's.
+            self.p = subprocess.Popen([relay, url[4:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        elif url.startswith("unix:"):
             self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             self.s.settimeout(timeout)
             self.s.connect(url[5:])
@@ -36,9 +41,18 @@ class Conn:
             raise ValueError(url)
 
     def send(self, data):
-        self.s.sendall(data)
+        if self.p:
+            self.p.stdin.write(data)
+            self.p.stdin.flush()
+        else:
+            self.s.sendall(data)
 
     def recv_exact(self, n):
+        if self.p:
+            data = self.p.stdout.read(n)
+            if len(data) < n:
+                raise ConnectionError("closed after %d of %d bytes" % (len(data), n))
+            return data
         buf = bytearray(n)
         view, got = memoryview(buf), 0
         while got < n:
@@ -70,7 +84,12 @@ class Conn:
             return False
 
     def close(self):
-        self.s.close()
+        if self.p:
+            self.p.stdin.close()
+            self.p.wait(30)
+            self.p.stdout.close()
+        else:
+            self.s.close()
 
 
 def results(body, n):
