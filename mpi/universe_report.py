@@ -40,6 +40,36 @@ def make_universe(cli, d, count, bars_of):
     return total
 
 
+def two_hundred(cli, d, variant):
+    """200 series from mixed files, 5 broken on purpose: the broken ones reported, every other symbol's
+    rows identical to `hmasweep run --input FILE` of that file alone."""
+    make_universe(cli, d, 195, lambda i: 3000 + 211 * (i % 17))
+    broken = {"broken_nan.csv": "close\n1.0\nnan\n2.0\n", "broken_negative.csv": "close\n1.0\n-2.0\n",
+              "broken_empty.f64": "", "broken_text.csv": "close\nabc\n"}
+    for name, text in broken.items():
+        with open(f"{d}/{name}", "w") as f:
+            f.write(text)
+    subprocess.check_call([cli, "gen", "--output", f"{d}/broken_short.npy", "--bars", "50", "--seed", "5"])
+    p = subprocess.run([cli, "run", "--inputs", d, "--format", "csv", "--variant", variant], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    rows = {}
+    for line in p.stdout.splitlines()[1:]:
+        sym = line.split(",", 1)[0].strip('"')
+        rows.setdefault(sym, []).append(line)
+    errors = {s: r[0].split(",", 10)[10].strip('"').replace(d, "DIR") for s, r in rows.items() if r[0].split(",")[1] == ""}
+    same = 0
+    for name in sorted(os.listdir(d)):
+        sym = name.rsplit(".", 1)[0]
+        if sym in errors:
+            continue
+        alone = subprocess.run([cli, "run", "--input", f"{d}/{name}", "--format", "csv", "--variant", "unchecked"],
+                               stdout=subprocess.PIPE, text=True).stdout.splitlines()[1:]
+        mine = [",".join(r.split(",")[1:10]) for r in rows[sym]]
+        same += mine == [",".join(a.split(",")[1:]) for a in alone]
+    return {"symbols": len(rows), "exit": p.returncode, "errors": errors, "identical_to_alone": same,
+            "good": len(rows) - len(errors)}
+
+
 def summarize(xs):
     return {"median": statistics.median(xs), "min": min(xs), "max": max(xs), "runs": len(xs)}
 
@@ -100,6 +130,7 @@ def main():
                "variant": variant, "universe": {"symbols": n_sym, "bars": bars_total, "combos": combos,
                                                  "bar_combos": work},
                "times": {k: summarize(v) for k, v in times.items()}, "identical_rows": identical, "kernel": kern}
+        res["two_hundred"] = two_hundred(cli, f"{tmp}/u200", variant)
         # Many short series through the C API: one hs_sweep_many against a loop of hs_sweep.
         many = json.loads(subprocess.check_output([os.path.join(a.build, "universe", "hs_bench_many"), "500", "5000",
                                                    str(max(3, a.repeats)), variant, "2"], text=True))
@@ -188,6 +219,16 @@ def write_report(res, path):
     L.append("- N ranks = 1 coordinator + N-1 workers when N > 1 (the coordinator waits without spinning), so "
              "`mpi_2_ranks` has one worker and `mpi_3_ranks` two. This machine has 2 vCPUs: 4 ranks oversubscribe it, "
              "and their efficiency is the 2-core ceiling, not MPI's cost.\n")
+    th = res["two_hundred"]
+    L.append(f"### 200 series from mixed files, 5 broken on purpose\n")
+    L.append(f"`hmasweep run --inputs DIR --format csv --variant {res['variant']}` over 195 generated series "
+             f"(f64, CSV, npy; 3,000-6,400 bars) and 5 broken files: exit status {th['exit']}, {len(th['errors'])} error "
+             f"rows, and {th['identical_to_alone']} of {th['good']} good symbols byte-identical to "
+             "`hmasweep run --input FILE --variant unchecked` of that file alone (the reference variant, one "
+             "process per file). The error rows:\n")
+    for sym, msg in sorted(th["errors"].items()):
+        L.append(f"- `{sym}`: {msg}")
+    L.append("")
     ms = res["many_series"]
     L.append(f"### Many short series: {ms['series']} symbols x {ms['bars']:,} bars x {ms['combos']} combos, `{ms['variant']}`, {ms['threads']} threads\n")
     L.append("| through the C API | seconds (median, min-max) |")
