@@ -67,6 +67,12 @@ def plot(close, lengths=None, *, result=None, length=None, span=None, path=None,
     equity = np.cumsum(log["pnl"])
     bottom.step(log["exit_bar"], equity, where="post", color="tab:blue", lw=0.9)
     bottom.set_xlim(lo, hi)
+    # y range: the equity over the span (the step held before the span's first exit included)
+    k0, k1 = np.searchsorted(log["exit_bar"], [lo, hi], side="right")
+    seen = equity[max(k0 - 1, 0):max(k1, 1)]
+    if seen.size:
+        pad = max(float(np.ptp(seen)) * 0.1, 0.5)
+        bottom.set_ylim(float(seen.min()) - pad, float(seen.max()) + pad)
     bottom.set_xlabel("bar")
     bottom.set_ylabel("equity (pp)")
     if title:

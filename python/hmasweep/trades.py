@@ -21,7 +21,7 @@ TRADE_DTYPE = np.dtype(
 def _as_windows(length=None, windows=None):
     if (length is None) == (windows is None):
         raise ValueError("give length or windows (six ints), exactly one")
-    return _core.windows(int(length)) if windows is None else np.asarray(windows, dtype=np.int64)
+    return _core.windows(length) if windows is None else np.asarray(windows, dtype=np.int64)
 
 
 def trade_log(close, length=None, *, windows=None):
@@ -34,11 +34,16 @@ def trade_log(close, length=None, *, windows=None):
     if getattr(_core, "TRADE_RECORD_SIZE", TRADE_DTYPE.itemsize) != TRADE_DTYPE.itemsize:
         raise RuntimeError("hs_trade layout changed: TRADE_DTYPE is out of date")
     w = _as_windows(length, windows)
-    close_arr = np.asarray(close, dtype=np.float64)
-    # At most one trade closes per bar, so len(close) records always suffice.
-    out = np.empty(max(int(close_arr.shape[0]) if close_arr.ndim == 1 else 1, 1), dtype=TRADE_DTYPE)
+    close = np.ascontiguousarray(close, dtype=np.float64)  # no copy when it already is one
+    # Sized for the usual case in one pass (a trade closes at most once per bar, plus the final close);
+    # the library reports the true count, so a second call covers anything beyond.
+    cap = (close.shape[0] if close.ndim == 1 else 0) + 1
+    out = np.empty(cap, dtype=TRADE_DTYPE)
     n = _core._trade_log(close, w, out)
-    return out[:n].copy() if n < out.shape[0] // 2 else out[:n]
+    if n > cap:
+        out = np.empty(n, dtype=TRADE_DTYPE)
+        n = _core._trade_log(close, w, out)
+    return out[:n].copy() if n < cap // 2 else out[:n]
 
 
 def trades(close, length=None, *, windows=None):

@@ -139,21 +139,60 @@ def server(cli, tmp_path):
             proc.wait()
 
 
-def test_serve_unix(server):
-    path, _ = server
+def _urls(ready_line):
+    return {u.split(":", 1)[0]: u for u in ready_line.split()[1:]}
+
+
+@pytest.mark.parametrize("transport", ["unix", "tcp"])
+def test_serve(server, transport):
+    _, ready = server
+    url = _urls(ready)[transport]
     close = hmasweep.series(seed=3, bars=5000)
     local = hmasweep.sweep(close, variant="unchecked")
-    with Client("unix:" + path, timeout=60) as c:
+    with Client(url, timeout=60) as c:
+        hello = c.hello()
+        assert hello["protocol_version"] == 1 and "unchecked" in hello["variants"]
         r = c.sweep(close)
         assert r.pnl.tobytes() == local.pnl.tobytes()
         np.testing.assert_array_equal(r.trades, local.trades)
+        np.testing.assert_array_equal(r.lengths, local.lengths)
         h = c.load(close)
         r2 = c.sweep_handle(h)
         assert r2.pnl.tobytes() == local.pnl.tobytes()
+        w = np.array([[3, 6, 2, 9, 2, 3], [40, 7, 5, 3, 30, 11]])
+        r3 = c.sweep_handle(h, windows=w)
+        l3 = hmasweep.sweep(close, windows=w, variant="unchecked")
+        assert r3.pnl.tobytes() == l3.pnl.tobytes()
         c.free(h)
-        assert c.echo(close).tobytes() == close.tobytes()
+        with pytest.raises(ServerError) as e:
+            c.sweep_handle(h, [6])  # freed: unknown handle
+        assert e.value.code == 17
+        big = hmasweep.series(seed=8, bars=150000)
+        assert c.echo(big).tobytes() == big.tobytes()
         bad = close.copy()
         bad[10] = -1.0
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"close\[10\]"):
             c.sweep(bad, [6])
-        assert c.sweep(close, [6]).pnl[0] == local.pnl[0]  # still usable after the error reply
+        with pytest.raises(ValueError):
+            c.sweep(close, windows=[1, 1, 1, 1, 1, 6000])
+        assert c.sweep(close, [6]).pnl[0] == local.pnl[0]  # still usable after the error replies
+
+
+def test_serve_fingerprint_and_live(server):
+    path, _ = server
+    with Client("unix:" + path, timeout=120) as c:
+        r = c.sweep(hmasweep.series(), [6])
+        assert (r.trades[0], r.pnl[0]) == (57029, -5165.5799542358627)
+        close = hmasweep.series(seed=12, bars=3000)
+        h = c.load(close[:2000])
+        try:
+            session = c.live_open(h, [6, 20])
+        except ServerError as e:
+            pytest.skip("the server has no live mode yet: %s" % e.message)
+        for k in range(2000, 3000, 250):
+            pnl, trades, position, crossed = c.live_append(session, close[k:k + 250])
+        ref = hmasweep.sweep(close, [6, 20], variant="unchecked")
+        assert pnl.tobytes() == ref.pnl.tobytes()
+        np.testing.assert_array_equal(trades, ref.trades)
+        assert set(position.tolist()) <= {-1, 0, 1}
+        c.live_close(session)

@@ -78,3 +78,17 @@ def test_plot_writes_both_figures(tmp_path):
     sweep_fig, combo_fig = hmasweep.plot(close, hmasweep.grid(6, 60, 12), span=(1000, 1500), path=out)
     assert out.stat().st_size > 10000
     assert len(sweep_fig.axes) == 2 and len(combo_fig.axes) == 2
+
+
+def test_trade_log_inputs():
+    close = hmasweep.series(seed=6, bars=800)
+    ref = trade_log(close, 12)
+    for x in (close.tolist(), close.astype(">f8"), np.repeat(close, 2)[::2]):
+        got = trade_log(x, 12)  # compare fields: the padding after `side` is not data
+        assert all(got[f].tobytes() == ref[f].tobytes() for f in ref.dtype.names)
+    with pytest.raises(ValueError, match="integers"):
+        trade_log(close, 6.5)
+    with pytest.raises(ValueError, match="1-D"):
+        trade_log(np.vstack([close, close]), 6)
+    with pytest.raises(ValueError, match="does not fit"):
+        trade_log(close[:10], 12)
