@@ -14,7 +14,8 @@
 # Environment: JOBS (build and ctest parallelism; default nproc), HS_AARCH64_BUILD (gcc build dir,
 # default build/aarch64), HS_AARCH64_CLANG_BUILD (default build/aarch64-clang).
 #
-# Works as root on a fresh Debian 12 (or with passwordless sudo).  Installs, only when missing:
+# Works as root on a fresh Debian 12 (or with passwordless sudo).  Unpacks libsleef3:arm64 and
+# libsleef-dev:arm64 into build/aarch64-sleef (not installed; see fetch_sleef).  Installs, only when missing:
 #   cmake python3 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user   (host tools; the sysroot's
 #                                                 headers are only a Recommends of the cross gcc)
 #   libc6:arm64 libgomp1:arm64   (after dpkg --add-architecture arm64)     (the target's runtime)
@@ -143,9 +144,32 @@ slowest() { # the slowest tests of the last ctest run in DIR
     sort -rn | head -"${2:-10}"
 }
 
+# ---- SLEEF for arm64 (cmake/sleef.cmake) ----------------------------------------------------------------
+# Debian ships no static libsleef, so the arm64 packages (libsleef3, libsleef-dev) are unpacked into a
+# directory of the build tree and linked by full path; CMake's build-tree RUNPATH points the binaries at
+# it, so plain qemu-aarch64 finds libsleef.so.3 without -L and without installing it system-wide.
+fetch_sleef() { # fetch_sleef DIR: unpack libsleef3:arm64 + libsleef-dev:arm64 into DIR; prints libsleef.so
+  local dir=$1 tmp lib=$1/usr/lib/aarch64-linux-gnu/libsleef.so
+  if [[ ! -e $lib ]]; then
+    tmp=$(mktemp -d)
+    chmod 755 "$tmp"
+    if ! (cd "$tmp" && apt-get download -qq libsleef3:arm64 libsleef-dev:arm64 >/dev/null 2>&1); then
+      ((do_install)) && $sudo_ apt-get update -qq >/dev/null 2>&1 || true
+      (cd "$tmp" && apt-get download -qq libsleef3:arm64 libsleef-dev:arm64 >/dev/null 2>&1) || { rm -rf "$tmp"; return 1; }
+    fi
+    rm -rf "$dir" && mkdir -p "$dir"
+    for deb in "$tmp"/*.deb; do dpkg-deb -x "$deb" "$dir"; done
+    rm -rf "$tmp"
+    echo "aarch64.sh: unpacked libsleef3:arm64 and libsleef-dev:arm64 into $dir" >&2
+  fi
+  (cd "$(dirname "$lib")" && echo "$(pwd)/$(basename "$lib")")
+}
+sleef_lib=$(fetch_sleef "$(dirname "$bdir")/aarch64-sleef") || { echo "aarch64.sh: could not fetch arm64 libsleef" >&2; exit 1; }
+sleef=("-DHS_SLEEF_LIBRARY=$sleef_lib")
+
 # ---- 2. gcc cross build, the whole suite under qemu ----------------------------------------------------
 echo "aarch64.sh: $(aarch64-linux-gnu-gcc --version | head -1); $(qemu-aarch64 --version | head -1); jobs $jobs"
-phase "gcc: configure (preset aarch64)" configure "$bdir" aarch64
+phase "gcc: configure (preset aarch64)" configure "$bdir" aarch64 "${sleef[@]}"
 phase "gcc: build" cmake --build "$bdir" -j "$jobs"
 ! command -v file >/dev/null || file "$bdir/hmasweep" | sed 's/^/  /'
 echo "  smoke (omp/neon, 2 threads): $(qemu-aarch64 "$bdir/hmasweep" run --bars 3000 --lengths 6,9 --variant omp --isa neon --threads 2 | grep -m1 '^fingerprint')"
@@ -197,7 +221,7 @@ if ((do_clang)); then
   else
     echo "aarch64.sh: could not fetch an arm64 libomp; the clang build is HS_OPENMP=OFF"
   fi
-  phase "clang: configure (preset aarch64-clang)" configure "$cdir" aarch64-clang "${omp[@]}" || clang_rc=$?
+  phase "clang: configure (preset aarch64-clang)" configure "$cdir" aarch64-clang "${omp[@]}" "${sleef[@]}" || clang_rc=$?
   ((clang_rc)) || phase "clang: build" cmake --build "$cdir" -j "$jobs" || clang_rc=$?
   if ((!clang_rc)); then
     if ((clang_all)); then

@@ -4,6 +4,7 @@
 # to `hmasweep run` (e.g. --variant sliding_omp, --format json); see `build/release/hmasweep run --help`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source cmake/build_deps.sh >&2  # libsleef-dev, pkg-config when missing
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)" >/dev/null
 exec build/release/hmasweep run "$@"

@@ -20,8 +20,10 @@ if(HS_OPENMP)
   target_link_libraries(hmasweep_core INTERFACE $<INSTALL_INTERFACE:OpenMP::OpenMP_C>)
   string(PREPEND HS_PC_PRIVATE "${OpenMP_C_FLAGS} ")
 endif()
-foreach(_extra IN LISTS HS_INSTALL_LINK_EXTRA)  # further dependencies (cmake/sleef.cmake appends)
+foreach(_extra IN LISTS HS_INSTALL_LINK_EXTRA)  # further dependencies (cmake/sleef.cmake appends -lsleef)
   string(APPEND HS_PC_PRIVATE " ${_extra}")
+  string(REGEX REPLACE "^-l" "" _name "${_extra}")
+  target_link_libraries(hmasweep_core INTERFACE $<INSTALL_INTERFACE:${_name}>)
 endforeach()
 
 install(TARGETS hmasweep_shared hmasweep_core EXPORT hmasweepTargets

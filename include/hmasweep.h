@@ -55,7 +55,7 @@ typedef struct { double pnl; int64_t trades; } hs_result;
 HS_API void hs_standard_normal(uint64_t seed, size_t n, double *out);
 /* The canonical close series: start * exp(cumsum(vol * z)), exp = SLEEF's 1-ulp FMA exp. */
 HS_API hs_status hs_make_close(uint64_t seed, size_t bars, double vol, double start, double *out, hs_error *err);
-/* SLEEF Sleef_expd1_u10purecfma, re-implemented bit-exactly (kernels/sleef_exp.c). */
+/* SLEEF's Sleef_expd1_u10purecfma (libsleef; kernels/exp.c).  NaN on an x86 CPU without FMA. */
 HS_API double hs_exp_u10(double x);
 
 /* Read a close series: raw little-endian f64 (".f64", ".bin", ".raw" or unknown extension), CSV (one

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "error.h"
+#include "exp.h"
 #include "hmasweep.h"
 
 /* Why x is not a usable price, or NULL when it is. */
@@ -52,13 +53,15 @@ hs_status hs_make_close(uint64_t seed, size_t bars, double vol, double start, do
     hs_status status = check_close_arguments(bars, vol, start, out, err);
     if (status != HS_OK)
         return status;
+    if ((status = hs_exp_check(err)) != HS_OK)
+        return status;
 
     /* The normals are drawn straight into `out` and turned into prices in place: no scratch buffer. */
     hs_standard_normal(seed, bars, out);
     double c = 0.0; /* a plain left-to-right running sum, as the spec (and np.cumsum) has it */
     for (size_t i = 0; i < bars; i++) {
         c = c + vol * out[i];
-        out[i] = start * hs_exp_u10(c);
+        out[i] = start * Sleef_expd1_u10purecfma(c);
     }
 
     /* A huge vol (or start) can overflow exp to inf or underflow the price to 0: that is a bad request,

@@ -82,7 +82,7 @@ NUMBA_BUILDS = {"host": {}, "generic": {"NUMBA_CPU_NAME": "generic"}, "v3": {"NU
 I64_FROM = "* (j + 1) as f64;"
 I64_TO = "* (j as i64 + 1) as f64;"
 
-C_SOURCES = ["prof/gap/portbench.c", "kernels/grid.c", "kernels/series.c", "kernels/rng.c", "kernels/sleef_exp.c",
+C_SOURCES = ["prof/gap/portbench.c", "kernels/grid.c", "kernels/series.c", "kernels/rng.c", "kernels/exp.c", "kernels/error.c",
              "kernels/ziggurat_tables.c", "variants/naive.c", "variants/unchecked.c", "variants/prealloc.c"] + \
             ["variants/%s.c" % k for k in C_KERNELS if k.startswith("x_")]
 C_BASE_FLAGS = ["-O3", "-DNDEBUG", "-ffp-contract=off", "-Ikernels", "-Ivariants", "-Isimd"]
@@ -187,7 +187,7 @@ def build_c(build, log=sys.stderr):
     cc, flags = C_BUILDS[build]
     out = c_binary(build)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    cmd = [cc] + C_BASE_FLAGS + flags + ["-o", out] + C_SOURCES + ["-lm"]
+    cmd = [cc] + C_BASE_FLAGS + flags + ["-o", out] + C_SOURCES + ["-lsleef", "-lm"]
     print("arms: build C %-15s %s" % (build, " ".join(shlex.quote(c) for c in cmd)), file=log)
     run(cmd, cwd=ROOT)
     with open(out + ".cmd", "w") as f:

@@ -1,0 +1,30 @@
+# SLEEF, the library (kernels/exp.c calls Sleef_expd1_u10purecfma; SPEC §1).
+#   Debian/Ubuntu: apt install libsleef-dev     macOS: brew install sleef
+# Found through pkg-config (sleef.pc) on native builds, else find_library/find_path; a cross build gives
+# its own with -DHS_SLEEF_LIBRARY=/path/libsleef.{a,so} -DHS_SLEEF_INCLUDE_DIR=... (.ci/aarch64.sh
+# unpacks Debian's arm64 packages and links the static library, so qemu needs no arm64 libsleef).
+# Sets HS_SLEEF (what to link) and appends what an installed static libhmasweep.a needs.
+if(NOT HS_SLEEF_LIBRARY AND NOT CMAKE_CROSSCOMPILING)
+  find_package(PkgConfig QUIET)
+  if(PkgConfig_FOUND)
+    pkg_check_modules(HS_SLEEF_PC QUIET sleef)
+    if(HS_SLEEF_PC_FOUND)
+      find_library(HS_SLEEF_LIBRARY NAMES sleef HINTS ${HS_SLEEF_PC_LIBRARY_DIRS} NO_DEFAULT_PATH)
+      find_path(HS_SLEEF_INCLUDE_DIR sleef.h HINTS ${HS_SLEEF_PC_INCLUDE_DIRS})
+    endif()
+  endif()
+endif()
+find_library(HS_SLEEF_LIBRARY NAMES sleef)
+find_path(HS_SLEEF_INCLUDE_DIR sleef.h)
+if(NOT HS_SLEEF_LIBRARY)
+  message(FATAL_ERROR "SLEEF not found (the series' exp, SPEC §1): apt install libsleef-dev (Debian/Ubuntu), "
+                      "brew install sleef (macOS), or pass -DHS_SLEEF_LIBRARY=/path/to/libsleef.so")
+endif()
+message(STATUS "SLEEF: ${HS_SLEEF_LIBRARY}")
+add_library(hs_sleef INTERFACE)
+target_link_libraries(hs_sleef INTERFACE ${HS_SLEEF_LIBRARY})
+if(HS_SLEEF_INCLUDE_DIR)
+  target_include_directories(hs_sleef INTERFACE ${HS_SLEEF_INCLUDE_DIR})
+endif()
+target_link_libraries(hmasweep_core_headers INTERFACE $<BUILD_INTERFACE:hs_sleef>)
+list(APPEND HS_INSTALL_LINK_EXTRA -lsleef)
