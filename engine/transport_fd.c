@@ -33,21 +33,27 @@ static int wait_fd(int fd, short events, int timeout_ms) {
     return r > 0;
 }
 
-static ssize_t fd_read(void *ctx, void *buf, size_t n, int timeout_ms) {
-    fd_stream *f = ctx;
-    int w = wait_fd(f->rfd, POLLIN, timeout_ms);
-    if (w == 0) return HS_STREAM_TIMEOUT;
-    if (w < 0) return HS_STREAM_ERROR;
+/* Try the read first and poll only when nothing is there: on a busy connection the data is usually
+ * already waiting, and the poll would be a second syscall per read. */
+static ssize_t try_read(fd_stream *f, void *buf, size_t n) {
     ssize_t r = f->is_socket ? recv(f->rfd, buf, n, MSG_DONTWAIT) : read(f->rfd, buf, n);
-    if (r < 0) return errno == EAGAIN || errno == EINTR ? HS_STREAM_TIMEOUT : HS_STREAM_ERROR;
+    if (r < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? HS_STREAM_TIMEOUT : HS_STREAM_ERROR;
     return r;
 }
 
-static ssize_t fd_writev(void *ctx, const struct iovec *iov, int iovcnt, int timeout_ms) {
+static ssize_t fd_read(void *ctx, void *buf, size_t n, int timeout_ms) {
     fd_stream *f = ctx;
-    int w = wait_fd(f->wfd, POLLOUT, timeout_ms);
+    if (f->is_socket) {
+        ssize_t r = try_read(f, buf, n);
+        if (r != HS_STREAM_TIMEOUT || timeout_ms == 0) return r;
+    }
+    int w = wait_fd(f->rfd, POLLIN, timeout_ms);
     if (w == 0) return HS_STREAM_TIMEOUT;
     if (w < 0) return HS_STREAM_ERROR;
+    return try_read(f, buf, n);
+}
+
+static ssize_t try_writev(fd_stream *f, const struct iovec *iov, int iovcnt) {
     ssize_t r;
     if (f->is_socket) {
         struct msghdr m = {0};
@@ -57,8 +63,20 @@ static ssize_t fd_writev(void *ctx, const struct iovec *iov, int iovcnt, int tim
     } else {
         r = writev(f->wfd, iov, iovcnt);
     }
-    if (r < 0) return errno == EAGAIN || errno == EINTR ? HS_STREAM_TIMEOUT : HS_STREAM_ERROR;
+    if (r < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? HS_STREAM_TIMEOUT : HS_STREAM_ERROR;
     return r;
+}
+
+static ssize_t fd_writev(void *ctx, const struct iovec *iov, int iovcnt, int timeout_ms) {
+    fd_stream *f = ctx;
+    if (f->is_socket) {
+        ssize_t r = try_writev(f, iov, iovcnt);
+        if (r != HS_STREAM_TIMEOUT || timeout_ms == 0) return r;
+    }
+    int w = wait_fd(f->wfd, POLLOUT, timeout_ms);
+    if (w == 0) return HS_STREAM_TIMEOUT;
+    if (w < 0) return HS_STREAM_ERROR;
+    return try_writev(f, iov, iovcnt);
 }
 
 static void fd_close(void *ctx) {

@@ -1,0 +1,189 @@
+/* engine_bench: round-trip floors of `hmasweep serve` through the C client (include/hmasweep_client.h).
+ *
+ *   8-byte echo (one bar) p50 / p99 over Unix socket and TCP loopback, for each placement:
+ *     same  — server and client pinned to the same vCPU
+ *     two   — server on one vCPU, client on another
+ *   1.2 MB echo (150,000 bars) effective bandwidth, against memcpy of the same bytes in one process.
+ *
+ * On this kind of VM a wake-up that crosses vCPUs costs 50–100 µs (issue 7 §5), so every figure names its
+ * placement.  Runs are interleaved (rep × placement × transport) and each figure is the median over reps
+ * with min–max; nothing is asserted.  The server is the real binary, pinned with sched_setaffinity
+ * before exec (its connection threads inherit it).
+ *
+ * usage: engine_bench [--cli PATH] [--reps R] [--rounds N] [--big-rounds M] [--cpus A,B] */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hmasweep.h"
+#include "hmasweep_client.h"
+
+#ifndef HS_CLI
+#define HS_CLI "hmasweep"
+#endif
+
+enum { MAX_REPS = 64, BIG_BARS = 150000 };
+
+static double now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
+}
+
+static void pin(int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) perror("sched_setaffinity");
+}
+
+typedef struct {
+    pid_t pid;
+    char urls[2][160];
+    char sock[96];
+} server;
+
+static int start_server(const char *cli, int cpu, server *s, int idx) {
+    int fds[2];
+    if (pipe(fds) != 0) return 1;
+    snprintf(s->sock, sizeof s->sock, "/tmp/hs_engine_bench_%d_%d.sock", (int)getpid(), idx);
+    s->pid = fork();
+    if (s->pid == 0) {
+        close(fds[0]);
+        pin(cpu);
+        char fd[16];
+        snprintf(fd, sizeof fd, "%d", fds[1]);
+        execl(cli, cli, "serve", "--unix", s->sock, "--tcp", "127.0.0.1:0", "--ready-fd", fd, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    char line[400] = {0};
+    ssize_t n = read(fds[0], line, sizeof line - 1);
+    close(fds[0]);
+    if (n <= 0 || sscanf(line, "ready %159s %159s", s->urls[0], s->urls[1]) != 2) {
+        fprintf(stderr, "engine_bench: server did not start ('%s')\n", line);
+        return 1;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double pct(double *v, int n, double p) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    int k = (int)(p * (n - 1) + 0.5);
+    return v[k];
+}
+
+/* n round trips of an echo of `bars` doubles; lat[] gets each one in ns.  0 ok. */
+static int echo_run(hs_client *c, const double *x, double *back, size_t bars, int n, double *lat) {
+    hs_error err;
+    for (int i = 0; i < n; i++) {
+        double t0 = now_ns();
+        if (hs_client_echo(c, x, bars, back, &err) != HS_OK) {
+            fprintf(stderr, "engine_bench: %s\n", err.msg);
+            return 1;
+        }
+        lat[i] = now_ns() - t0;
+    }
+    return 0;
+}
+
+typedef struct {
+    const char *placement, *transport;
+    double p50[MAX_REPS], p99[MAX_REPS], big_gbs[MAX_REPS];
+} cell;
+
+static void summary(double *v, int n, double *med, double *lo, double *hi) {
+    double tmp[MAX_REPS];
+    memcpy(tmp, v, (size_t)n * sizeof *v);
+    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
+    *med = tmp[n / 2], *lo = tmp[0], *hi = tmp[n - 1];
+}
+
+static double memcpy_gbs(const double *src, double *dst, size_t bytes, int rounds) {
+    double best = 1e30;
+    for (int r = 0; r < rounds; r++) {
+        double t0 = now_ns();
+        memcpy(dst, src, bytes);
+        __asm__ volatile("" : : "r"(dst) : "memory");
+        double t = now_ns() - t0;
+        if (t < best) best = t;
+    }
+    return (double)bytes / best;
+}
+
+int main(int argc, char **argv) {
+    const char *cli = HS_CLI;
+    int reps = 5, rounds = 5000, big_rounds = 40, cpu_a = 0, cpu_b = 1;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--cli")) cli = argv[i + 1];
+        else if (!strcmp(argv[i], "--reps")) reps = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--big-rounds")) big_rounds = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--cpus")) sscanf(argv[i + 1], "%d,%d", &cpu_a, &cpu_b);
+        else return fprintf(stderr, "engine_bench: unknown option %s\n", argv[i]), 2;
+    }
+    if (reps < 1 || reps > MAX_REPS || rounds < 10 || big_rounds < 1) return fprintf(stderr, "engine_bench: bad counts\n"), 2;
+    /* server on cpu_a in both placements; the client moves between cpu_a (same) and cpu_b (two) */
+    server srv;
+    if (start_server(cli, cpu_a, &srv, 0)) return 1;
+    double *x = malloc(BIG_BARS * 8), *back = malloc(BIG_BARS * 8), *lat = malloc((size_t)rounds * 8);
+    hs_error err;
+    hs_make_close(42, BIG_BARS, HS_DEFAULT_VOL, HS_DEFAULT_START, x, &err);
+    const char *placements[2] = {"same", "two"};
+    const char *transports[2] = {"unix", "tcp"};
+    cell cells[4];
+    for (int p = 0; p < 2; p++)
+        for (int t = 0; t < 2; t++) cells[2 * p + t] = (cell){placements[p], transports[t], {0}, {0}, {0}};
+    int rc = 0;
+    for (int rep = 0; rep < reps && !rc; rep++)
+        for (int p = 0; p < 2 && !rc; p++) {
+            pin(p == 0 ? cpu_a : cpu_b);
+            for (int t = 0; t < 2 && !rc; t++) {
+                cell *c = &cells[2 * p + t];
+                hs_client *cl;
+                if (hs_client_connect(srv.urls[t], 10000, &cl, &err) != HS_OK) {
+                    fprintf(stderr, "engine_bench: %s\n", err.msg);
+                    rc = 1;
+                    break;
+                }
+                rc = echo_run(cl, x, back, 1, 200, lat) || echo_run(cl, x, back, 1, rounds, lat);
+                c->p50[rep] = pct(lat, rounds, 0.50) / 1000, c->p99[rep] = pct(lat, rounds, 0.99) / 1000;
+                rc = rc || echo_run(cl, x, back, BIG_BARS, 3, lat) || echo_run(cl, x, back, BIG_BARS, big_rounds, lat);
+                /* effective bandwidth: the 1.2 MB payload over the median round trip */
+                c->big_gbs[rep] = 8.0 * BIG_BARS / pct(lat, big_rounds, 0.50);
+                hs_client_close(cl);
+            }
+        }
+    pin(cpu_a);
+    double mc = memcpy_gbs(x, back, BIG_BARS * 8, 50);
+    kill(srv.pid, SIGTERM);
+    waitpid(srv.pid, NULL, 0);
+    if (rc) return 1;
+    printf("engine_bench: %d reps interleaved, %d x 8-byte echo and %d x 1.2 MB echo per rep and cell;\n"
+           "server pinned to vCPU %d; client on vCPU %d (same) or %d (two); median over reps [min-max]\n\n",
+           reps, rounds, big_rounds, cpu_a, cpu_a, cpu_b);
+    printf("| placement | transport | 8 B echo p50 (µs) | 8 B echo p99 (µs) | 1.2 MB echo (GB/s payload / round trip) |\n");
+    printf("|---|---|---|---|---|\n");
+    for (int k = 0; k < 4; k++) {
+        double m1, l1, h1, m2, l2, h2, m3, l3, h3;
+        summary(cells[k].p50, reps, &m1, &l1, &h1);
+        summary(cells[k].p99, reps, &m2, &l2, &h2);
+        summary(cells[k].big_gbs, reps, &m3, &l3, &h3);
+        printf("| %s | %s | %.1f [%.1f–%.1f] | %.1f [%.1f–%.1f] | %.2f [%.2f–%.2f] |\n", cells[k].placement,
+               cells[k].transport, m1, l1, h1, m2, l2, h2, m3, l3, h3);
+    }
+    printf("\nmemcpy of the same 1.2 MB (warm, best of 50, one process): %.2f GB/s\n", mc);
+    free(x), free(back), free(lat);
+    return 0;
+}
