@@ -3,6 +3,8 @@ mpi_cli=${1:?usage: $0 hmasweep-mpi hmasweep mpirun}
 cli=${2:?}
 mpirun=${3:-}
 if [[ -z "$mpirun" || ! -x "$mpirun" ]]; then echo "SKIP: mpirun not found (apt-get install openmpi-bin)"; exit 77; fi
+# Open MPI derives its prefix from its own path: /bin/mpirun (merged /usr) gives "/" and a fatal error.
+mpirun=$(readlink -f "$mpirun")
 # Open MPI refuses root unless told; CI runs as root in a throwaway machine.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none OMP_NUM_THREADS=1
@@ -10,7 +12,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 check() { if eval "$1"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $2"; fi; }
-finish() { echo "$(basename "$0"): $pass passed, $fail failed"; [[ $fail -eq 0 ]]; }
+finish() { [[ $fail -eq 0 ]] || tail -5 "$tmp"/*.err 2>/dev/null; echo "$(basename "$0"): $pass passed, $fail failed"; [[ $fail -eq 0 ]]; }
 
 # make_universe DIR COUNT: COUNT series of different lengths in three formats, plus three broken files.
 make_universe() {
