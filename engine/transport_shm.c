@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -93,10 +94,13 @@ typedef struct {
     int sock;
     int efd[SHM_N_EVENTFDS];
     long spin_ns;
-    int64_t last_move_ns; /* when this side last moved bytes: only a busy stream spins */
+    _Atomic int64_t last_move_ns; /* when this side last moved bytes: only a busy stream spins */
     pid_t peer_pid;
-    int peer_gone;
-    char last_error[160];
+    atomic_int peer_gone;
+    /* A reader and a writer thread may fail at once: each direction has its own text (0 = read,
+     * 1 = write), and `last` says which failed most recently. */
+    char error[2][160];
+    atomic_int last;
 } shm_end;
 
 struct hs_shm_listener {
@@ -198,6 +202,15 @@ hs_status hs_shm_path(const char *name, char *path, size_t path_size, int make_d
 
 enum { WAIT_READY, WAIT_TIMEOUT, WAIT_PEER_GONE, WAIT_ERROR };
 
+__attribute__((format(printf, 3, 4))) static void set_error(shm_end *e, int dir, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = snprintf(e->error[dir], sizeof e->error[dir], "shm: ");
+    vsnprintf(e->error[dir] + n, sizeof e->error[dir] - (size_t)n, fmt, ap);
+    va_end(ap);
+    atomic_store_explicit(&e->last, dir, memory_order_release);
+}
+
 /* Ready when *word moved from old or *closed was set. */
 static int wait_ready(_Atomic uint64_t *word, uint64_t old, _Atomic uint32_t *closed) {
     return atomic_load_explicit(word, memory_order_acquire) != old || atomic_load_explicit(closed, memory_order_acquire);
@@ -228,11 +241,11 @@ static int spin_wait(shm_end *e, _Atomic uint64_t *word, uint64_t old, _Atomic u
  * the word then reads the flag (both seq_cst), so one of them always sees the other. */
 static int wait_for(shm_end *e, _Atomic uint64_t *word, uint64_t old, _Atomic uint32_t *closed,
                     _Atomic uint32_t *sleeping, int bell, int64_t deadline) {
-    if (e->peer_gone) return wait_ready(word, old, closed) ? WAIT_READY : WAIT_PEER_GONE;
+    if (atomic_load_explicit(&e->peer_gone, memory_order_relaxed)) return wait_ready(word, old, closed) ? WAIT_READY : WAIT_PEER_GONE;
     int mine = sched_getcpu();
     atomic_store_explicit(&e->hdr->side[e->me].cpu, mine, memory_order_relaxed);
     int64_t t = now_ns();
-    if (e->spin_ns > 0 && t - e->last_move_ns < SHM_SPIN_AFTER_MOVE_NS &&
+    if (e->spin_ns > 0 && t - atomic_load_explicit(&e->last_move_ns, memory_order_relaxed) < SHM_SPIN_AFTER_MOVE_NS &&
         mine != atomic_load_explicit(&e->hdr->side[1 - e->me].cpu, memory_order_relaxed) &&
         spin_wait(e, word, old, closed, deadline))
         return WAIT_READY;
@@ -248,19 +261,19 @@ static int wait_for(shm_end *e, _Atomic uint64_t *word, uint64_t old, _Atomic ui
         int r = left == 0 ? 0 : poll(p, 2, left);
         atomic_store_explicit(sleeping, 0, memory_order_relaxed);
         if (r < 0 && errno != EINTR) {
-            snprintf(e->last_error, sizeof e->last_error, "shm: poll: %s", strerror(errno));
+            set_error(e, bell & 1, "poll: %s", strerror(errno));
             return WAIT_ERROR;
         }
         if (r > 0 && (p[0].revents & POLLIN)) {
             uint64_t drained;
             if (read(e->efd[bell], &drained, sizeof drained) < 0 && errno != EAGAIN) {
-                snprintf(e->last_error, sizeof e->last_error, "shm: doorbell: %s", strerror(errno));
+                set_error(e, bell & 1, "doorbell: %s", strerror(errno));
                 return WAIT_ERROR;
             }
         }
         if (wait_ready(word, old, closed)) return WAIT_READY;
         if (r > 0 && p[1].revents) { /* the peer never writes to the socket: readable means it is gone */
-            e->peer_gone = 1;
+            atomic_store_explicit(&e->peer_gone, 1, memory_order_relaxed);
             return wait_ready(word, old, closed) ? WAIT_READY : WAIT_PEER_GONE;
         }
         if (r == 0 && ms_until(deadline) == 0) return WAIT_TIMEOUT;
@@ -276,22 +289,17 @@ static void ring_bell(shm_end *e, _Atomic uint32_t *sleeping, int bell) {
     }
 }
 
-static ssize_t fail_stream(shm_end *e, const char *what) {
-    snprintf(e->last_error, sizeof e->last_error, "shm: %s", what);
+static ssize_t fail_stream(shm_end *e, int dir, const char *what) {
+    set_error(e, dir, "%s", what);
     return HS_STREAM_ERROR;
 }
 
-static ssize_t peer_died(shm_end *e) {
-    snprintf(e->last_error, sizeof e->last_error,
-             "shm: the peer (pid %d) went away without closing the stream (killed or crashed mid-stream)",
-             (int)e->peer_pid);
-    return HS_STREAM_ERROR;
-}
-
-static ssize_t wait_result(shm_end *e, int w) {
+static ssize_t wait_result(shm_end *e, int dir, int w) {
     if (w == WAIT_TIMEOUT) return HS_STREAM_TIMEOUT;
-    if (w == WAIT_PEER_GONE) return peer_died(e);
-    return HS_STREAM_ERROR; /* WAIT_ERROR: last_error is set */
+    if (w == WAIT_PEER_GONE)
+        set_error(e, dir, "the peer (pid %d) went away without closing the stream (killed or crashed mid-stream)",
+                  (int)e->peer_pid);
+    return HS_STREAM_ERROR; /* WAIT_ERROR: the error is set */
 }
 
 /* ---- the stream ----------------------------------------------------------------------------------- */
@@ -318,7 +326,7 @@ static ssize_t shm_read(void *ctx, void *buf, size_t n, int timeout_ms) {
         uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed); /* ours */
         uint64_t head = atomic_load_explicit(&r->head, memory_order_acquire);
         uint64_t avail = head - tail;
-        if (avail > e->cap) return fail_stream(e, "the ring's counters are corrupt (more bytes than the ring holds)");
+        if (avail > e->cap) return fail_stream(e, 0, "the ring's counters are corrupt (more bytes than the ring holds)");
         if (avail > 0) {
             size_t k = avail < n ? (size_t)avail : n;
             for (size_t done = 0, c; done < k; done += c) { /* free space chunk by chunk: the writer overlaps */
@@ -327,7 +335,7 @@ static ssize_t shm_read(void *ctx, void *buf, size_t n, int timeout_ms) {
                 atomic_store_explicit(&r->tail, tail + done + c, memory_order_release);
             }
             ring_bell(e, &r->writer_sleeping, 2 * e->rx + 1);
-            e->last_move_ns = now_ns();
+            atomic_store_explicit(&e->last_move_ns, now_ns(), memory_order_relaxed);
             return (ssize_t)k;
         }
         if (atomic_load_explicit(&r->writer_closed, memory_order_acquire)) {
@@ -335,7 +343,7 @@ static ssize_t shm_read(void *ctx, void *buf, size_t n, int timeout_ms) {
             continue;
         }
         int w = wait_for(e, &r->head, head, &r->writer_closed, &r->reader_sleeping, 2 * e->rx, deadline);
-        if (w != WAIT_READY) return wait_result(e, w);
+        if (w != WAIT_READY) return wait_result(e, 0, w);
     }
 }
 
@@ -348,10 +356,10 @@ static ssize_t shm_writev(void *ctx, const struct iovec *iov, int iovcnt, int ti
     if (want == 0) return 0;
     for (;;) {
         if (atomic_load_explicit(&r->reader_closed, memory_order_acquire))
-            return fail_stream(e, "the peer closed the stream; it reads no more");
+            return fail_stream(e, 1, "the peer closed the stream; it reads no more");
         uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed); /* ours */
         uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
-        if (head - tail > e->cap) return fail_stream(e, "the ring's counters are corrupt (more bytes than the ring holds)");
+        if (head - tail > e->cap) return fail_stream(e, 1, "the ring's counters are corrupt (more bytes than the ring holds)");
         uint64_t space = e->cap - (head - tail);
         if (space > 0) {
             size_t k = space < want ? (size_t)space : want, done = 0, published = 0;
@@ -365,11 +373,11 @@ static ssize_t shm_writev(void *ctx, const struct iovec *iov, int iovcnt, int ti
                 }
             atomic_store_explicit(&r->head, head + done, memory_order_release);
             ring_bell(e, &r->reader_sleeping, 2 * e->tx);
-            e->last_move_ns = now_ns();
+            atomic_store_explicit(&e->last_move_ns, now_ns(), memory_order_relaxed);
             return (ssize_t)k;
         }
         int w = wait_for(e, &r->tail, tail, &r->reader_closed, &r->writer_sleeping, 2 * e->tx + 1, deadline);
-        if (w != WAIT_READY) return wait_result(e, w);
+        if (w != WAIT_READY) return wait_result(e, 1, w);
     }
 }
 
@@ -393,7 +401,9 @@ static void shm_close(void *ctx) {
 }
 
 const char *hs_shm_stream_error(const hs_stream *s) {
-    return s && s->transport && !strcmp(s->transport, "shm") ? ((const shm_end *)s->ctx)->last_error : "";
+    if (!s || !s->transport || strcmp(s->transport, "shm") != 0) return "";
+    shm_end *e = s->ctx;
+    return e->error[atomic_load_explicit(&e->last, memory_order_acquire)];
 }
 
 static shm_end *new_end(int sock, int is_server, const hs_shm_options *opt) {

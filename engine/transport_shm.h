@@ -50,7 +50,8 @@ hs_status hs_shm_connect(const char *name, const hs_shm_options *opt, int timeou
 
 /* An accepted or connected stream is released with s->close(s->ctx); that frees s too. */
 
-/* The detail of the stream's last HS_STREAM_ERROR ("" for a stream of another transport). */
+/* The detail of the stream's most recent HS_STREAM_ERROR, read or write ("" for a stream of another
+ * transport, or before any error). */
 const char *hs_shm_stream_error(const hs_stream *s);
 
 #endif
