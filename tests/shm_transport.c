@@ -45,6 +45,13 @@ static void fill(unsigned char *p, size_t n, unsigned seed) {
     for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(i * 131u + seed * 7u + (i >> 9));
 }
 
+static hs_shm_listener *listen_on(const char *name, const hs_shm_options *opt) {
+    hs_error err = {{0}};
+    hs_shm_listener *l = NULL;
+    CHECK(hs_shm_listen(name, opt, &l, &err) == HS_OK, "listen %s: %s", name, err.msg);
+    return l;
+}
+
 /* In one process the accept must run beside the connect: the client waits for the server's segment. */
 typedef struct {
     hs_shm_listener *l;
@@ -127,10 +134,8 @@ static void round_trip(hs_stream *c, size_t n, unsigned seed) {
 }
 
 static void test_round_trips(void) {
-    hs_error err = {{0}};
-    hs_shm_listener *l = NULL;
     hs_shm_options opt = {.ring_bytes = SMALL_RING, .spin_us = 20};
-    CHECK(hs_shm_listen("rt", &opt, &l, &err) == HS_OK, "%s", err.msg);
+    hs_shm_listener *l = listen_on("rt", &opt);
     if (!l) return;
     enum { N_CLIENTS = 3 };
     hs_stream *c[N_CLIENTS] = {0};
@@ -159,10 +164,10 @@ static void test_round_trips(void) {
 
 static void test_timeout_and_close(void) {
     hs_error err = {{0}};
-    hs_shm_listener *l = NULL;
     hs_stream *c = NULL, *s = NULL;
     hs_shm_options opt = {.ring_bytes = SMALL_RING, .spin_us = 0};
-    CHECK(hs_shm_listen("tc", &opt, &l, &err) == HS_OK, "%s", err.msg);
+    hs_shm_listener *l = listen_on("tc", &opt);
+    if (!l) return;
     connect_pair(l, "tc", &opt, &c, &s);
     if (!c || !s) return;
     char b[16];
@@ -198,9 +203,8 @@ static void wait_child(pid_t pid) {
  * names the dead peer (not EOF, not a timeout, not a hang). */
 static void test_client_killed_mid_request(void) {
     hs_error err = {{0}};
-    hs_shm_listener *l = NULL;
     hs_shm_options opt = {.ring_bytes = SMALL_RING, .spin_us = 20};
-    CHECK(hs_shm_listen("kc", &opt, &l, &err) == HS_OK, "%s", err.msg);
+    hs_shm_listener *l = listen_on("kc", &opt);
     if (!l) return;
     pid_t pid = fork();
     if (pid == 0) {
@@ -237,10 +241,9 @@ static void test_client_killed_mid_request(void) {
  * the client is blocked on a full request ring (the client's write fails). */
 static void test_server_killed(int mid_reply) {
     hs_error err = {{0}};
-    hs_shm_listener *l = NULL;
     hs_shm_options opt = {.ring_bytes = SMALL_RING, .spin_us = 20};
     const char *name = mid_reply ? "ks1" : "ks2";
-    CHECK(hs_shm_listen(name, &opt, &l, &err) == HS_OK, "%s", err.msg);
+    hs_shm_listener *l = listen_on(name, &opt);
     if (!l) return;
     int go[2];
     CHECK(pipe(go) == 0, "pipe");
@@ -316,9 +319,8 @@ static void test_permissions(void) {
     char dir[128];
     snprintf(dir, sizeof dir, "%s/hmasweep-shm", g_dir);
     CHECK(stat(dir, &st) == 0 && (st.st_mode & 0777) == 0700, "the rendezvous folder's mode %03o", (unsigned)(st.st_mode & 0777));
-    hs_shm_listener *l = NULL;
     hs_shm_options opt = {.ring_bytes = SMALL_RING, .spin_us = 0};
-    CHECK(hs_shm_listen("perm", &opt, &l, &err) == HS_OK, "%s", err.msg);
+    hs_shm_listener *l = listen_on("perm", &opt);
     if (!l) return;
     CHECK(lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) && (st.st_mode & 0777) == 0600, "socket mode %03o",
           (unsigned)(st.st_mode & 0777));
@@ -349,9 +351,8 @@ static void test_permissions(void) {
  * the other side).  No fd of it is left open, so reach it through /proc/self/map_files (root only). */
 static void test_segment_is_private(void) {
     hs_error err = {{0}};
-    hs_shm_listener *l = NULL;
     hs_shm_options opt = {.ring_bytes = SMALL_RING, .spin_us = 0};
-    CHECK(hs_shm_listen("seg", &opt, &l, &err) == HS_OK, "%s", err.msg);
+    hs_shm_listener *l = listen_on("seg", &opt);
     if (!l) return;
     pid_t pid = fork();
     if (pid == 0) {
