@@ -29,6 +29,13 @@ static PyObject *raise_status(hs_status st, const hs_error *err) {
     return NULL;
 }
 
+/* A freshly filled array, or (dropping it) the library's error. */
+static PyObject *array_or_raise(PyArrayObject *a, hs_status st, const hs_error *err) {
+    if (st == HS_OK) return (PyObject *)a;
+    Py_DECREF(a);
+    return raise_status(st, err);
+}
+
 /* ---- argument conversion ---------------------------------------------------------------------- */
 
 /* A new reference to `obj` as a 1-D C-contiguous native float64 array: `obj` itself when it already is
@@ -98,11 +105,7 @@ static PyArrayObject *default_lengths(void) {
     if (!a) return NULL;
     hs_error err;
     hs_status st = hs_grid(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, PyArray_DATA(a), &err);
-    if (st != HS_OK) {
-        Py_DECREF(a);
-        return (PyArrayObject *)raise_status(st, &err);
-    }
-    return a;
+    return (PyArrayObject *)array_or_raise(a, st, &err);
 }
 
 static PyArrayObject *lengths_array(PyObject *lengths) {
@@ -375,11 +378,7 @@ static PyObject *py_series(PyObject *self, PyObject *args, PyObject *kw) {
     Py_BEGIN_ALLOW_THREADS
     st = hs_make_close(seed, (size_t)bars, vol, start, out, &err);
     Py_END_ALLOW_THREADS
-    if (st != HS_OK) {
-        Py_DECREF(a);
-        return raise_status(st, &err);
-    }
-    return (PyObject *)a;
+    return array_or_raise(a, st, &err);
 }
 
 PyDoc_STRVAR(standard_normal_doc,
@@ -415,11 +414,7 @@ static PyObject *py_grid(PyObject *self, PyObject *args, PyObject *kw) {
     if (!a) return NULL;
     hs_error err;
     hs_status st = hs_grid(lo, hi, (size_t)count, PyArray_DATA(a), &err);
-    if (st != HS_OK) {
-        Py_DECREF(a);
-        return raise_status(st, &err);
-    }
-    return (PyObject *)a;
+    return array_or_raise(a, st, &err);
 }
 
 PyDoc_STRVAR(windows_doc,
