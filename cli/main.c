@@ -124,7 +124,8 @@ static const char *const usage_run =
     "\n"
     "Run every combo of the grid over a close series and print trades and PnL per combo.\n"
     "\n"
-    "  --variant NAME      registered variant (default unchecked; see `hmasweep variants`)\n"
+    "  --variant NAME      registered variant (default best, the fastest tier 0; unchecked is the\n"
+    "                      reference; see `hmasweep variants`)\n"
     "  --isa NAME          force an ISA: scalar, sse2, avx2, avx512, neon (default: best built and\n"
     "                      supported, or $HMASWEEP_ISA)\n"
     "  --threads N         threads for OpenMP variants (default: all cores)\n"
@@ -288,7 +289,10 @@ static void print_csv(const run_report *r) {
 #define STUDY_PNL (-5165.58)
 
 static void print_table(const run_report *r) {
-    printf("hmasweep run: variant %s (isa %s, %d thread%s), %zu bars, %zu combos\n", r->variant, hs_isa_name(r->isa),
+    const char *target = hs_variant_alias(r->variant, NULL);
+    char shown[96];
+    snprintf(shown, sizeof shown, target ? "%s = %s" : "%s", r->variant, target);
+    printf("hmasweep run: variant %s (isa %s, %d thread%s), %zu bars, %zu combos\n", shown, hs_isa_name(r->isa),
            r->threads, r->threads == 1 ? "" : "s", r->bars, r->n_combos);
     printf("%5s %6s %6s %6s %4s %5s %5s %6s %9s %18s\n", "combo", "L", "w0", "w1", "w2", "w3", "w4", "w5", "trades",
            "pnl");
@@ -422,7 +426,7 @@ static int cmd_run(int argc, char **argv) {
     if (o.input && (o.seed != HS_DEFAULT_SEED || o.bars != HS_DEFAULT_BARS))
         return fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
     if (o.output) return fail(EXIT_USAGE, "run: --output is for `gen`; redirect stdout instead");
-    const char *variant = o.variant ? o.variant : "unchecked";
+    const char *variant = o.variant ? o.variant : HS_DEFAULT_VARIANT;
     const hs_variant *var = hs_variant_find(variant);
     if (!var) return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
 
@@ -516,6 +520,10 @@ static int cmd_variants(int argc, char **argv) {
                    k ? "," : "", v[k].name, v[k].kernel, v[k].tier, driver, isas, hs_isa_name(best), v[k].summary);
         else
             printf("%-14s %-4d %-7s %-28s %-8s %s\n", v[k].name, v[k].tier, driver, isas, hs_isa_name(best), v[k].summary);
+    }
+    if (!json) {
+        const char *summary = NULL, *target = hs_variant_alias(HS_DEFAULT_VARIANT, &summary);
+        if (target) printf("%-14s %-4s %-7s %-28s %-8s %s\n", HS_DEFAULT_VARIANT, "=", "alias", target, "", summary);
     }
     if (json) printf("\n]\n");
     return 0;

@@ -81,7 +81,7 @@ HS_API hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, siz
 
 /* ---- the sweep --------------------------------------------------------------------------------- */
 typedef struct {
-    const char *variant; /* registry name; NULL = "unchecked" reference                           */
+    const char *variant; /* registry name; NULL = "best" (fastest tier 0); "unchecked" = reference */
     const char *isa;     /* NULL = best the CPU runs (or $HMASWEEP_ISA); else "scalar", "avx2", …   */
     int threads;         /* for threaded variants: 0 = OpenMP default                               */
 } hs_sweep_options;

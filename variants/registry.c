@@ -84,9 +84,32 @@ const hs_variant *hs_variants(size_t *count) {
     return hs_registry;
 }
 
+typedef struct {
+    const char *name, *target, *summary;
+} hs_alias;
+
+static const hs_alias hs_aliases[] = {
+#define HS_ALIAS(name, target, summary) {#name, #target, summary},
+#define HS_VARIANT(name, kernel, tier, driver, scratch, isas, summary)
+#include "registry.def"
+#undef HS_VARIANT
+#undef HS_ALIAS
+};
+
+const char *hs_variant_alias(const char *name, const char **summary) {
+    for (size_t i = 0; name && i < sizeof hs_aliases / sizeof hs_aliases[0]; i++)
+        if (strcmp(hs_aliases[i].name, name) == 0) {
+            if (summary) *summary = hs_aliases[i].summary;
+            return hs_aliases[i].target;
+        }
+    return NULL;
+}
+
 const hs_variant *hs_variant_find(const char *name) {
     size_t n;
     const hs_variant *v = hs_variants(&n);
+    const char *target = hs_variant_alias(name, NULL);
+    if (target) name = target;
     for (size_t i = 0; name && i < n; i++)
         if (strcmp(v[i].name, name) == 0) return &v[i];
     return NULL;

@@ -197,7 +197,7 @@ hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows
                             hs_result *out, const hs_sweep_options *opt, hs_isa *isa_used, hs_error *err) {
     hs_sweep_options dflt = {0};
     if (!opt) opt = &dflt;
-    const char *name = opt->variant ? opt->variant : "unchecked";
+    const char *name = opt->variant ? opt->variant : HS_DEFAULT_VARIANT;
     const hs_variant *v = hs_variant_find(name);
     if (!v) {
         return hs_fail(err, HS_ERR_USAGE, "unknown variant '%s' (see `hmasweep variants`)", name);

@@ -49,7 +49,12 @@ void hs_kernel_count_recomputed(long long bars);
 long long hs_kernel_recomputed_total(void);
 
 const hs_variant *hs_variants(size_t *count);
+/* By name, or by an alias's name (registry.def HS_ALIAS: `best`). */
 const hs_variant *hs_variant_find(const char *name);
+/* The variant an alias names (and the alias's summary), or NULL when `name` is not an alias. */
+const char *hs_variant_alias(const char *name, const char **summary);
+/* The default variant: "best". */
+#define HS_DEFAULT_VARIANT "best"
 
 /* Buffer stride in doubles: n rounded up to a whole 64-byte line plus one spare line, so vector
  * tails may over-read a buffer end without leaving it. */

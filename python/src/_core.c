@@ -144,9 +144,11 @@ static PyArrayObject *windows_from_lengths(PyArrayObject *lengths) {
     return w;
 }
 
-/* "best" is the default name; until the registry has a line called best, it means the library's
- * default (hs_sweep_options.variant = NULL). */
+/* "best" is the default name: an alias in the registry (HS_ALIAS), reported as the variant it names;
+ * without such a line it means the library's default (hs_sweep_options.variant = NULL). */
 static const char *resolve_variant(const char *name) {
+    const char *target = hs_variant_alias(name, NULL);
+    if (target) return target;
     if (name && strcmp(name, "best") == 0 && !hs_variant_find("best")) return NULL;
     return name;
 }
@@ -296,9 +298,7 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
         t[k] = res[k].trades;
     }
     if (!(result = PyStructSequence_New(SweepResult))) goto done;
-    PyObject *name = !resolved ? unchecked_name
-                     : (arg[KW_VARIANT] && arg[KW_VARIANT] != Py_None) ? arg[KW_VARIANT]
-                                                                       : NULL;
+    PyObject *name = !resolved ? unchecked_name : NULL;
     if (name) Py_INCREF(name);
     else if (!(name = PyUnicode_FromString(resolved))) {
         Py_CLEAR(result);
