@@ -37,7 +37,7 @@ def request_parts(opcode, close, windows):
     windows = np.ascontiguousarray(np.asarray(windows, dtype="<i8").reshape(-1, 6))
     body_len = 9 + close.nbytes + windows.nbytes
     head = struct.pack("<IBII", body_len, opcode, close.size, windows.shape[0])
-    return [head, memoryview(close).cast("B"), memoryview(windows).cast("B")]
+    return [head] + [memoryview(a.reshape(-1)).cast("B") for a in (close, windows) if a.size]
 
 
 def decode_sweep(body, n_combos):
@@ -135,3 +135,47 @@ def read_stdout_reply(data):
         out.append(data[off + 4: off + 4 + n])
         off += 4 + n
     return out
+
+
+# ---- the stateful opcodes of docs/protocol.md (hmasweep serve only) --------------------------------
+OP_LOAD, OP_SWEEP_HANDLE, OP_FREE, OP_LIVE_OPEN, OP_LIVE_APPEND, OP_LIVE_CLOSE = 3, 4, 5, 6, 7, 8
+
+
+def _send_op(conn, opcode, head_fields, array=None):
+    """[u32 len][u8 op][u32 fields...][array bytes], zero-copy."""
+    parts = [b""]
+    payload = b"" if array is None else memoryview(np.ascontiguousarray(array)).cast("B")
+    head = struct.pack("<B%dI" % len(head_fields), opcode, *head_fields)
+    parts = [struct.pack("<I", len(head) + len(payload)) + head]
+    if len(payload):
+        parts.append(payload)
+    conn.send_parts(parts)
+    return conn._reply_into()
+
+
+def load(conn, close):
+    """LOAD: the series stays on the server; returns its handle."""
+    close = np.ascontiguousarray(close, dtype="<f8")
+    return struct.unpack("<I", _send_op(conn, OP_LOAD, [close.size], close))[0]
+
+
+def sweep_handle(conn, handle, windows):
+    """SWEEP_HANDLE: only the windows travel."""
+    windows = np.ascontiguousarray(np.asarray(windows, dtype="<i8").reshape(-1, 6))
+    body = _send_op(conn, OP_SWEEP_HANDLE, [handle, windows.shape[0]], windows)
+    return decode_sweep(body, windows.shape[0])
+
+
+def live_open(conn, handle, windows):
+    windows = np.ascontiguousarray(np.asarray(windows, dtype="<i8").reshape(-1, 6))
+    return struct.unpack("<I", _send_op(conn, OP_LIVE_OPEN, [handle, windows.shape[0]], windows))[0]
+
+
+def live_append(conn, session, bars):
+    """LIVE_APPEND k bars; returns the raw reply (pnl, trades, position, crossed per combo)."""
+    bars = np.ascontiguousarray(bars, dtype="<f8")
+    return _send_op(conn, OP_LIVE_APPEND, [session, bars.size], bars)
+
+
+def live_close(conn, session):
+    _send_op(conn, OP_LIVE_CLOSE, [session])

@@ -1,0 +1,19 @@
+# prof/ipc — the boundary study (prof/ipc/README.md).  Built when its optional pieces are present:
+#   hs_json_server  the JSON "microservice" (needs jansson: apt libjansson-dev)
+# ctest prof_ipc_quick runs `prof/ipc/run.py --quick` (a smoke run of every architecture available,
+# through the equivalence gate; no timing is asserted).
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(JANSSON QUIET IMPORTED_TARGET jansson)
+endif()
+if(JANSSON_FOUND)
+  add_executable(hs_json_server ${CMAKE_CURRENT_LIST_DIR}/json_server.c)
+  target_link_libraries(hs_json_server PRIVATE hmasweep_core PkgConfig::JANSSON)
+else()
+  message(STATUS "prof/ipc: jansson not found (apt install libjansson-dev); json_batch is skipped")
+endif()
+if(BUILD_TESTING AND Python3_Interpreter_FOUND AND NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME prof_ipc_quick
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/run.py --quick --no-build --build ${CMAKE_BINARY_DIR})
+  set_tests_properties(prof_ipc_quick PROPERTIES LABELS "prof;ipc" TIMEOUT 600 RUN_SERIAL TRUE)
+endif()

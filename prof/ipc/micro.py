@@ -1,0 +1,293 @@
+"""The study's curves and tables (issue 11, §3): echo curve, serialization tax, spawn cost, per-bar
+break-even.  Every latency point is a distribution of single round trips (p50, p99) with the placement
+of client and server recorded beside it."""
+import json
+import os
+import pickle
+import subprocess
+import time
+
+import numpy as np
+
+import arch
+import frames
+
+ECHO_SIZES = [1, 10, 100, 1000, 10000, 100000, 150000]
+
+
+def _reps(n, quick):
+    r = 2000 if n <= 1000 else 400 if n <= 10000 else 100
+    return max(5, r // 40) if quick else r
+
+
+def _stats(ns):
+    a = np.asarray(ns, dtype=np.float64) / 1e3  # µs
+    return {"p50_us": float(np.percentile(a, 50)), "p99_us": float(np.percentile(a, 99)),
+            "min_us": float(a.min()), "n": int(a.size)}
+
+
+def _echo_python(conn, close, n, reps, form):
+    x = np.ascontiguousarray(close[:n])
+    empty = np.zeros((0, 6), dtype="<i8")
+    out = memoryview(np.empty(n, dtype="<f8")).cast("B")
+    call = (lambda: conn.call_study(frames.OP_ECHO, x, empty)) if form == "study" else \
+        (lambda: conn.call(frames.OP_ECHO, x, empty, out=out))
+    got = call()  # warm-up, and the echo must be verbatim
+    if bytes(got) != x.tobytes():
+        raise RuntimeError(f"echo of {n} floats is not verbatim")
+    ns = []
+    for _ in range(reps):
+        t0 = time.perf_counter_ns()
+        call()
+        ns.append(time.perf_counter_ns() - t0)
+    return _stats(ns)
+
+
+def _echo_c(env, addr, sizes, quick):
+    """The C client's echo curve (hs_ipc_client echo): one JSON line per size."""
+    reps = ",".join(str(_reps(n, quick)) for n in sizes)
+    p = subprocess.run([env.ipc_client, "echo", "--address", addr, "--series", os.path.join(env.tmp, "series.f64"),
+                        "--sizes", ",".join(map(str, sizes)), "--reps", reps], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"hs_ipc_client echo {addr}: exit {p.returncode}: {p.stderr[-300:]}")
+    return {str(r["n"]): {k: r[k] for k in ("p50_us", "p99_us", "min_us", "n_reps")} for r in
+            (json.loads(line) for line in p.stdout.splitlines() if line.strip())}
+
+
+def fit_floor_bandwidth(points):
+    """The study's model T = floor + 2b/bandwidth, b = payload bytes one way, by least squares on the
+    p50s weighted by 1/T (so the flat small-payload end counts as much as the steep end)."""
+    b = np.array([8.0 * n for n, _ in points])
+    t = np.array([v for _, v in points]) * 1e-6
+    w = 1.0 / t
+    A = np.stack([np.ones_like(b), 2 * b], axis=1) * w[:, None]
+    (floor, inv_bw), *_ = np.linalg.lstsq(A, t * w, rcond=None)
+    return {"floor_us": float(floor * 1e6), "bandwidth_gb_s": float(1.0 / inv_bw / 1e9) if inv_bw > 0 else None}
+
+
+def echo_curves(env, quick, log, client_cpu):
+    sizes = [n for n in ECHO_SIZES if n <= env.close.size] if not quick else [1, 100, 1000]
+    other = 0 if env.server_cpu != 0 else 1
+    res = {"sizes": sizes, "curves": [], "placement": {"same": [env.server_cpu, env.server_cpu],
+                                                       "cross": [other, env.server_cpu]}}
+    servers = [("rust", "unix"), ("rust", "tcp")]
+    if env.serve_available():
+        servers += [("c", "unix"), ("c", "tcp")]
+        if env.serve_supports("--shm"):
+            servers += [("c", "shm")]
+    for engine, transport in servers:
+        if engine == "rust":
+            if not os.access(env.rust["safe"], os.X_OK):
+                continue
+            if transport == "unix":
+                path = arch.unique_path(env, "echo_rust")
+                argv, addr = [env.rust["safe"], "--unix", path], "unix:" + path
+            else:
+                port = arch.free_port()
+                argv, addr = [env.rust["safe"], "--tcp", f"127.0.0.1:{port}"], f"tcp:127.0.0.1:{port}"
+        else:
+            argv, addr = arch.serve_argv(env, transport, "unchecked")
+        try:
+            srv = arch.Server(env, argv, addr)
+        except RuntimeError as e:
+            log(f"  echo {engine}/{transport}: could not start: {e}")
+            continue
+        try:
+            clients = []
+            if transport != "shm":
+                clients += [("python", "study"), ("python", "ours")]
+            if engine == "c" and os.access(env.ipc_client, os.X_OK):
+                clients += [("c", "ours")]
+            for client, form in clients:
+                for placement in ("same", "cross"):
+                    cpu = env.server_cpu if placement == "same" else other
+                    if placement == "cross" and (os.cpu_count() or 1) < 2:
+                        continue
+                    # the full curve at the same vCPU; across vCPUs the floor and one large point
+                    pts = sizes if placement == "same" else [n for n in sizes if n in (1, 1000, sizes[-1])]
+                    os.sched_setaffinity(0, {cpu})
+                    try:
+                        if client == "c":
+                            c_res = _echo_c_pinned(env, addr, pts, quick, cpu)
+                            points = {str(n): c_res[str(n)] for n in pts}
+                        else:
+                            conn = frames.Conn(addr)
+                            points = {str(n): _echo_python(conn, env.close, n, _reps(n, quick), form) for n in pts}
+                            conn.close()
+                    finally:
+                        os.sched_setaffinity(0, {client_cpu})
+                    curve = {"engine": engine, "transport": transport, "client": client, "form": form,
+                             "placement": placement, "client_cpu": cpu, "server_cpu": env.server_cpu,
+                             "points": points}
+                    if placement == "same" and len(pts) >= 3:
+                        curve["fit"] = fit_floor_bandwidth([(n, points[str(n)]["p50_us"]) for n in pts])
+                    res["curves"].append(curve)
+                    log(f"  echo {engine}/{transport} {client}/{form} {placement}: "
+                        f"1 float p50 {points[str(pts[0])]['p50_us']:.1f} µs")
+        finally:
+            srv.stop()
+    return res
+
+
+def _echo_c_pinned(env, addr, pts, quick, cpu):
+    old = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {cpu})  # the child inherits this process's affinity
+    try:
+        return _echo_c(env, addr, pts, quick)
+    finally:
+        os.sched_setaffinity(0, old)
+
+
+# ---- serialization -----------------------------------------------------------------------------------
+def _timeit(fn, reps):
+    ns = []
+    for _ in range(reps):
+        t0 = time.perf_counter_ns()
+        fn()
+        ns.append(time.perf_counter_ns() - t0)
+    return float(np.median(ns)) / 1e3
+
+
+def serialization(quick):
+    """150,000 float64 (a positive random walk like the close series), encode and decode, median µs."""
+    rng = np.random.default_rng(42)
+    x = 100.0 * np.exp(np.cumsum(rng.standard_normal(150_000) * 0.0008))
+    fast, slow = (5, 2) if quick else (200, 15)
+    rows = []
+
+    def add(name, enc, dec, reps, note=""):
+        blob = enc()
+        back = np.asarray(dec(blob), dtype=np.float64)
+        exact = back.shape == x.shape and np.array_equal(back.view(np.uint64), x.view(np.uint64))
+        rows.append({"format": name, "encode_us": _timeit(enc, reps), "decode_us": _timeit(lambda: dec(blob), reps),
+                     "bytes": len(blob.encode()) if isinstance(blob, str) else len(blob) if isinstance(blob, (bytes, bytearray)) else blob.size, "exact": bool(exact),
+                     "note": note})
+
+    add("raw tobytes / frombuffer", lambda: x.tobytes(), lambda b: np.frombuffer(b, dtype="<f8"), fast,
+        "frombuffer is a view: no copy")
+    add("raw, the study's form (astype(\"<f8\").tobytes())", lambda: x.astype("<f8").tobytes(),
+        lambda b: np.frombuffer(b, dtype="<f8").copy(), fast, "astype copies even when the dtype matches")
+    add("pickle protocol 5", lambda: pickle.dumps(x, protocol=5), pickle.loads, fast)
+    add("json.dumps(list) / json.loads", lambda: json.dumps(x.tolist()), lambda s: np.array(json.loads(s)), slow,
+        "the article's text path")
+    try:
+        import orjson
+        add("orjson (OPT_SERIALIZE_NUMPY)", lambda: orjson.dumps(x, option=orjson.OPT_SERIALIZE_NUMPY),
+            lambda b: np.array(orjson.loads(b)), slow)
+    except ImportError:
+        rows.append({"format": "orjson", "missing": "orjson is not installed"})
+    try:
+        import msgpack
+        add("msgpack (list of floats)", lambda: msgpack.packb(x.tolist()), lambda b: np.array(msgpack.unpackb(b)), slow)
+    except ImportError:
+        rows.append({"format": "msgpack", "missing": "msgpack is not installed"})
+    try:
+        import pyarrow as pa
+
+        def arrow_enc():
+            sink = pa.BufferOutputStream()
+            batch = pa.RecordBatch.from_arrays([pa.array(x)], names=["close"])
+            with pa.ipc.new_stream(sink, batch.schema) as w:
+                w.write_batch(batch)
+            return sink.getvalue()
+
+        add("Arrow IPC stream (pyarrow)", arrow_enc,
+            lambda b: pa.ipc.open_stream(b).read_all().column(0).to_numpy(), fast, "decode is zero-copy")
+    except ImportError:
+        rows.append({"format": "Arrow IPC", "missing": "pyarrow is not installed"})
+    return {"n": int(x.size), "rows": rows}
+
+
+# ---- spawn ---------------------------------------------------------------------------------------------
+def spawn_cost(env, quick):
+    """Start an engine, one tiny echo on stdin, read the reply, wait for exit: the per-call price of a
+    spawn, with no sweep behind it."""
+    reps = 3 if quick else 30
+    req = frames.study_request(frames.OP_ECHO, env.close[:1], np.zeros((0, 6)))
+    res = {}
+    cands = {"c (hmasweep wire)": [env.cli, "wire"]}
+    if os.access(env.rust["safe"], os.X_OK):
+        cands["rust (rust_engine_safe --stdin)"] = [env.rust["safe"], "--stdin"]
+    for name, argv in cands.items():
+        ns = []
+        for _ in range(reps):
+            t0 = time.perf_counter_ns()
+            p = subprocess.run(argv, input=req, capture_output=True, preexec_fn=env.pin())
+            ns.append(time.perf_counter_ns() - t0)
+            if p.returncode != 0:
+                raise RuntimeError(f"spawn {name}: exit {p.returncode}")
+        res[name] = {"p50_ms": float(np.median(ns)) / 1e6, "min_ms": min(ns) / 1e6, "max_ms": max(ns) / 1e6,
+                     "n": reps}
+    return res
+
+
+# ---- per-bar break-even -----------------------------------------------------------------------------
+def per_bar(env, quick, log):
+    """150,000 one-bar LIVE_APPENDs over each transport against the same appends in process (the C
+    client hs_ipc_client does both, so the client's own cost is the same on every row)."""
+    if not env.serve_available():
+        return {"missing": "`hmasweep serve` (the engine issue) is not on main yet"}
+    if not os.access(env.ipc_client, os.X_OK):
+        return {"missing": "hs_ipc_client (the C client) is not built"}
+    bars = min(env.close.size, 3000 if quick else 150_000)
+    rows = {}
+    transports = ["inproc", "unix", "tcp"] + (["shm"] if env.serve_supports("--shm") else [])
+    wfile = os.path.join(env.tmp, "windows.i64")
+    np.ascontiguousarray(env.windows[:1], dtype="<i8").tofile(wfile)
+    for tr in transports:
+        srv = None
+        try:
+            addr = "inproc"
+            if tr != "inproc":
+                argv, addr = arch.serve_argv(env, tr, "unchecked")
+                srv = arch.Server(env, argv, addr)
+            p = subprocess.run([env.ipc_client, "perbar", "--address", addr, "--series",
+                                os.path.join(env.tmp, "series.f64"), "--windows", wfile, "--bars", str(bars)],
+                               capture_output=True, text=True)
+            if p.returncode != 0:
+                rows[tr] = {"error": p.stderr[-300:]}
+                log(f"  perbar {tr}: ERROR {p.stderr[-200:]}")
+                continue
+            rows[tr] = json.loads(p.stdout)
+            log(f"  perbar {tr}: {rows[tr].get('total_s', 0):.3f} s for {bars} appends")
+        except Exception as e:
+            rows[tr] = {"error": str(e)}
+        finally:
+            if srv:
+                srv.stop()
+    return {"bars": bars, "combos": 1, "rows": rows}
+
+
+# ---- preload: the boundary of 80 window-only calls --------------------------------------------------
+def preload_boundary(env, quick):
+    """LOAD a 16-bar series once, then 80 SWEEP_HANDLE calls of one combo with windows (1..2): the kernel
+    has nothing to do, so the 80 calls' total is their boundary (Python client, ours; unix and tcp)."""
+    if not env.serve_available():
+        return {"python · unix": {"missing": "`hmasweep serve` (the engine issue) is not on main yet"}}
+    res = {}
+    x = np.ascontiguousarray(env.close[:16])
+    w = np.array([[1, 2, 1, 1, 1, 2]], dtype="<i8")
+    for tr in ("unix", "tcp"):
+        srv = None
+        try:
+            argv, addr = arch.serve_argv(env, tr, "unchecked")
+            srv = arch.Server(env, argv, addr)
+            conn = frames.Conn(addr)
+            h = frames.load(conn, x)
+            totals, per = [], []
+            for _ in range(3 if quick else 21):
+                t0 = time.perf_counter_ns()
+                for _ in range(80):
+                    t1 = time.perf_counter_ns()
+                    frames.sweep_handle(conn, h, w)
+                    per.append(time.perf_counter_ns() - t1)
+                totals.append(time.perf_counter_ns() - t0)
+            conn.close()
+            res[f"python · {tr}"] = {"total_ms": float(np.median(totals)) / 1e6,
+                                     "per_call_p50_us": float(np.median(per)) / 1e3, "repeats": len(totals)}
+        except Exception as e:
+            res[f"python · {tr}"] = {"error": str(e)}
+        finally:
+            if srv:
+                srv.stop()
+    return res

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""The boundary study, one command: build what it needs, time every architecture interleaved, put each
+one's per-combo results through the equivalence gate, measure the echo curve, the serialization tax,
+the spawn cost and the per-bar break-even, and regenerate reports/ipc.md (+ PNG plots) from the raw
+JSON kept beside it (reports/ipc/raw.json).
+
+  python3 prof/ipc/run.py               # the full study (default sweep, >= 10 interleaved rounds)
+  python3 prof/ipc/run.py --quick       # smoke run (small series, 2 rounds, tiny curves; ctest/CI)
+  python3 prof/ipc/run.py --report-only # regenerate reports/ipc.md and the plots from raw.json
+
+Placement: the client (this process) is pinned to --client-cpu and every server to --server-cpu
+(default both on vCPU 1: on this VM a wake-up that crosses vCPUs costs 50-100 µs; the echo floor is
+also measured across vCPUs).  Exit status 0 when all_ok, 1 when an architecture failed the gate,
+2 for bad usage.
+"""
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+import numpy as np  # noqa: E402
+
+import arch  # noqa: E402
+import micro  # noqa: E402
+import report  # noqa: E402
+
+
+def sh(argv, **kw):
+    return subprocess.run(argv, check=True, **kw)
+
+
+def build(build_dir):
+    """Configure and build only what the study runs (the CLI, the JSON server, the C client), and the
+    Rust engine when cargo is there.  Returns notes on what could not be built."""
+    notes = []
+    if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
+        sh(["cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release"], stdout=subprocess.DEVNULL)
+    targets = ["hmasweep"]
+    help_out = subprocess.run(["cmake", "--build", build_dir, "--target", "help"], capture_output=True,
+                              text=True).stdout
+    for t in ("hs_json_server", "hs_ipc_client"):
+        if t in help_out:
+            targets.append(t)
+        else:
+            notes.append(f"target {t} is not configured (its dependency is missing)")
+    sh(["cmake", "--build", build_dir, "-j2", "--target", *targets], stdout=subprocess.DEVNULL)
+    if shutil.which("cargo"):
+        sh(["cargo", "build", "--release", "--offline", "--quiet"], cwd=os.path.join(ROOT, "peers", "rust"))
+    else:
+        notes.append("cargo is not installed: the Rust engine rows are missing")
+    return notes
+
+
+def versions(env):
+    def out(argv):
+        try:
+            return subprocess.run(argv, capture_output=True, text=True, timeout=20).stdout.strip().splitlines()[0]
+        except (OSError, IndexError, subprocess.TimeoutExpired):
+            return "absent"
+
+    v = {"python": platform.python_version(), "numpy": np.__version__, "cc": out(["cc", "--version"]),
+         "rustc": out(["rustc", "-V"]), "kernel": platform.release()}
+    for mod in ("numba", "orjson", "msgpack", "pyarrow", "matplotlib", "hmasweep"):
+        try:
+            m = __import__(mod)
+            v[mod] = getattr(m, "__version__", None) or ".".join(map(str, getattr(m, "version", ()))) or "present"
+        except ImportError:
+            v[mod] = "absent"
+    try:
+        v["jansson"] = subprocess.run(["pkg-config", "--modversion", "jansson"], capture_output=True,
+                                      text=True).stdout.strip() or "absent"
+    except OSError:
+        v["jansson"] = "absent"
+    return v
+
+
+def machine():
+    cpu = "?"
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    flags = open("/proc/cpuinfo").read()
+    return {"cpu": cpu, "logical_cpus": os.cpu_count(), "avx2": " avx2" in flags, "avx512f": " avx512f" in flags,
+            "mem_gib": round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1),
+            "loadavg_before": os.getloadavg(), "hypervisor": " hypervisor" in flags}
+
+
+def fastest_variant(cli):
+    """The fastest single-thread variant in the registry on this CPU: sliding_x when it is registered
+    (reports/variants.md), else sliding, else the reference."""
+    names = subprocess.run([cli, "variants"], capture_output=True, text=True).stdout
+    for v in ("sliding_x", "sliding", "unchecked"):
+        if v in names.split() or f"\n{v}" in names or names.startswith(v):
+            return v
+    return "unchecked"
+
+
+def gate(ref, got):
+    """trades equal, |dPnL| <= 1e-6, and (tier 0) bit-identical."""
+    rp, rt = ref
+    p, t = got
+    if len(p) != len(rp):
+        return {"ok": False, "why": f"{len(p)} combos, reference has {len(rp)}"}
+    dp = float(np.max(np.abs(np.asarray(p, dtype=np.float64) - rp))) if len(p) else 0.0
+    trades_eq = bool(np.array_equal(np.asarray(t, dtype=np.int64), rt))
+    bits = bool(np.array_equal(np.asarray(p, dtype="<f8").view("<u8"), np.asarray(rp, dtype="<f8").view("<u8")))
+    return {"ok": trades_eq and dp <= 1e-6 and bits, "trades_equal": trades_eq, "max_abs_dpnl": dp,
+            "bit_identical": bits}
+
+
+def run_architectures(archs, rounds, ref_fn, log):
+    """Interleaved: each round runs every available architecture once, the order rotated by one per
+    round.  Returns {name: {...}}."""
+    res = {}
+    live = []
+    for a in archs:
+        why = a.missing()
+        row = {"group": a.group, "study": a.study, "kernel": a.kernel, "transport": a.transport,
+               "client": a.client, "seconds_all": []}
+        res[a.name] = row
+        if why:
+            row["missing"] = why
+            log(f"  {a.name}: missing: {why}")
+            continue
+        try:
+            a.start()
+            live.append(a)
+        except Exception as e:  # a server that cannot start is reported, the others still run
+            row["missing"] = f"could not start: {e}"
+            log(f"  {a.name}: could not start: {e}")
+    ref = None
+    try:
+        for r in range(rounds):
+            order = live[r % len(live):] + live[:r % len(live)] if live else []
+            for a in order:
+                row = res[a.name]
+                if "error" in row:
+                    continue
+                try:
+                    if hasattr(a, "run_timed"):
+                        secs, p, t = a.run_timed(1)
+                        dt = secs[0]
+                    else:
+                        t0 = time.perf_counter()
+                        p, t = a.run()
+                        dt = time.perf_counter() - t0
+                except Exception as e:
+                    row["error"] = str(e)
+                    log(f"  {a.name}: ERROR {e}")
+                    continue
+                row["seconds_all"].append(dt)
+                if ref is None:
+                    ref = ref_fn()
+                g = gate(ref, (p, t))
+                if "gate" not in row or not g["ok"]:
+                    row["gate"] = g
+            log(f"  round {r + 1}/{rounds} done")
+    finally:
+        for a in live:
+            try:
+                a.stop()
+            except Exception:
+                pass
+    for row in res.values():
+        s = row["seconds_all"]
+        if s:
+            row["median"] = float(np.median(s))
+            row["min"], row["max"] = float(min(s)), float(max(s))
+    return res
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="smoke run: small series, 2 rounds, tiny curves")
+    ap.add_argument("--report-only", action="store_true", help="regenerate the report from the raw JSON")
+    ap.add_argument("--rounds", type=int, default=None, help="interleaved rounds (default 10; --quick 2)")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build", "ipc"), help="CMake build directory")
+    ap.add_argument("--out", default=None, help="raw JSON and plots directory (default reports/ipc; "
+                    "--quick: a temporary directory)")
+    ap.add_argument("--no-build", action="store_true", help="use the binaries already in --build (ctest)")
+    last = (os.cpu_count() or 1) - 1
+    ap.add_argument("--client-cpu", type=int, default=min(1, last))
+    ap.add_argument("--server-cpu", type=int, default=min(1, last))
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: arch,echo,serial,spawn,perbar")
+    a = ap.parse_args(argv)
+    report_md = os.path.join(ROOT, "reports", "ipc.md")
+    out = a.out or (tempfile.mkdtemp(prefix="ipc_quick_") if a.quick else os.path.join(ROOT, "reports", "ipc"))
+    raw_path = os.path.join(out, "raw.json")
+    if a.report_only:
+        raw = json.load(open(raw_path))
+        report.write(raw, out, report_md)
+        print(f"report: {report_md} (from {raw_path})")
+        return 0 if raw.get("all_ok") else 1
+    ncpu = os.cpu_count() or 1
+    if not (0 <= a.client_cpu < ncpu and 0 <= a.server_cpu < ncpu):
+        ap.error(f"--client-cpu/--server-cpu must be in 0..{ncpu - 1}")
+    rounds = a.rounds or (2 if a.quick else 10)
+    skip = set(filter(None, a.skip.split(",")))
+    t_start = time.time()
+
+    def log(msg):
+        print(f"[{time.time() - t_start:6.1f}s] {msg}", flush=True)
+
+    log("build")
+    notes = [] if a.no_build else build(a.build)
+    if a.no_build and shutil.which("cargo"):
+        sh(["cargo", "build", "--release", "--offline", "--quiet"], cwd=os.path.join(ROOT, "peers", "rust"))
+    os.sched_setaffinity(0, {a.client_cpu})
+    tmp = tempfile.mkdtemp(prefix="ipc_run_")
+    try:
+        cli = os.path.join(a.build, "hmasweep")
+        series = os.path.join(tmp, "series.f64")
+        gen = [cli, "gen", "--output", series] + (["--bars", "3000"] if a.quick else [])
+        sh(gen)
+        close = np.fromfile(series, dtype="<f8")
+        sys.path.insert(0, os.path.join(ROOT, "peers", "numba"))
+        from hma_numba import default_grid, windows_from_length
+        lengths = default_grid() if not a.quick else default_grid()[::10]
+        windows = np.array([windows_from_length(L) for L in lengths], dtype=np.int64)
+        env = arch.Env(a.build, close, windows, a.server_cpu, tmp)
+        fast = fastest_variant(cli)
+        raw = {"quick": a.quick, "rounds": rounds, "bars": int(close.size), "combos": int(len(windows)),
+               "placement": {"client_cpu": a.client_cpu, "server_cpu": a.server_cpu,
+                             "note": "client = this Python process (or hs_ipc_client), server = every engine process"},
+               "machine": machine(), "versions": versions(env), "fast_variant": fast, "notes": notes,
+               "started_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())}
+
+        def reference():
+            p = subprocess.run([cli, "run", "--input", series, "--format", "json", "--lengths",
+                                ",".join(map(str, lengths))], capture_output=True, text=True, check=True)
+            combos = json.loads(p.stdout)["combos"]
+            return (np.array([c["pnl"] for c in combos]), np.array([c["trades"] for c in combos], dtype=np.int64))
+
+        if "arch" not in skip:
+            log(f"architectures: {rounds} interleaved rounds, {close.size} bars x {len(windows)} combos")
+            raw["architectures"] = run_architectures(arch.architectures(env, fast), rounds, reference, log)
+        if "arch" not in skip:
+            log("preload boundary: 80 window-only calls")
+            raw["preload"] = micro.preload_boundary(env, quick=a.quick)
+        if "echo" not in skip:
+            log("echo curve")
+            raw["echo"] = micro.echo_curves(env, quick=a.quick, log=log, client_cpu=a.client_cpu)
+        if "serial" not in skip:
+            log("serialization of 150,000 float64")
+            raw["serialization"] = micro.serialization(quick=a.quick)
+        if "spawn" not in skip:
+            log("spawn cost")
+            raw["spawn"] = micro.spawn_cost(env, quick=a.quick)
+        if "perbar" not in skip:
+            log("per-bar break-even")
+            raw["perbar"] = micro.per_bar(env, quick=a.quick, log=log)
+        raw["machine"]["loadavg_after"] = os.getloadavg()
+        raw["wall_seconds"] = time.time() - t_start
+        archs = raw.get("architectures", {})
+        raw["all_ok"] = ("arch" in skip or any("median" in r for r in archs.values())) and all(r.get("gate", {}).get("ok", False) for r in archs.values()
+                            if "missing" not in r) and not any("error" in r for r in archs.values())
+        os.makedirs(out, exist_ok=True)
+        with open(raw_path, "w") as f:
+            json.dump(raw, f, indent=1)
+        report.write(raw, out, None if a.quick else report_md)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for name, r in raw.get("architectures", {}).items():
+        state = r.get("missing") and f"missing ({r['missing']})" or r.get("error") and f"ERROR {r['error']}" \
+            or f"{r['median']:.4f} s  gate {'ok' if r['gate']['ok'] else 'FAIL ' + str(r['gate'])}"
+        print(f"  {name:24s} {state}")
+    print(f"all_ok: {str(raw['all_ok']).lower()}   raw: {raw_path}   wall {raw['wall_seconds']:.0f} s")
+    return 0 if raw["all_ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
