@@ -179,6 +179,35 @@ HS_API hs_status hs_client_free(hs_client *c, uint32_t handle, hs_error *err) {
     return round_trip(c, HS_OP_FREE, handle, 0, NULL, 0, NULL, 0, 0, NULL, err);
 }
 
+HS_API hs_status hs_client_live_open(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                     uint32_t *session, hs_error *err) {
+    hs_status st = check_sizes(0, n_combos, err);
+    if (st == HS_OK)
+        st = round_trip(c, HS_OP_LIVE_OPEN, handle, (uint32_t)n_combos, combos, sizeof(hs_windows) * n_combos, NULL, 0,
+                        4, NULL, err);
+    if (st == HS_OK) *session = hs_codec_get_u32(c->buf);
+    return st;
+}
+
+/* The reply is struct-of-arrays [pnl][trades][position][crossed]: copied out of the scratch buffer. */
+HS_API hs_status hs_client_live_append(hs_client *c, uint32_t session, const double *bars, size_t k, size_t n_combos,
+                                       double *pnl, int64_t *trades, int8_t *position, uint8_t *crossed,
+                                       hs_error *err) {
+    hs_status st = check_sizes(k, n_combos, err);
+    if (st == HS_OK)
+        st = round_trip(c, HS_OP_LIVE_APPEND, session, (uint32_t)k, bars, 8 * k, NULL, 0, 18 * n_combos, NULL, err);
+    if (st != HS_OK) return st;
+    if (pnl) memcpy(pnl, c->buf, 8 * n_combos);
+    if (trades) memcpy(trades, c->buf + 8 * n_combos, 8 * n_combos);
+    if (position) memcpy(position, c->buf + 16 * n_combos, n_combos);
+    if (crossed) memcpy(crossed, c->buf + 17 * n_combos, n_combos);
+    return HS_OK;
+}
+
+HS_API hs_status hs_client_live_close(hs_client *c, uint32_t session, hs_error *err) {
+    return round_trip(c, HS_OP_LIVE_CLOSE, session, 0, NULL, 0, NULL, 0, 0, NULL, err);
+}
+
 HS_API hs_status hs_client_auth(hs_client *c, const void *token, size_t len, hs_error *err) {
     return round_trip(c, HS_OP_AUTH, 0, 0, token, len, NULL, 0, 0, NULL, err);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "live.h"
 #include "server.h"
 #include "variant.h"
 
@@ -100,13 +101,25 @@ typedef struct {
     void *buf;
 } loaded_series;
 
+/* A live session (ops 6-8, docs/live.md).  Its reply buffer is made once at LIVE_OPEN: the prefix at
+ * +4 and the body at +8, so the library writes the pnl and trades arrays aligned, in place. */
+typedef struct {
+    uint32_t id;
+    uint32_t n_combos;
+    hs_live *live;
+    uint64_t bytes; /* charged to the loaded-bytes limits */
+    unsigned char *reply;
+} live_session;
+
 typedef struct {
     hs_engine *e;
     hs_stream *s;
     hs_session_stats *st;
     loaded_series *handles;
     uint32_t n_handles, cap_handles, next_id;
-    uint64_t loaded_bytes;
+    live_session *lives;
+    uint32_t n_lives, cap_lives, next_live;
+    uint64_t loaded_bytes; /* LOADed series and live sessions */
     int authed;
     void *rx; /* the receive buffer, kept between frames (see take_rx) */
     size_t rx_cap;
@@ -214,48 +227,70 @@ static int unknown_handle(session *ss, uint32_t id) {
     return send_error(ss, HS_WIRE_UNKNOWN_HANDLE, msg);
 }
 
+/* Charge `bytes` held by the `held`-th object of a kind (handles, live sessions) to this connection's and
+ * the server's loaded-bytes limits.  0 on success; else the limit's message is in msg. */
+static int charge(session *ss, const char *what, uint64_t bytes, uint32_t held, char *msg, size_t cap) {
+    if (ss->loaded_bytes + bytes > ss->e->cfg.max_loaded_per_client || held >= ss->e->cfg.max_handles_per_client) {
+        snprintf(msg, cap, "%s of %llu bytes: this connection holds %llu bytes, %u of this kind (limits %llu bytes, %u each)",
+                 what, (unsigned long long)bytes, (unsigned long long)ss->loaded_bytes, held,
+                 (unsigned long long)ss->e->cfg.max_loaded_per_client, ss->e->cfg.max_handles_per_client);
+        return 1;
+    }
+    unsigned long long total = atomic_fetch_add(&ss->e->loaded_total, bytes) + bytes;
+    if (total > ss->e->cfg.max_loaded_total) {
+        atomic_fetch_sub(&ss->e->loaded_total, bytes);
+        snprintf(msg, cap, "%s of %llu bytes: the server's total of loaded series and live sessions would exceed %llu bytes",
+                 what, (unsigned long long)bytes, (unsigned long long)ss->e->cfg.max_loaded_total);
+        return 1;
+    }
+    ss->loaded_bytes += bytes;
+    return 0;
+}
+
+static void uncharge(session *ss, uint64_t bytes) {
+    atomic_fetch_sub(&ss->e->loaded_total, bytes);
+    ss->loaded_bytes -= bytes;
+}
+
+/* A reply whose body is one u32 (a handle or a session). */
+static int send_u32(session *ss, uint32_t v) {
+    unsigned char reply[8];
+    hs_codec_put_u32(reply, 4);
+    hs_codec_put_u32(reply + 4, v);
+    struct iovec iov = {reply, 8};
+    return send_iov(ss, &iov, 1);
+}
+
+static int send_empty(session *ss) {
+    unsigned char reply[4] = {0};
+    struct iovec iov = {reply, 4};
+    return send_iov(ss, &iov, 1);
+}
+
 /* LOAD keeps the frame buffer (*buf) as the series' storage: on success *buf is taken. */
 static int do_load(session *ss, const hs_request *r, void **buf) {
     hs_error err;
     if (hs_check_series(r->close, r->n_bars, &err) != HS_OK) return send_error(ss, HS_WIRE_BAD_DATA, err.msg);
     uint64_t bytes = 8ull * r->n_bars;
-    char msg[160];
-    if (ss->loaded_bytes + bytes > ss->e->cfg.max_loaded_per_client || ss->n_handles >= ss->e->cfg.max_handles_per_client) {
-        snprintf(msg, sizeof msg, "LOAD of %llu bytes: this connection holds %llu bytes in %u handles (limits %llu bytes, %u handles)",
-                 (unsigned long long)bytes, (unsigned long long)ss->loaded_bytes, ss->n_handles,
-                 (unsigned long long)ss->e->cfg.max_loaded_per_client, ss->e->cfg.max_handles_per_client);
-        return send_error(ss, HS_WIRE_LIMIT, msg);
-    }
-    unsigned long long total = atomic_fetch_add(&ss->e->loaded_total, bytes) + bytes;
-    if (total > ss->e->cfg.max_loaded_total) {
-        atomic_fetch_sub(&ss->e->loaded_total, bytes);
-        snprintf(msg, sizeof msg, "LOAD of %llu bytes: the server's total of loaded series would exceed %llu bytes",
-                 (unsigned long long)bytes, (unsigned long long)ss->e->cfg.max_loaded_total);
-        return send_error(ss, HS_WIRE_LIMIT, msg);
-    }
+    char msg[200];
+    if (charge(ss, "LOAD", bytes, ss->n_handles, msg, sizeof msg)) return send_error(ss, HS_WIRE_LIMIT, msg);
     if (ss->n_handles == ss->cap_handles) {
         uint32_t cap = ss->cap_handles ? 2 * ss->cap_handles : 8;
         loaded_series *h = realloc(ss->handles, cap * sizeof *h);
         if (!h) {
-            atomic_fetch_sub(&ss->e->loaded_total, bytes);
+            uncharge(ss, bytes);
             return send_error(ss, HS_WIRE_NOMEM, "out of memory for a handle");
         }
         ss->handles = h, ss->cap_handles = cap;
     }
     uint32_t id = ++ss->next_id;
     ss->handles[ss->n_handles++] = (loaded_series){id, r->n_bars, r->close, *buf};
-    ss->loaded_bytes += bytes;
     *buf = NULL;
-    unsigned char reply[8];
-    hs_codec_put_u32(reply, 4);
-    hs_codec_put_u32(reply + 4, id);
-    struct iovec iov = {reply, 8};
-    return send_iov(ss, &iov, 1);
+    return send_u32(ss, id);
 }
 
 static void drop_handle(session *ss, loaded_series *h) {
-    atomic_fetch_sub(&ss->e->loaded_total, 8ull * h->n_bars);
-    ss->loaded_bytes -= 8ull * h->n_bars;
+    uncharge(ss, 8ull * h->n_bars);
     free(h->buf);
     *h = ss->handles[--ss->n_handles];
 }
@@ -264,9 +299,98 @@ static int do_free(session *ss, uint32_t id) {
     loaded_series *h = find_handle(ss, id);
     if (!h) return unknown_handle(ss, id);
     drop_handle(ss, h);
-    unsigned char reply[4] = {0};
-    struct iovec iov = {reply, 4};
+    return send_empty(ss);
+}
+
+/* ---- live mode (ops 6-8, docs/live.md) ----------------------------------------------------------- */
+/* An append of fewer bar-combos than this runs on the connection's thread without a worker slot: at
+ * ~10 ns per bar-combo it is microseconds, and a trading loop's append must not wait behind a
+ * batch sweep holding every slot.  Larger appends (and every LIVE_OPEN, which replays the history)
+ * take a slot like a sweep. */
+#define HS_LIVE_INLINE_WORK 65536u
+
+static size_t live_reply_body(uint32_t n_combos) { return 18u * (size_t)n_combos; }
+
+static live_session *find_live(session *ss, uint32_t id) {
+    for (uint32_t i = 0; i < ss->n_lives; i++)
+        if (ss->lives[i].id == id) return &ss->lives[i];
+    return NULL;
+}
+
+static int unknown_live(session *ss, uint32_t id) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "unknown live session %u (not opened on this connection, or closed)", id);
+    return send_error(ss, HS_WIRE_UNKNOWN_HANDLE, msg);
+}
+
+static void drop_live(session *ss, live_session *l) {
+    uncharge(ss, l->bytes);
+    hs_live_free(l->live);
+    free(l->reply);
+    *l = ss->lives[--ss->n_lives];
+}
+
+static int grow_lives(session *ss) {
+    if (ss->n_lives < ss->cap_lives) return 1;
+    uint32_t cap = ss->cap_lives ? 2 * ss->cap_lives : 4;
+    live_session *l = realloc(ss->lives, cap * sizeof *l);
+    if (!l) return 0;
+    ss->lives = l, ss->cap_lives = cap;
+    return 1;
+}
+
+static int do_live_open(session *ss, const hs_request *r) {
+    loaded_series *h = find_handle(ss, r->handle);
+    if (!h) return unknown_handle(ss, r->handle);
+    hs_error err;
+    hs_wire_code code = hs_codec_check_windows(r->windows, r->n_combos, h->n_bars, ss->e->cfg.lim.max_work, &err);
+    if (code) return send_error(ss, code, err.msg);
+    live_session l = {0, r->n_combos, NULL, 0, NULL};
+    l.bytes = hs_live_bytes_for(r->windows, r->n_combos) + 8 + live_reply_body(r->n_combos);
+    char msg[200];
+    if (charge(ss, "LIVE_OPEN", l.bytes, ss->n_lives, msg, sizeof msg)) return send_error(ss, HS_WIRE_LIMIT, msg);
+    l.reply = malloc(8 + live_reply_body(r->n_combos));
+    if (!l.reply || !grow_lives(ss)) {
+        free(l.reply);
+        uncharge(ss, l.bytes);
+        return send_error(ss, HS_WIRE_NOMEM, "out of memory for a live session");
+    }
+    slot_take(ss->e);
+    hs_status st = hs_live_open(h->close, h->n_bars, r->windows, r->n_combos, &l.live, &err);
+    slot_give(ss->e);
+    if (st != HS_OK) {
+        free(l.reply);
+        uncharge(ss, l.bytes);
+        return send_error(ss, wire_code_of(st), err.msg);
+    }
+    l.id = ++ss->next_live;
+    ss->lives[ss->n_lives++] = l;
+    return send_u32(ss, l.id);
+}
+
+/* The reply is written by the library straight into the session's reply buffer (struct of arrays). */
+static int do_live_append(session *ss, const hs_request *r) {
+    live_session *l = find_live(ss, r->handle);
+    if (!l) return unknown_live(ss, r->handle);
+    size_t n = l->n_combos;
+    unsigned char *body = l->reply + 8;
+    int slot = (uint64_t)r->k * n >= HS_LIVE_INLINE_WORK;
+    hs_error err;
+    if (slot) slot_take(ss->e);
+    hs_status st = hs_live_append(l->live, r->close, r->k, (double *)(void *)body, (int64_t *)(void *)(body + 8 * n),
+                                  (int8_t *)(body + 16 * n), body + 17 * n, &err);
+    if (slot) slot_give(ss->e);
+    if (st != HS_OK) return send_error(ss, wire_code_of(st), err.msg);
+    hs_codec_put_u32(l->reply + 4, (uint32_t)live_reply_body(l->n_combos));
+    struct iovec iov = {l->reply + 4, 4 + live_reply_body(l->n_combos)};
     return send_iov(ss, &iov, 1);
+}
+
+static int do_live_close(session *ss, uint32_t id) {
+    live_session *l = find_live(ss, id);
+    if (!l) return unknown_live(ss, id);
+    drop_live(ss, l);
+    return send_empty(ss);
 }
 
 static int do_sweep_handle(session *ss, const hs_request *r) {
@@ -303,9 +427,7 @@ static int dispatch(session *ss, const hs_request *r, void **buf) {
         }
         ss->authed = 1;
         log_event(ss, "%s", "authenticated");
-        unsigned char reply[4] = {0};
-        struct iovec iov = {reply, 4};
-        return send_iov(ss, &iov, 1);
+        return send_empty(ss);
     }
     switch (r->op) {
     case HS_OP_SWEEP: return do_sweep(ss, r->close, r->n_bars, r->windows, r->n_combos);
@@ -320,15 +442,10 @@ static int dispatch(session *ss, const hs_request *r, void **buf) {
     case HS_OP_LOAD: return do_load(ss, r, buf);
     case HS_OP_SWEEP_HANDLE: return do_sweep_handle(ss, r);
     case HS_OP_FREE: return do_free(ss, r->handle);
-    case HS_OP_AUTH: {
-        unsigned char reply[4] = {0}; /* already authenticated (or no token needed): AUTH is a no-op */
-        struct iovec iov = {reply, 4};
-        return send_iov(ss, &iov, 1);
-    }
-    /* LIVE HOOK: live mode (docs/protocol.md ops 6-8) plugs in here; until then they are refused. */
-    case HS_OP_LIVE_OPEN:
-    case HS_OP_LIVE_APPEND:
-    case HS_OP_LIVE_CLOSE:
+    case HS_OP_AUTH: return send_empty(ss); /* already authenticated (or no token needed): a no-op */
+    case HS_OP_LIVE_OPEN: return do_live_open(ss, r);
+    case HS_OP_LIVE_APPEND: return do_live_append(ss, r);
+    case HS_OP_LIVE_CLOSE: return do_live_close(ss, r->handle);
     default: {
         char msg[96];
         snprintf(msg, sizeof msg, "opcode %u (%s) is not supported by this server", r->op, hs_codec_op_name(r->op));
@@ -411,8 +528,10 @@ void hs_engine_serve_stream(hs_engine *e, hs_stream *s, int need_auth, hs_sessio
     while (!serve_frame(&ss)) {
     }
     while (ss.n_handles) drop_handle(&ss, &ss.handles[0]);
+    while (ss.n_lives) drop_live(&ss, &ss.lives[0]);
     free(ss.handles);
     free(ss.rx);
+    free(ss.lives);
     char detail[64];
     snprintf(detail, sizeof detail, "%ld frames, %ld errors", ss.st->frames, ss.st->errors);
     log_event(&ss, "closed (%s)", detail);

@@ -52,6 +52,17 @@ HS_API hs_status hs_client_sweep_handle(hs_client *c, uint32_t handle, const hs_
                                         hs_result *out, hs_error *err);
 HS_API hs_status hs_client_free(hs_client *c, uint32_t handle, hs_error *err);
 
+/* Live mode (docs/live.md): a session over a LOADed series (its bars are the history) and combos; each
+ * append of k >= 1 bars returns, per combo (arrays n_combos long, the session's; any may be NULL), what
+ * hs_live_append returns in process: pnl and trades equal to a sweep over every bar so far, the position
+ * after the newest bar, and whether a cross happened in the k bars.  A session belongs to its connection. */
+HS_API hs_status hs_client_live_open(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                     uint32_t *session, hs_error *err);
+HS_API hs_status hs_client_live_append(hs_client *c, uint32_t session, const double *bars, size_t k, size_t n_combos,
+                                       double *pnl, int64_t *trades, int8_t *position, uint8_t *crossed,
+                                       hs_error *err);
+HS_API hs_status hs_client_live_close(hs_client *c, uint32_t session, hs_error *err);
+
 #ifdef __cplusplus
 }
 #endif

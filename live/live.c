@@ -25,6 +25,7 @@
 #include "certify.h"
 #include "error.h"
 #include "hmasweep.h"
+#include "live.h"
 
 /* ---- a tail: the newest `keep` values of a stream, contiguous in p[len-keep .. len) --------------- */
 typedef struct {
@@ -185,6 +186,27 @@ void hs_live_free(hs_live *s) {
     free(s);
 }
 
+/* The tail lengths of one combo (its raw and raw3 tails, and the close history it needs). */
+typedef struct {
+    size_t raw, raw3, close;
+} combo_tails;
+
+static combo_tails tails_of(const hs_windows *win) {
+    live_combo c;
+    combo_init_windows(&c, win);
+    return (combo_tails){(size_t)win->w[2] + 1, (size_t)win->w[5] + 1, combo_close_history(&c)};
+}
+
+size_t hs_live_bytes_for(const hs_windows *combos, size_t n_combos) {
+    size_t history = 1, doubles = 0;
+    for (size_t c = 0; c < n_combos; c++) {
+        combo_tails t = tails_of(&combos[c]);
+        doubles += 2 * (t.raw + t.raw3); /* tail_init: capacity twice the length */
+        history = max_size(history, t.close);
+    }
+    return sizeof(hs_live) + n_combos * sizeof(live_combo) + (doubles + 2 * history) * sizeof(double);
+}
+
 static hs_live *live_alloc(const hs_windows *combos, size_t n_combos) {
     hs_live *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -196,9 +218,9 @@ static hs_live *live_alloc(const hs_windows *combos, size_t n_combos) {
         live_combo *lc = &s->combos[c];
         combo_init_windows(lc, &combos[c]);
         lc->since_anchor = (unsigned)(c % SLIDE_BLOCK); /* stagger the anchors: a flatter p99 per append */
-        if (!tail_init(&lc->raw, (size_t)combos[c].w[2] + 1) || !tail_init(&lc->raw3, (size_t)combos[c].w[5] + 1))
-            return hs_live_free(s), NULL;
-        history = max_size(history, combo_close_history(lc));
+        combo_tails t = tails_of(&combos[c]);
+        if (!tail_init(&lc->raw, t.raw) || !tail_init(&lc->raw3, t.raw3)) return hs_live_free(s), NULL;
+        history = max_size(history, t.close);
     }
     if (!tail_init(&s->close, history)) return hs_live_free(s), NULL;
     return s;

@@ -84,7 +84,7 @@ bad_cases = [
     (good[:-5], "in the middle of a frame", 16, False),
     (frame(0, close, windows, body_len=len(good) - 4 + 8), "closed the connection in the middle", 16, False),
     (frame(0, close, windows, body_len=len(good) - 4 - 8)[:-8], "does not match", 2, True),
-    (struct.pack("<IBIId", 17, 7, 1, 1, 100.0), "not supported", 2, True),
+    (struct.pack("<IBIId", 17, 7, 1, 1, 100.0), "unknown live session 1", 17, True),
     (frame(42, close, windows), "unknown opcode 42", 2, True),
     (frame(0, [], windows), "n_bars = 0 out of range", 2, True),
     (frame(0, close[:10] + [float("nan")] + close[11:], windows), "close[10] is NaN", 1, True),
