@@ -17,7 +17,12 @@ struct hs_client {
     int broken;
     unsigned char *buf; /* reply scratch, reused across calls */
     size_t cap;
+    size_t reply_len;   /* bytes of the last reply body */
 };
+
+/* `want` for a reply of any length up to this (HELLO), received into the scratch buffer. */
+#define ANY_SMALL_REPLY ((size_t)-1)
+#define SMALL_REPLY_MAX 4096u
 
 HS_API hs_status hs_client_connect(const char *url, int timeout_ms, hs_client **out, hs_error *err) {
     *out = NULL;
@@ -93,7 +98,8 @@ static hs_status server_error(hs_client *c, uint32_t len, long long deadline, hs
     return hs_fail(err, kind, "server error %d: %s", (int)code, msg);
 }
 
-/* Receive one reply.  A body of exactly `want` bytes goes to dst (NULL: the scratch buffer). */
+/* Receive one reply.  A body of exactly `want` bytes (or ANY_SMALL_REPLY) goes to dst (NULL: the
+ * scratch buffer); c->reply_len says how many came. */
 static hs_status receive(hs_client *c, size_t want, void *dst, long long deadline, hs_error *err) {
     unsigned char prefix[4];
     int rc = hs_stream_read_full(c->s, prefix, 4, deadline, NULL);
@@ -102,6 +108,7 @@ static hs_status receive(hs_client *c, size_t want, void *dst, long long deadlin
     uint32_t len;
     hs_codec_parse_reply_prefix(hs_codec_get_u32(prefix), &is_error, &len);
     if (is_error) return server_error(c, len, deadline, err);
+    if (want == ANY_SMALL_REPLY && len <= SMALL_REPLY_MAX) want = len;
     if (len != want) {
         char what[96];
         snprintf(what, sizeof what, "reply of %u bytes where %zu were expected", len, want);
@@ -112,6 +119,7 @@ static hs_status receive(hs_client *c, size_t want, void *dst, long long deadlin
         dst = c->buf;
     }
     rc = hs_stream_read_full(c->s, dst, want, deadline, NULL);
+    c->reply_len = want;
     return rc ? io_failure(c, rc, err, "receiving the reply") : HS_OK;
 }
 
@@ -214,24 +222,11 @@ HS_API hs_status hs_client_auth(hs_client *c, const void *token, size_t len, hs_
 
 HS_API hs_status hs_client_hello(hs_client *c, uint32_t *version, char *variants, size_t variants_cap,
                                  uint32_t *max_frame_bytes, uint64_t *max_work, hs_error *err) {
-    unsigned char hdr[HS_REQUEST_HEADER_MAX];
-    size_t h = hs_codec_request_header(HS_OP_HELLO, HS_PROTOCOL_VERSION, 0, 0, hdr);
-    struct iovec iov = {hdr, h};
-    long long deadline = deadline_of(c);
-    hs_status st = send_request(c, &iov, 1, deadline, err);
+    hs_status st = round_trip(c, HS_OP_HELLO, HS_PROTOCOL_VERSION, 0, NULL, 0, NULL, 0, ANY_SMALL_REPLY, NULL, err);
     if (st != HS_OK) return st;
-    unsigned char prefix[4];
-    int rc = hs_stream_read_full(c->s, prefix, 4, deadline, NULL);
-    if (rc) return io_failure(c, rc, err, "receiving the HELLO reply");
-    int is_error;
-    uint32_t len;
-    hs_codec_parse_reply_prefix(hs_codec_get_u32(prefix), &is_error, &len);
-    if (is_error) return server_error(c, len, deadline, err);
-    if (len > 4096 || grow(c, len, err) != HS_OK) return broke(c, HS_CLIENT_E_PROTOCOL, err, "HELLO reply too large");
-    if ((rc = hs_stream_read_full(c->s, c->buf, len, deadline, NULL))) return io_failure(c, rc, err, "receiving the HELLO reply");
     hs_hello hello;
     hs_error why;
-    if (hs_codec_parse_hello(c->buf, len, &hello, &why) != HS_WIRE_OK) return broke(c, HS_CLIENT_E_PROTOCOL, err, why.msg);
+    if (hs_codec_parse_hello(c->buf, c->reply_len, &hello, &why) != HS_WIRE_OK) return broke(c, HS_CLIENT_E_PROTOCOL, err, why.msg);
     if (version) *version = hello.version;
     if (max_frame_bytes) *max_frame_bytes = hello.max_frame_bytes;
     if (max_work) *max_work = hello.max_work;

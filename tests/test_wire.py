@@ -6,26 +6,13 @@ empty stream) gets an error reply (docs/protocol.md) naming the problem and exit
 boundary is still known, the next frame is served.  Never a crash or a silent reply.
 
 usage: test_wire.py path/to/hmasweep [emulator prefix...]"""
-import json, struct, subprocess, sys
+import json, os, struct, subprocess, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine"))
+from wire_client import Checks, frame
 
 cli = sys.argv[1:]  # the CLI, possibly behind an emulator (qemu-aarch64 hmasweep)
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
-
-
-def frame(op, close, windows, body_len=None):
-    body = struct.pack("<BII", op, len(close), len(windows)) + struct.pack("<%dd" % len(close), *close)
-    for w in windows:
-        body += struct.pack("<6q", *w)
-    return struct.pack("<I", len(body) if body_len is None else body_len) + body
+check = Checks()
 
 
 def wire(data, *args):
@@ -117,5 +104,4 @@ check(rc == 1 and len(out) > 4 + 16 * n and out[:4] == struct.pack("<I", 16 * n)
 rc, out, err = wire(good, "--variant", "nope")
 check(rc == 2 and "unknown variant" in err, f"unknown variant: exit {rc}")
 
-print(f"test_wire: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.done("test_wire")

@@ -9,19 +9,10 @@ usage: test_conformance.py SOURCE_DIR path/to/hmasweep [emulator prefix...]"""
 import json, os, struct, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wire_client import Conn, Server, frame, gen_series, load_frame, raw, results, run_json, stdio_call, sweep_handle_frame
+from wire_client import Checks, Conn, Server, frame, gen_series, load_frame, raw, results, run_json, stdio_call, sweep_handle_frame
 
 src, cli = sys.argv[1], sys.argv[2:]
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
+check = Checks()
 
 
 def same(body, combos, what):
@@ -96,5 +87,4 @@ if len(frames) == 2 + len(other):
             same(body, combos, "stdio " + name)
     check(frames[-1][1] == struct.pack("<%dd" % len(other[0][1]), *other[0][1]), "stdio echo")
 
-print(f"test_conformance: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.done("test_conformance")

@@ -10,19 +10,10 @@ usage: test_faults.py path/to/hmasweep [emulator prefix...]"""
 import os, signal, socket, struct, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wire_client import Conn, Server, frame, gen_series, load_frame, raw, results, run_json, sweep_handle_frame
+from wire_client import Checks, Conn, Server, frame, gen_series, load_frame, raw, results, run_json, sweep_handle_frame
 
 cli = sys.argv[1:]
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
+check = Checks()
 
 
 ref = run_json(cli, "--bars", "2000", "--seed", "3", "--lengths", "4,9,30")["combos"]
@@ -230,5 +221,4 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, err = server.stop()
     check(rc == 0 and not os.path.exists(sock), f"SIGTERM: exit {rc}, socket removed: {err[-300:]}")
 
-print(f"test_faults: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+check.done("test_faults")

@@ -1,6 +1,24 @@
 """A client for the hmasweep engine written from the text of SPEC §6 and docs/protocol.md alone: struct
 and sockets, nothing from this repository's code.  Shared by the engine's conformance and fault tests."""
-import json, os, socket, struct, subprocess, time
+import json, os, socket, struct, subprocess, sys, time
+
+
+class Checks:
+    """Counts checks; `done(name)` prints the tally and exits 1 if any failed."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def __call__(self, cond, what):
+        if cond:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print("FAIL:", what)
+
+    def done(self, name):
+        print(f"{name}: {self.passed} passed, {self.failed} failed")
+        sys.exit(1 if self.failed else 0)
 
 
 def frame(op, close, windows, body_len=None):
