@@ -12,6 +12,7 @@ Every server is started pinned to the server vCPU, the client process is pinned 
 """
 import json
 import os
+import select
 import shutil
 import socket
 import subprocess
@@ -84,20 +85,28 @@ class Server:
     """A server process, pinned; ready when a client can connect to its address."""
 
     def __init__(self, env, argv, address, ready_timeout=30.0):
-        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        serve = len(argv) > 1 and argv[1] == "serve"
+        if serve:
+            argv = argv + ["--ready"]  # `hmasweep serve` prints "ready URL..." once it listens
+        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.PIPE if serve else subprocess.DEVNULL,
                                      stderr=open(os.path.join(env.tmp, "server.log"), "ab"),
                                      preexec_fn=env.pin())
         self.address = address
         deadline = time.monotonic() + ready_timeout
+        if serve:
+            ready, _, _ = select.select([self.proc.stdout], [], [], ready_timeout)
+            line = self.proc.stdout.readline().decode() if ready else ""
+            if not line.startswith("ready"):
+                self.stop()
+                raise RuntimeError(f"{' '.join(argv)}: no ready line ({line.strip()!r}; see {env.tmp}/server.log)")
+            return
         while True:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"{argv[0]} exited {self.proc.returncode} before listening "
                                    f"(see {env.tmp}/server.log)")
             try:
-                if address.startswith(("unix:", "tcp:")):
-                    frames.connect(address).close()
-                elif os.path.exists(address.split(":", 1)[1]):
-                    pass
+                frames.connect(address).close()
                 break
             except OSError:
                 if time.monotonic() > deadline:
@@ -194,7 +203,7 @@ class InProcessC(Arch):
         self.w = np.ascontiguousarray(self.env.windows, dtype=np.int64)
 
     def run(self):
-        r = self.hs.sweep(self.env.close, self.w, variant=self.kernel)
+        r = self.hs.sweep(self.env.close, windows=self.w, variant=self.kernel)
         return _pnl_trades(r)
 
 
@@ -226,8 +235,6 @@ class SocketBatch(Arch):
             return None if os.access(self.env.rust[self.kernel], os.X_OK) else "cargo/the Rust engine is not built"
         if not self.env.serve_available():
             return "`hmasweep serve` (the engine issue) is not on main yet"
-        if self.transport == "shm":
-            return "shared memory needs the C client (hs_ipc_client); see c_batch_shm"
         return None
 
     def start(self):

@@ -17,3 +17,13 @@ if(BUILD_TESTING AND Python3_Interpreter_FOUND AND NOT CMAKE_CROSSCOMPILING)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/run.py --quick --no-build --build ${CMAKE_BINARY_DIR})
   set_tests_properties(prof_ipc_quick PROPERTIES LABELS "prof;ipc" TIMEOUT 600 RUN_SERIAL TRUE)
 endif()
+# hs_ipc_client: the C client's side of the study (sweep, echo curve, per-bar live appends), on the engine's
+# public C client.  Live mode over the wire is used when the client header declares it.
+if(EXISTS ${CMAKE_SOURCE_DIR}/include/hmasweep_client.h)
+  add_executable(hs_ipc_client ${CMAKE_CURRENT_LIST_DIR}/ipc_client.c)
+  target_link_libraries(hs_ipc_client PRIVATE hmasweep_core)
+  file(STRINGS ${CMAKE_SOURCE_DIR}/include/hmasweep_client.h _hs_client_live REGEX "hs_client_live_open")
+  if(_hs_client_live)
+    target_compile_definitions(hs_ipc_client PRIVATE HS_HAVE_CLIENT_LIVE=1)
+  endif()
+endif()

@@ -232,7 +232,7 @@ def per_bar(env, quick, log):
     bars = min(env.close.size, 3000 if quick else 150_000)
     rows = {}
     transports = ["inproc", "unix", "tcp"] + (["shm"] if env.serve_supports("--shm") else [])
-    wfile = os.path.join(env.tmp, "windows.i64")
+    wfile = os.path.join(env.tmp, "windows_perbar.i64")
     np.ascontiguousarray(env.windows[:1], dtype="<i8").tofile(wfile)
     for tr in transports:
         srv = None
@@ -244,6 +244,9 @@ def per_bar(env, quick, log):
             p = subprocess.run([env.ipc_client, "perbar", "--address", addr, "--series",
                                 os.path.join(env.tmp, "series.f64"), "--windows", wfile, "--bars", str(bars)],
                                capture_output=True, text=True)
+            if p.returncode != 0 and "no live mode" in p.stderr:
+                rows[tr] = {"missing": "live mode over the wire (the live issue) is not on main yet"}
+                continue
             if p.returncode != 0:
                 rows[tr] = {"error": p.stderr[-300:]}
                 log(f"  perbar {tr}: ERROR {p.stderr[-200:]}")

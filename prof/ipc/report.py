@@ -206,8 +206,8 @@ def perbar_section(raw, L):
     L.append("| transport | total s | per call µs | boundary s | boundary per call µs | final (PnL, trades) = batch |")
     L.append("|---|---|---|---|---|---|")
     for tr, r in rows.items():
-        if "error" in r:
-            L.append(f"| {tr} | error: {r['error'][:120]} | | | | |")
+        if "error" in r or "missing" in r:
+            L.append(f"| {tr} | {'missing: ' + r['missing'] if 'missing' in r else 'error: ' + r['error'][:120]} | | | | |")
             continue
         b = r["total_s"] - inproc if inproc is not None and tr != "inproc" else None
         L.append(f"| {tr} | {r['total_s']:.3f} | {1e6 * r['total_s'] / p['bars']:.2f} | {_f(b)} | "

@@ -47,11 +47,12 @@ def build(build_dir):
     targets = ["hmasweep"]
     help_out = subprocess.run(["cmake", "--build", build_dir, "--target", "help"], capture_output=True,
                               text=True).stdout
-    for t in ("hs_json_server", "hs_ipc_client"):
+    for t in ("hs_json_server", "hs_ipc_client", "_core"):
         if t in help_out:
             targets.append(t)
         else:
-            notes.append(f"target {t} is not configured (its dependency is missing)")
+            notes.append(f"target {t} is not configured (its dependency is missing)" if t != "_core" else
+                         "the Python package's _core is not configured (no Python headers/numpy)")
     sh(["cmake", "--build", build_dir, "-j2", "--target", *targets], stdout=subprocess.DEVNULL)
     if shutil.which("cargo"):
         sh(["cargo", "build", "--release", "--offline", "--quiet"], cwd=os.path.join(ROOT, "peers", "rust"))
@@ -96,10 +97,11 @@ def machine():
 
 
 def fastest_variant(cli):
-    """The fastest single-thread variant in the registry on this CPU: sliding_x when it is registered
-    (reports/variants.md), else sliding, else the reference."""
+    """The fastest single-thread tier-0 variant in the registry: segments when it is registered (the
+    `best` alias is its OpenMP form; one thread keeps the comparison fair on a shared 2-vCPU box), else
+    sliding_x, else sliding, else the reference."""
     names = subprocess.run([cli, "variants"], capture_output=True, text=True).stdout
-    for v in ("sliding_x", "sliding", "unchecked"):
+    for v in ("segments", "sliding_x", "sliding", "unchecked"):
         if v in names.split() or f"\n{v}" in names or names.startswith(v):
             return v
     return "unchecked"
@@ -216,6 +218,9 @@ def main(argv=None):
     if a.no_build and shutil.which("cargo"):
         sh(["cargo", "build", "--release", "--offline", "--quiet"], cwd=os.path.join(ROOT, "peers", "rust"))
     os.sched_setaffinity(0, {a.client_cpu})
+    pkg = os.path.join(a.build, "python")
+    if os.path.isdir(os.path.join(pkg, "hmasweep")):
+        sys.path.insert(0, pkg)  # the Python package as built in this tree (docs/python.md)
     tmp = tempfile.mkdtemp(prefix="ipc_run_")
     try:
         cli = os.path.join(a.build, "hmasweep")
@@ -236,7 +241,7 @@ def main(argv=None):
                "started_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())}
 
         def reference():
-            p = subprocess.run([cli, "run", "--input", series, "--format", "json", "--lengths",
+            p = subprocess.run([cli, "run", "--variant", "unchecked", "--input", series, "--format", "json", "--lengths",
                                 ",".join(map(str, lengths))], capture_output=True, text=True, check=True)
             combos = json.loads(p.stdout)["combos"]
             return (np.array([c["pnl"] for c in combos]), np.array([c["trades"] for c in combos], dtype=np.int64))

@@ -1,0 +1,219 @@
+/* hs_ipc_client: the boundary study's C client (prof/ipc/run.py drives it).  Everything goes through the
+ * engine's public C client (include/hmasweep_client.h), so what it times is what a C caller gets.
+ *
+ *   hs_ipc_client sweep  --address URL --series F.f64 --windows F.i64 [--rounds N]
+ *       N timed batch sweeps on one connection; prints {"seconds": [...], "pnl": [...], "trades": [...]}
+ *   hs_ipc_client echo   --address URL --series F.f64 --sizes a,b,.. --reps a,b,..
+ *       one JSON line per size: {"n", "p50_us", "p99_us", "min_us", "n_reps"} (single round trips)
+ *   hs_ipc_client perbar --address URL|inproc --series F.f64 --windows F.i64 --bars N
+ *       a live session opened on bar 0, then N-1 appends of one bar each (over the wire, or hs_live_append
+ *       in process); prints {"total_s", "appends", "pnl": [...], "trades": [...]} — the final results,
+ *       which must equal a batch sweep over the N bars.
+ *
+ * URL: unix:PATH, tcp:HOST:PORT (or tcp://HOST:PORT), shm:NAME.  Exit 1 on any error (named on stderr),
+ * 2 on bad usage. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hmasweep.h"
+#include "hmasweep_client.h"
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int die(const char *what, const char *msg) {
+    fprintf(stderr, "hs_ipc_client: %s: %s\n", what, msg);
+    return 1;
+}
+
+typedef struct {
+    const char *address, *series, *windows, *sizes, *reps;
+    long rounds, bars;
+} args;
+
+static int parse(int argc, char **argv, args *a) {
+    for (int i = 2; i < argc; i++) {
+        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) return 0;
+        if (!strcmp(k, "--address")) a->address = v;
+        else if (!strcmp(k, "--series")) a->series = v;
+        else if (!strcmp(k, "--windows")) a->windows = v;
+        else if (!strcmp(k, "--sizes")) a->sizes = v;
+        else if (!strcmp(k, "--reps")) a->reps = v;
+        else if (!strcmp(k, "--rounds")) a->rounds = strtol(v, NULL, 10);
+        else if (!strcmp(k, "--bars")) a->bars = strtol(v, NULL, 10);
+        else if (!strcmp(k, "--mode")) { /* batch only */ }
+        else return 0;
+        i++;
+    }
+    return a->address != NULL;
+}
+
+/* "tcp:HOST:PORT" (the harness's form) -> "tcp://HOST:PORT" (the C client's). */
+static const char *client_url(const char *address, char *buf, size_t cap) {
+    if (!strncmp(address, "tcp:", 4) && strncmp(address, "tcp://", 6)) {
+        snprintf(buf, cap, "tcp://%s", address + 4);
+        return buf;
+    }
+    return address;
+}
+
+static int connect_to(const char *address, hs_client **c) {
+    char buf[512];
+    hs_error err;
+    if (hs_client_connect(client_url(address, buf, sizeof buf), 30000, c, &err) != HS_OK)
+        return die(address, err.msg);
+    return 0;
+}
+
+static int read_windows(const char *path, hs_windows **w, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return die(path, "cannot open");
+    fseek(f, 0, SEEK_END);
+    long bytes = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    if (bytes <= 0 || bytes % (long)sizeof(hs_windows)) {
+        fclose(f);
+        return die(path, "not a whole number of six-i64 combos");
+    }
+    *n = (size_t)bytes / sizeof(hs_windows);
+    *w = malloc((size_t)bytes);
+    size_t got = *w ? fread(*w, 1, (size_t)bytes, f) : 0;
+    fclose(f);
+    return got == (size_t)bytes ? 0 : die(path, "short read");
+}
+
+static void print_results(const double *pnl, const int64_t *trades, size_t n) {
+    printf("\"pnl\": [");
+    for (size_t k = 0; k < n; k++) printf("%s%.17g", k ? ", " : "", pnl[k]);
+    printf("], \"trades\": [");
+    for (size_t k = 0; k < n; k++) printf("%s%lld", k ? ", " : "", (long long)trades[k]);
+    printf("]");
+}
+
+static int cmd_sweep(const args *a, const double *close, size_t n_bars) {
+    hs_windows *w;
+    size_t n;
+    if (read_windows(a->windows, &w, &n)) return 1;
+    hs_result *res = malloc(n * sizeof *res);
+    double *secs = malloc((size_t)(a->rounds > 0 ? a->rounds : 1) * sizeof *secs);
+    hs_client *c;
+    if (!res || !secs || connect_to(a->address, &c)) return 1;
+    hs_error err;
+    long rounds = a->rounds > 0 ? a->rounds : 1;
+    for (long r = 0; r < rounds; r++) {
+        double t0 = now_s();
+        if (hs_client_sweep(c, close, n_bars, w, n, res, &err) != HS_OK) return die("sweep", err.msg);
+        secs[r] = now_s() - t0;
+    }
+    hs_client_close(c);
+    double *pnl = malloc(n * sizeof *pnl);
+    int64_t *trades = malloc(n * sizeof *trades);
+    for (size_t k = 0; k < n; k++) pnl[k] = res[k].pnl, trades[k] = res[k].trades;
+    printf("{\"seconds\": [");
+    for (long r = 0; r < rounds; r++) printf("%s%.9f", r ? ", " : "", secs[r]);
+    printf("], ");
+    print_results(pnl, trades, n);
+    printf("}\n");
+    return 0;
+}
+
+static int cmp_double(const void *x, const void *y) {
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static int cmd_echo(const args *a, const double *close, size_t n_bars) {
+    hs_client *c;
+    if (!a->sizes || !a->reps || connect_to(a->address, &c)) return a->sizes ? 1 : die("echo", "--sizes and --reps are required");
+    double *out = malloc(n_bars * sizeof *out);
+    const char *sp = a->sizes, *rp = a->reps;
+    hs_error err;
+    while (*sp && *rp) {
+        char *e1, *e2;
+        long n = strtol(sp, &e1, 10), reps = strtol(rp, &e2, 10);
+        if (n < 1 || (size_t)n > n_bars || reps < 1) return die("echo", "a size is outside 1..n_bars or reps < 1");
+        double *t = malloc((size_t)reps * sizeof *t);
+        if (hs_client_echo(c, close, (size_t)n, out, &err) != HS_OK) return die("echo", err.msg); /* warm-up */
+        if (memcmp(out, close, (size_t)n * sizeof *out) != 0) return die("echo", "the echo is not verbatim");
+        for (long r = 0; r < reps; r++) {
+            double t0 = now_s();
+            if (hs_client_echo(c, close, (size_t)n, out, &err) != HS_OK) return die("echo", err.msg);
+            t[r] = (now_s() - t0) * 1e6;
+        }
+        qsort(t, (size_t)reps, sizeof *t, cmp_double);
+        printf("{\"n\": %ld, \"p50_us\": %.3f, \"p99_us\": %.3f, \"min_us\": %.3f, \"n_reps\": %ld}\n", n,
+               t[reps / 2], t[(long)(0.99 * (double)(reps - 1))], t[0], reps);
+        free(t);
+        sp = *e1 == ',' ? e1 + 1 : e1;
+        rp = *e2 == ',' ? e2 + 1 : e2;
+    }
+    hs_client_close(c);
+    return 0;
+}
+
+static int cmd_perbar(const args *a, const double *close, size_t n_bars) {
+    hs_windows *w;
+    size_t n;
+    if (read_windows(a->windows, &w, &n)) return 1;
+    size_t bars = a->bars > 1 && (size_t)a->bars <= n_bars ? (size_t)a->bars : n_bars;
+    double *pnl = malloc(n * sizeof *pnl);
+    int64_t *trades = malloc(n * sizeof *trades);
+    hs_error err;
+    double t0, total;
+    if (!strcmp(a->address, "inproc")) {
+        hs_live *s;
+        if (hs_live_open(close, 1, w, n, &s, &err) != HS_OK) return die("hs_live_open", err.msg);
+        t0 = now_s();
+        for (size_t i = 1; i < bars; i++)
+            if (hs_live_append(s, close + i, 1, pnl, trades, NULL, NULL, &err) != HS_OK) return die("append", err.msg);
+        total = now_s() - t0;
+        hs_live_free(s);
+    } else {
+#ifdef HS_HAVE_CLIENT_LIVE
+        hs_client *c;
+        uint32_t h, sess;
+        if (connect_to(a->address, &c)) return 1;
+        if (hs_client_load(c, close, 1, &h, &err) != HS_OK) return die("load", err.msg);
+        if (hs_client_live_open(c, h, w, n, &sess, &err) != HS_OK) return die("live_open", err.msg);
+        t0 = now_s();
+        for (size_t i = 1; i < bars; i++)
+            if (hs_client_live_append(c, sess, close + i, 1, n, pnl, trades, NULL, NULL, &err) != HS_OK)
+                return die("live_append", err.msg);
+        total = now_s() - t0;
+        hs_client_live_close(c, sess, &err);
+        hs_client_close(c);
+#else
+        return die("perbar", "this build's C client has no live mode (hs_client_live_open)");
+#endif
+    }
+    printf("{\"total_s\": %.9f, \"appends\": %zu, \"bars\": %zu, ", total, bars - 1, bars);
+    print_results(pnl, trades, n);
+    printf("}\n");
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    args a = {0};
+    if (argc < 2 || !parse(argc, argv, &a) || !a.series) {
+        fprintf(stderr, "usage: hs_ipc_client sweep|echo|perbar --address URL --series F.f64 "
+                        "[--windows F.i64] [--rounds N] [--sizes a,b --reps a,b] [--bars N]\n");
+        return 2;
+    }
+    double *close;
+    size_t n_bars;
+    hs_error err;
+    if (hs_read_series(a.series, &close, &n_bars, &err) != HS_OK) return die(a.series, err.msg);
+    if (!strcmp(argv[1], "sweep")) return cmd_sweep(&a, close, n_bars);
+    if (!strcmp(argv[1], "echo")) return cmd_echo(&a, close, n_bars);
+    if (!strcmp(argv[1], "perbar")) return cmd_perbar(&a, close, n_bars);
+    fprintf(stderr, "hs_ipc_client: unknown command '%s'\n", argv[1]);
+    return 2;
+}
