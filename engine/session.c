@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "live.h"
@@ -77,7 +78,13 @@ hs_status hs_engine_create(const hs_engine_config *cfg, hs_engine **out, hs_erro
     pthread_mutex_init(&e->slot_lock, NULL);
     pthread_cond_init(&e->slot_free, NULL);
     e->slots_free = cfg->workers;
-    list_variants(cfg->sweep.variant ? cfg->sweep.variant : "unchecked", e->variants, sizeof e->variants);
+    list_variants(cfg->sweep.variant ? cfg->sweep.variant : HS_DEFAULT_VARIANT, e->variants, sizeof e->variants);
+    /* OpenMP variants (the default `best` is one): `workers` sweeps at once share the cores rather than
+     * each starting a team as wide as the machine. */
+    if (e->cfg.sweep.threads <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        e->cfg.sweep.threads = cores > cfg->workers ? (int)(cores / cfg->workers) : 1;
+    }
     *out = e;
     return HS_OK;
 }

@@ -33,10 +33,8 @@ for args in (["--bars", "3000", "--seed", "5", "--lengths", "2,3,4,5,9,31,200"],
     other.append((" ".join(args), gen_series(cli, *args[:-2]), run_json(cli, *args)["combos"]))
 
 with tempfile.TemporaryDirectory() as tmp:
-    # sliding: a tier-0 variant (bit-identical to the reference by the gate), 40x faster than the default
     shm_name = "hs_conformance_%d" % os.getpid()
-    server = Server(cli, "--unix", os.path.join(tmp, "s.sock"), "--tcp", "127.0.0.1:0", "--shm", shm_name,
-                    "--variant", "sliding")
+    server = Server(cli, "--unix", os.path.join(tmp, "s.sock"), "--tcp", "127.0.0.1:0", "--shm", shm_name)  # default variant
     try:
         build = os.path.dirname(os.path.abspath(cli[-1]))
         relay = next(p for p in (os.path.join(build, "shm_relay-run"), os.path.join(build, "shm_relay")) if os.path.exists(p))
@@ -77,7 +75,7 @@ data = frame(0, golden_close, [g["windows"] for g in golden[::8]])
 for name, close, combos in other:
     data += frame(0, close, [g["windows"] for g in combos])
 data += frame(1, other[0][1], [])
-rc, frames = stdio_call(cli, data, "--variant", "sliding")
+rc, frames = stdio_call(cli, data)
 check(rc == 0 and len(frames) == 2 + len(other), f"stdio: exit {rc}, {len(frames)} replies")
 if len(frames) == 2 + len(other):
     same(frames[0][1], golden[::8], "stdio golden")
