@@ -157,6 +157,14 @@ static inline double certify_threshold(const double *close, size_t n, const int6
  * or NaN, which the books skip).  NaN fails both tests. */
 static inline int certify_sure(double d, double tau) { return fabs(d) > tau && fabs(d) <= DBL_MAX; }
 
+#ifdef HS_ISA_NAME
+#include "vec.h"
+/* certify_sure across the lanes of a vector (multi-ISA kernels): bit l set where lane l is certain. */
+static inline unsigned vd_certain_bits(hs_vd d, hs_vd tau) {
+    return vd_absgt_bits(d, tau) & ~vd_absgt_bits(d, vd_set1(DBL_MAX));
+}
+#endif
+
 /* Certify d[start..n) against tau, recomputing the ambiguous bars in tier-0 order, then run the books.
  * A branch-free scan (vectorised by the compiler) finds whether any bar is ambiguous; only then the
  * scalar loop recomputes those bars. */

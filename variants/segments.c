@@ -12,9 +12,9 @@
  *
  * One fused pass per combo: the five WMAs of close as running sums (sliding.c's S1/S2 steps), raw and
  * raw3, small ring buffers of raw/raw3 for the two smoothing WMAs (no n-length arrays), d, and per step
- * two bytes: the lanes' sign bits and the lanes where |d| <= TAU (not certified).  Running sums are
- * re-anchored by direct sums every SEG_BLOCK steps; the warm-up runs the first level only, from the
- * first step whose raw value the second level needs.
+ * two bytes: the lanes' sign bits and the lanes where |d| <= TAU or d is not finite (not certified).
+ * Running sums are re-anchored by direct sums every SEG_BLOCK steps; the warm-up runs the first level
+ * only, from the first step whose raw value the second level needs.
  *
  * Certification: each lane's d is a sliding d (certify.h), re-anchored every SEG_BLOCK steps, over inputs
  * bounded by the largest price (the padding is a price of the series), so |d − d_tier0| <= E with E of
@@ -57,9 +57,7 @@ static int64_t combo_lookback(const int64_t *w) {
 }
 
 /* The first bar with a valid d (the reference's d is NaN before it). */
-static size_t combo_first_d(const int64_t *w) {
-    return (size_t)imax(imax(w[0], w[1]) + w[2] - 2, imax(imax(w[3], w[4]), w[5]) + w[5] - 2);
-}
+static size_t combo_first_d(const int64_t *w) { return hs_first_bars_of(w).start; }
 
 typedef struct {
     size_t n, seg, pad, steps; /* bars, bars per lane (S), warm-up steps (P), P + S */
@@ -167,7 +165,7 @@ static inline void d_masks(const seg_state *st, const seg_consts *c, seg_thread 
     const unsigned lanes = (1u << HS_VN) - 1;
     hs_vd d = seg_fma(st->h3.s2, c->inv[5], vd_mul(st->h.s2, c->ninv[2]));
     t->signs[j] = (unsigned char)vd_signbits(d);
-    t->uncertain[j] = (unsigned char)(~vd_absgt_bits(d, c->tau) & lanes);
+    t->uncertain[j] = (unsigned char)(~vd_certain_bits(d, c->tau) & lanes);
     t->uncertain_lanes |= t->uncertain[j];
 }
 
@@ -184,7 +182,7 @@ static __attribute__((noinline)) void level2_steps(seg_thread *t, const seg_cons
         vstep(&h3, c->wd[5], vd_loadu(ring3 + (k & m) * HS_VN), vd_loadu(ring3 + ((k - r5) & m) * HS_VN));
         hs_vd d = seg_fma(h3.s2, c->inv[5], vd_mul(h.s2, c->ninv[2]));
         signs[k] = (unsigned char)vd_signbits(d);
-        unc[k] = (unsigned char)(~vd_absgt_bits(d, c->tau) & lanes);
+        unc[k] = (unsigned char)(~vd_certain_bits(d, c->tau) & lanes);
         any |= unc[k];
     }
     t->uncertain_lanes |= any;
@@ -318,7 +316,10 @@ static hs_result segments_combo(const double *close, const seg_layout *L, seg_th
 
 static int thread_alloc(seg_thread *t, const seg_layout *L, size_t ring) {
     t->ring_mask = ring - 1;
-    t->ring_raw = aligned_alloc(64, 2 * ring * HS_VN * sizeof(double));
+    /* C11 aligned_alloc wants a size that is a multiple of the alignment (the scalar ring of 2 bars is
+     * 32 bytes; ASan refuses it — found by fuzz/fuzz_diff). */
+    size_t ring_bytes = (2 * ring * HS_VN * sizeof(double) + 63) & ~(size_t)63;
+    t->ring_raw = aligned_alloc(64, ring_bytes);
     t->ring_raw3 = t->ring_raw ? t->ring_raw + ring * HS_VN : NULL;
     size_t mask_bytes = (L->seg + 128 + 63) & ~(size_t)63;
     t->signs = calloc(2 * mask_bytes, 1);

@@ -138,11 +138,8 @@ static void lanes_books(const double *close, size_t n, const lanes_scratch *s, i
     unsigned all = (1u << HS_VN) - 1, ambiguous = 0;
     for (int l = 0; l < HS_VN; l++)
         for (size_t i = start[l]; i < second; i++) ambiguous |= (unsigned)!certify_sure(s->d[i * HS_VN + l], tau[l]) << l;
-    hs_vd vtau = vd_loadu(tau), vmax = vd_set1(DBL_MAX);
-    for (size_t i = second; i < n; i++) {
-        hs_vd d = vd_loadu(s->d + i * HS_VN); /* certify_sure, per lane */
-        ambiguous |= ~(vd_absgt_bits(d, vtau) & ~vd_absgt_bits(d, vmax)) & all;
-    }
+    hs_vd vtau = vd_loadu(tau);
+    for (size_t i = second; i < n; i++) ambiguous |= ~vd_certain_bits(vd_loadu(s->d + i * HS_VN), vtau) & all;
 
     hs_book book[HS_VN];
     for (int l = 0; l < HS_VN; l++) {
