@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Interleaved benchmark: the fastest tier-0 variants against the numba reference, one run.
+
+  python3 prof/segments/bench_vs_numba.py [--cli build/release/hmasweep] [--rounds 5] [--output OUT.json]
+
+Each round runs, in this order: numba single thread (`sweep`), numba `prange` on 2 threads, then the CLI's
+sweep (`--repeat 3`, its median) for each arm below; the default sweep (seed 42, 150,000 bars, 80
+combos) everywhere.  Per arm: median of the rounds, with min-max.  Wall clock (the machine is shared:
+the load average before and after is recorded; interleaving spreads other jobs' load over every arm).
+Every arm's trades are checked against numba's (473,381).  Bounded: about 40 s at 5 rounds.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "peers", "numba"))
+
+ARMS = [  # (label, variant, threads)
+    ("segments 1T", "segments", 1),
+    ("segments_omp 2T (best)", "segments_omp", 2),
+    ("sliding_x 1T", "sliding_x", 1),
+    ("sliding_x_omp 2T", "sliding_x_omp", 2),
+]
+
+
+def cli_sweep(cli, variant, threads):
+    out = subprocess.run([cli, "run", "--variant", variant, "--threads", str(threads), "--repeat", "3",
+                          "--format", "json"], check=True, capture_output=True, text=True).stdout
+    r = json.loads(out)
+    return r["seconds"], sum(c["trades"] for c in r["combos"]), r["isa"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build", "release", "hmasweep"))
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--output")
+    a = ap.parse_args()
+    os.environ.setdefault("NUMBA_NUM_THREADS", "2")
+    import numpy as np
+    import hma_numba as h
+    import numba
+
+    close = h.make_close(42, 150000, 0.0008, 100.0)
+    windows = np.ascontiguousarray(np.array([h.windows_from_length(L) for L in h.default_grid()],
+                                            dtype=np.int64).reshape(-1, 6))
+    h.sweep(close[:512], windows[:1], h.FEE)  # compile both outside the timing
+    numba.set_num_threads(2)
+    h.sweep_prange(close[:512], windows[:1], h.FEE)
+    load_before = os.getloadavg()
+    times = {"numba 1T": [], "numba prange 2T": []}
+    times.update({arm[0]: [] for arm in ARMS})
+    isa = {}
+    for _ in range(a.rounds):
+        for label, fn in (("numba 1T", h.sweep), ("numba prange 2T", h.sweep_prange)):
+            t0 = time.perf_counter()
+            pnl, trades = fn(close, windows, h.FEE)
+            times[label].append(time.perf_counter() - t0)
+            assert int(trades.sum()) == 473381, (label, int(trades.sum()))
+        for label, variant, threads in ARMS:
+            sec, total, isa[label] = cli_sweep(a.cli, variant, threads)
+            assert total == 473381, (label, total)
+            times[label].append(sec)
+    load_after = os.getloadavg()
+    base1 = statistics.median(times["numba 1T"])
+    rows = []
+    for label, ts in times.items():
+        med = statistics.median(ts)
+        rows.append({"arm": label, "isa": isa.get(label, "numba"), "median_s": med, "min_s": min(ts),
+                     "max_s": max(ts), "x_numba_1T": base1 / med})
+    own1 = {r["arm"]: r["median_s"] for r in rows}
+    result = {"rounds": a.rounds, "load_before": load_before, "load_after": load_after,
+              "cpu": subprocess.run(["sh", "-c", "lscpu | grep 'Model name' | sed 's/.*: *//'"],
+                                    capture_output=True, text=True).stdout.strip(),
+              "numba": numba.__version__, "rows": rows,
+              "segments_omp_2T_over_1T": own1["segments 1T"] / own1["segments_omp 2T (best)"]}
+    print(f"| arm | isa | median s | min-max s | x numba 1T |\n|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['arm']} | {r['isa']} | {r['median_s']:.4f} | {r['min_s']:.4f}-{r['max_s']:.4f} | "
+              f"{r['x_numba_1T']:.1f} |")
+    print(f"segments_omp 2T over segments 1T: {result['segments_omp_2T_over_1T']:.2f}x; "
+          f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+    if a.output:
+        with open(a.output, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
