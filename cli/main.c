@@ -141,10 +141,11 @@ static const char *const usage_run =
     "  --help              this text\n";
 
 static const char *const usage_variants =
-    "usage: hmasweep variants [--format table|json]\n"
+    "usage: hmasweep variants [--all] [--format table|json]\n"
     "\n"
     "List the registry: name, tier, driver, the ISAs each variant was built for, which of those this\n"
-    "CPU can run (marked *), and the ISA it would run with by default.\n";
+    "CPU can run (marked *), and the ISA it would run with by default.  --all also lists the gap study's\n"
+    "experiment instruments (x_*, role EXPERIMENT): gated like every variant, not kernels to use.\n";
 
 static const char *const usage_gen =
     "usage: hmasweep gen --output FILE [--format f64|csv|npy] [--seed N --bars N --vol X --start X]\n"
@@ -488,11 +489,16 @@ static void isa_list(const hs_variant *v, char *buf, size_t size) {
 
 static int cmd_variants(int argc, char **argv) {
     cli_options o = default_options();
+    int all = 0;
     for (int i = 0; i < argc; i++) {
         int handled, rc;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_variants, stdout);
             return 0;
+        }
+        if (strcmp(argv[i], "--all") == 0) {
+            all = 1;
+            continue;
         }
         if ((rc = parse_common(argc, argv, &i, &o, &handled))) return rc;
         if (!handled || o.output) return fail(EXIT_USAGE, "variants: unknown option '%s'", argv[i]);
@@ -504,7 +510,8 @@ static int cmd_variants(int argc, char **argv) {
     const hs_variant *v = hs_variants(&n);
     if (json) printf("[");
     else printf("%-14s %-4s %-7s %-28s %-8s %s\n", "variant", "tier", "driver", "isas (* = this CPU runs it)", "default", "summary");
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0, listed = 0; k < n; k++) {
+        if (v[k].role == HS_ROLE_EXPERIMENT && !all) continue;
         char isas[128];
         isa_list(&v[k], isas, sizeof isas);
         hs_isa best = HS_ISA_SCALAR;
@@ -517,7 +524,8 @@ static int cmd_variants(int argc, char **argv) {
         if (json)
             printf("%s\n  {\"name\": \"%s\", \"kernel\": \"%s\", \"tier\": %d, \"driver\": \"%s\", \"isas\": \"%s\", "
                    "\"default_isa\": \"%s\", \"summary\": \"%s\"}",
-                   k ? "," : "", v[k].name, v[k].kernel, v[k].tier, driver, isas, hs_isa_name(best), v[k].summary);
+                   listed++ ? "," : "", v[k].name, v[k].kernel, v[k].tier, driver, isas, hs_isa_name(best),
+                   v[k].summary);
         else
             printf("%-14s %-4d %-7s %-28s %-8s %s\n", v[k].name, v[k].tier, driver, isas, hs_isa_name(best), v[k].summary);
     }

@@ -1,6 +1,7 @@
 /* How many heap allocations a sweep makes, per variant: shows that `prealloc` (and every variant that
  * takes scratch from the driver) allocates once per thread before the sweep and never inside it, while
- * the study-shaped ports allocate nine arrays per combo.  Linked with -Wl,--wrap=malloc,... so every
+ * the study-shaped ports allocate nine arrays per combo.  The rules key on the registry's fields (shape,
+ * scratch_buffers, role), not on names.  Linked with -Wl,--wrap=malloc,... so every
  * allocation the library makes passes through the counters below. */
 #include <stdlib.h>
 
@@ -44,17 +45,22 @@ int main(void) {
         /* The driver allocates twice per sweep, whatever the number of combos: the run order of the combos
          * and the thread's scratch (when the variant asks for any). */
         long driver = 1 + (v[k].scratch_buffers > 0);
-        if (v[k].sweep[HS_ISA_SCALAR]) {
+        if (v[k].shape == HS_SHAPE_SWEEP) {
             /* a whole-sweep kernel (segments): the interleaved series once, rings and masks per thread */
             CHECK(few == 3 && many == 3, "%s (whole-sweep kernel) allocated %ld / %ld times, expected 3", v[k].name,
                   few, many);
         } else if (v[k].scratch_buffers > 0) {
             CHECK(few == driver && many == driver, "%s takes driver scratch but allocated %ld / %ld times", v[k].name,
                   few, many);
-        } else {
-            /* the ports: nine arrays per combo, as numba's np.full/np.empty and Rust's vec! do */
+        } else if (v[k].role != HS_ROLE_PRODUCTION) {
+            /* the port family (reference, ports, gap-study instruments) with no driver scratch: nine arrays
+             * per combo, as numba's np.full/np.empty and Rust's vec! do */
             CHECK(few == driver + 4 * 9 && many == driver + 64 * 9,
                   "%s: expected 9 allocations per combo, got %ld / %ld", v[k].name, few, many);
+        } else {
+            /* a production kernel without scratch allocates nothing per combo */
+            CHECK(few == driver && many == driver, "%s allocated %ld / %ld times, expected %ld", v[k].name, few,
+                  many, driver);
         }
     }
     return hs_check_summary("alloc_count");

@@ -3,9 +3,11 @@
 
 #include "variant.h"
 
-/* Declarations: one function per ISA for MULTI kernels, one scalar function otherwise. */
-#define HS_DECLARE_SCALAR_ONLY(kernel) hs_result HS_COMBO_ISA(kernel, scalar)(const double *, size_t, const hs_windows *, double *);
-#define HS_DECLARE_MULTI(kernel)                                                                           \
+/* Declarations by isas and shape: one function per ISA for MULTI kernels, one scalar function otherwise;
+ * BATCH and SWEEP kernels also declare their batch or whole-sweep function per ISA.  A combination that
+ * has no macro here (SCALAR_ONLY with BATCH or SWEEP) does not compile. */
+#define HS_DECLARE_SCALAR_ONLY_COMBO(kernel) hs_result HS_COMBO_ISA(kernel, scalar)(const double *, size_t, const hs_windows *, double *);
+#define HS_DECLARE_MULTI_COMBO(kernel)                                                                        \
     hs_result HS_COMBO_ISA(kernel, scalar)(const double *, size_t, const hs_windows *, double *);          \
     hs_result HS_COMBO_ISA(kernel, sse2)(const double *, size_t, const hs_windows *, double *);            \
     hs_result HS_COMBO_ISA(kernel, avx2)(const double *, size_t, const hs_windows *, double *);            \
@@ -15,17 +17,17 @@
 #define HS_DECLARE_BATCH(kernel, isa) \
     void HS_BATCH_ISA(kernel, isa)(const double *, size_t, const hs_windows *, size_t, hs_result *, double *);
 #define HS_DECLARE_MULTI_BATCH(kernel)                                                                     \
-    HS_DECLARE_MULTI(kernel)                                                                               \
+    HS_DECLARE_MULTI_COMBO(kernel)                                                                         \
     HS_DECLARE_BATCH(kernel, scalar) HS_DECLARE_BATCH(kernel, sse2) HS_DECLARE_BATCH(kernel, avx2)         \
     HS_DECLARE_BATCH(kernel, avx512) HS_DECLARE_BATCH(kernel, neon)
 #define HS_SWEEP_ISA(kernel, isa) HS_CAT3(hs_sweep_, kernel, HS_CAT3(__, isa, ))
 #define HS_DECLARE_SWEEP(kernel, isa) \
     hs_status HS_SWEEP_ISA(kernel, isa)(const double *, size_t, const hs_windows *, size_t, hs_result *, int, hs_error *);
 #define HS_DECLARE_MULTI_SWEEP(kernel)                                                                     \
-    HS_DECLARE_MULTI(kernel)                                                                               \
+    HS_DECLARE_MULTI_COMBO(kernel)                                                                         \
     HS_DECLARE_SWEEP(kernel, scalar) HS_DECLARE_SWEEP(kernel, sse2) HS_DECLARE_SWEEP(kernel, avx2)         \
     HS_DECLARE_SWEEP(kernel, avx512) HS_DECLARE_SWEEP(kernel, neon)
-#define HS_VARIANT(name, kernel, tier, driver, scratch, isas, summary) HS_DECLARE_##isas(kernel)
+#define HS_VARIANT(name, kernel, tier, driver, scratch, isas, shape, role, summary) HS_DECLARE_##isas##_##shape(kernel)
 #include "registry.def"
 #undef HS_VARIANT
 
@@ -55,26 +57,21 @@
     {HS_COMBO_ISA(kernel, scalar), HS_IF_SSE2(HS_COMBO_ISA(kernel, sse2)), HS_IF_AVX2(HS_COMBO_ISA(kernel, avx2)), \
      HS_IF_AVX512(HS_COMBO_ISA(kernel, avx512)), HS_IF_NEON(HS_COMBO_ISA(kernel, neon))}
 
-#define HS_FNS_MULTI_BATCH(kernel) HS_FNS_MULTI(kernel)
-#define HS_BATCHES_SCALAR_ONLY(kernel) {NULL, NULL, NULL, NULL, NULL}
-#define HS_BATCHES_MULTI(kernel) {NULL, NULL, NULL, NULL, NULL}
-#define HS_BATCHES_MULTI_BATCH(kernel)                                                                     \
+#define HS_BATCHES_COMBO(kernel) {NULL, NULL, NULL, NULL, NULL}
+#define HS_BATCHES_SWEEP(kernel) {NULL, NULL, NULL, NULL, NULL}
+#define HS_BATCHES_BATCH(kernel)                                                                           \
     {HS_BATCH_ISA(kernel, scalar), HS_IF_SSE2(HS_BATCH_ISA(kernel, sse2)), HS_IF_AVX2(HS_BATCH_ISA(kernel, avx2)), \
      HS_IF_AVX512(HS_BATCH_ISA(kernel, avx512)), HS_IF_NEON(HS_BATCH_ISA(kernel, neon))}
-
-#define HS_FNS_MULTI_SWEEP(kernel) HS_FNS_MULTI(kernel)
-#define HS_BATCHES_MULTI_SWEEP(kernel) {NULL, NULL, NULL, NULL, NULL}
-#define HS_SWEEPS_SCALAR_ONLY(kernel) {NULL, NULL, NULL, NULL, NULL}
-#define HS_SWEEPS_MULTI(kernel) {NULL, NULL, NULL, NULL, NULL}
-#define HS_SWEEPS_MULTI_BATCH(kernel) {NULL, NULL, NULL, NULL, NULL}
-#define HS_SWEEPS_MULTI_SWEEP(kernel)                                                                      \
+#define HS_SWEEPS_COMBO(kernel) {NULL, NULL, NULL, NULL, NULL}
+#define HS_SWEEPS_BATCH(kernel) {NULL, NULL, NULL, NULL, NULL}
+#define HS_SWEEPS_SWEEP(kernel)                                                                            \
     {HS_SWEEP_ISA(kernel, scalar), HS_IF_SSE2(HS_SWEEP_ISA(kernel, sse2)), HS_IF_AVX2(HS_SWEEP_ISA(kernel, avx2)), \
      HS_IF_AVX512(HS_SWEEP_ISA(kernel, avx512)), HS_IF_NEON(HS_SWEEP_ISA(kernel, neon))}
 
 static const hs_variant hs_registry[] = {
-#define HS_VARIANT(name, kernel, tier, driver, scratch, isas, summary) \
-    {#name, #kernel, summary, tier, HS_DRIVER_##driver, scratch, HS_FNS_##isas(kernel), HS_BATCHES_##isas(kernel), \
-     HS_SWEEPS_##isas(kernel)},
+#define HS_VARIANT(name, kernel, tier, driver, scratch, isas, shape, role, summary)                          \
+    {#name, #kernel, summary, tier, HS_DRIVER_##driver, scratch, HS_SHAPE_##shape, HS_ROLE_##role,            \
+     HS_FNS_##isas(kernel), HS_BATCHES_##shape(kernel), HS_SWEEPS_##shape(kernel)},
 #include "registry.def"
 #undef HS_VARIANT
 };
@@ -90,7 +87,7 @@ typedef struct {
 
 static const hs_alias hs_aliases[] = {
 #define HS_ALIAS(name, target, summary) {#name, #target, summary},
-#define HS_VARIANT(name, kernel, tier, driver, scratch, isas, summary)
+#define HS_VARIANT(name, kernel, tier, driver, scratch, isas, shape, role, summary)
 #include "registry.def"
 #undef HS_VARIANT
 #undef HS_ALIAS

@@ -254,6 +254,7 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
         uint64_t s = lane_bits64(t->signs, at, lane), u = any_uncertain ? lane_bits64(t->uncertain, at, lane) : 0;
         uint64_t flips = s ^ (s << 1 | prev_sign), visit = flips | u | (u << 1 | prev_unc);
+        uint64_t prev_unc_bit = prev_unc;
         prev_sign = s >> 63;
         prev_unc = u >> 63;
         int first_here = j_lo >= at && j_lo < at + 64;
@@ -261,9 +262,12 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
         if (first_here) visit |= 1ULL << (j_lo - at); /* the lane's first bar */
         if (j_hi < at + 64) visit &= (1ULL << (j_hi - at)) - 1;
         for (int q = 0; q < 8; q++) __builtin_prefetch(price + at + 128 + 8 * q); /* prices two chunks ahead */
-        if (visit == flips && !first_here && book->pos != 0) {
-            /* Every visit is a certified sign change with a position open: a reversal.  (The common
-             * case: no branch on the cross conditions, measured ~2x faster books.) */
+        if (!(u | prev_unc_bit) && !first_here && book->pos != 0) {
+            /* No bar here or just before is uncertain, so every visit is a sign change between two
+             * certified bars (the earlier one is the book's prev) with a position open: a reversal.
+             * (The common case: no branch on the cross conditions.)  With an uncertain bar just before,
+             * its tier-0 d may be 0 or of the other sign: the general path below (the qemu NEON gate
+             * caught that on the flat-stretch quotes). */
             while (visit) {
                 int b = __builtin_ctzll(visit);
                 visit &= visit - 1;

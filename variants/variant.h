@@ -23,12 +23,18 @@ typedef hs_result (*hs_combo_fn)(const double *close, size_t n_bars, const hs_wi
 typedef void (*hs_batch_fn)(const double *close, size_t n_bars, const hs_windows *win, size_t count, hs_result *out,
                             double *scratch);
 
-/* A whole-sweep kernel (isas MULTI_SWEEP, e.g. segments) runs every combo itself, with `threads` threads,
+/* A whole-sweep kernel (shape SWEEP, e.g. segments) runs every combo itself, with `threads` threads,
  * and owns its scratch (it lays the series out once per sweep for all combos); it reports its errors. */
 typedef hs_status (*hs_sweep_fn)(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                                  hs_result *out, int threads, hs_error *err);
 
 typedef enum { HS_DRIVER_SERIAL, HS_DRIVER_OPENMP } hs_driver;
+
+/* What the kernel is called with (registry.def `shape`). */
+typedef enum { HS_SHAPE_COMBO, HS_SHAPE_BATCH, HS_SHAPE_SWEEP } hs_shape;
+
+/* What the variant is for (registry.def `role`): experiments are gated but left out of the user's list. */
+typedef enum { HS_ROLE_REFERENCE, HS_ROLE_PORT, HS_ROLE_PRODUCTION, HS_ROLE_EXPERIMENT } hs_role;
 
 typedef struct {
     const char *name;
@@ -37,9 +43,11 @@ typedef struct {
     int tier;             /* 0 bit-identical to the reference, 1 passes the gate only (SPEC §5) */
     hs_driver driver;
     int scratch_buffers;  /* per-thread buffers of n_bars doubles allocated before the sweep */
+    hs_shape shape;
+    hs_role role;
     hs_combo_fn fn[HS_ISA_COUNT]; /* NULL where not built */
-    hs_batch_fn batch[HS_ISA_COUNT]; /* batch kernels only (isas MULTI_BATCH); fn[] then runs one combo */
-    hs_sweep_fn sweep[HS_ISA_COUNT]; /* whole-sweep kernels only (isas MULTI_SWEEP); the drivers call it */
+    hs_batch_fn batch[HS_ISA_COUNT]; /* shape BATCH only; fn[] then runs one combo */
+    hs_sweep_fn sweep[HS_ISA_COUNT]; /* shape SWEEP only; the drivers call it */
 } hs_variant;
 
 /* Bars whose sign a certified kernel could not trust and recomputed in tier-0 order, summed over every
