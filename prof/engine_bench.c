@@ -1,6 +1,6 @@
 /* engine_bench: round-trip floors of `hmasweep serve` through the C client (include/hmasweep_client.h).
  *
- *   8-byte echo (one bar) p50 / p99 over Unix socket and TCP loopback, for each placement:
+ *   8-byte echo (one bar) p50 / p99 over Unix socket, TCP loopback and shared memory, for each placement:
  *     same  — server and client pinned to the same vCPU
  *     two   — server on one vCPU, client on another
  *   1.2 MB echo (150,000 bars) effective bandwidth, against memcpy of the same bytes in one process.
@@ -45,7 +45,7 @@ static void pin(int cpu) {
 
 typedef struct {
     pid_t pid;
-    char urls[2][160];
+    char urls[3][160]; /* unix, tcp, shm */
     char sock[96];
 } server;
 
@@ -59,14 +59,16 @@ static int start_server(const char *cli, int cpu, server *s, int idx) {
         pin(cpu);
         char fd[16];
         snprintf(fd, sizeof fd, "%d", fds[1]);
-        execl(cli, cli, "serve", "--unix", s->sock, "--tcp", "127.0.0.1:0", "--ready-fd", fd, (char *)NULL);
+        char shm[64];
+        snprintf(shm, sizeof shm, "hs_engine_bench_%d_%d", (int)getppid(), idx);
+        execl(cli, cli, "serve", "--unix", s->sock, "--tcp", "127.0.0.1:0", "--shm", shm, "--ready-fd", fd, (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
     char line[400] = {0};
     ssize_t n = read(fds[0], line, sizeof line - 1);
     close(fds[0]);
-    if (n <= 0 || sscanf(line, "ready %159s %159s", s->urls[0], s->urls[1]) != 2) {
+    if (n <= 0 || sscanf(line, "ready %159s %159s %159s", s->urls[0], s->urls[1], s->urls[2]) != 3) {
         fprintf(stderr, "engine_bench: server did not start ('%s')\n", line);
         return 1;
     }
@@ -141,16 +143,17 @@ int main(int argc, char **argv) {
     hs_error err;
     hs_make_close(42, BIG_BARS, HS_DEFAULT_VOL, HS_DEFAULT_START, x, &err);
     const char *placements[2] = {"same", "two"};
-    const char *transports[2] = {"unix", "tcp"};
-    cell cells[4];
+    enum { NT = 3 };
+    const char *transports[NT] = {"unix", "tcp", "shm"};
+    cell cells[2 * NT];
     for (int p = 0; p < 2; p++)
-        for (int t = 0; t < 2; t++) cells[2 * p + t] = (cell){placements[p], transports[t], {0}, {0}, {0}};
+        for (int t = 0; t < NT; t++) cells[NT * p + t] = (cell){placements[p], transports[t], {0}, {0}, {0}};
     int rc = 0;
     for (int rep = 0; rep < reps && !rc; rep++)
         for (int p = 0; p < 2 && !rc; p++) {
             pin(p == 0 ? cpu_a : cpu_b);
-            for (int t = 0; t < 2 && !rc; t++) {
-                cell *c = &cells[2 * p + t];
+            for (int t = 0; t < NT && !rc; t++) {
+                cell *c = &cells[NT * p + t];
                 hs_client *cl;
                 if (hs_client_connect(srv.urls[t], 10000, &cl, &err) != HS_OK) {
                     fprintf(stderr, "engine_bench: %s\n", err.msg);
@@ -175,7 +178,7 @@ int main(int argc, char **argv) {
            reps, rounds, big_rounds, cpu_a, cpu_a, cpu_b);
     printf("| placement | transport | 8 B echo p50 (µs) | 8 B echo p99 (µs) | 1.2 MB echo (GB/s payload / round trip) |\n");
     printf("|---|---|---|---|---|\n");
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 2 * NT; k++) {
         double m1, l1, h1, m2, l2, h2, m3, l3, h3;
         summary(cells[k].p50, reps, &m1, &l1, &h1);
         summary(cells[k].p99, reps, &m2, &l2, &h2);

@@ -1,6 +1,6 @@
 /* prof/shm_bench: the shared-memory transport against a Unix socket, in the same run, pinned.
  *
- *   shm_bench [--reps R] [--n N] [--big BYTES] [--cli HMASWEEP | --no-serve] [--quick]
+ *   shm_bench [--reps R] [--n N] [--big BYTES] [--quick]
  *
  * Two processes: a framed echo server (fork) and this client, each pinned with sched_setaffinity to a
  * placement: "same vCPU" (both on cpu A) or "two vCPUs" (client A, server B).  For each repetition the
@@ -10,13 +10,11 @@
  *   unix          a SOCK_STREAM Unix socket (socketpair), plain blocking read/writev: the best case
  *   unix-engine   the same socket through the engine's fd stream (transport.h: poll, then read), as
  *                 `hmasweep serve --unix` runs it
- * Then the service: `hmasweep serve --unix --tcp --shm` pinned like the server above, and the C client
- * (hs_client_echo) over each transport, in the same run (--no-serve skips it).
+ * The same through `hmasweep serve` and the C client, shm beside unix and tcp: prof/engine_bench.
  * Figures: the 8-byte echo's round trip p50/p99 (medians over repetitions, with min-max), the big
  * echo's round trip and effective bandwidth (2 x BYTES moved per round trip), memcpy of BYTES for
  * scale, and the CPU an idle shm wait costs.  reports/shm.md has a run and how to read it. */
 #define _GNU_SOURCE
-#include "hmasweep_client.h"
 #include "transport.h"
 #include "transport_shm.h"
 
@@ -245,68 +243,15 @@ static double idle_wait_cpu_us(int wait_ms) {
     return (double)(t1.tv_sec - t0.tv_sec) * 1e6 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e3;
 }
 
-/* ---- the same through the service: `hmasweep serve` (pinned) and the C client -------------------------- */
-
-enum { S_UNIX, S_TCP, S_SHM, S_COUNT };
-static const char *s_name[S_COUNT] = {"unix", "tcp", "shm"};
-
-/* Start `hmasweep serve` on all three transports pinned to cpu; urls gets its ready line's URLs. */
-static pid_t start_serve(const char *cli, int cpu, char urls[S_COUNT][160]) {
-    int fds[2];
-    if (pipe(fds) != 0) return -1;
-    char sock[64], shm[64], fd[16];
-    snprintf(sock, sizeof sock, "/tmp/hs_shm_bench_%d.sock", (int)getpid());
-    snprintf(shm, sizeof shm, "hs_shm_bench_%d", (int)getpid());
-    snprintf(fd, sizeof fd, "%d", fds[1]);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fds[0]);
-        pin(cpu); /* inherited by every thread the server starts */
-        execl(cli, cli, "serve", "--unix", sock, "--tcp", "127.0.0.1:0", "--shm", shm, "--ready-fd", fd, (char *)NULL);
-        _exit(127);
-    }
-    close(fds[1]);
-    char line[600] = {0};
-    ssize_t got = read(fds[0], line, sizeof line - 1);
-    close(fds[0]);
-    if (got <= 0 || sscanf(line, "ready %159s %159s %159s", urls[S_UNIX], urls[S_TCP], urls[S_SHM]) != 3) {
-        fprintf(stderr, "shm_bench: %s serve did not start ('%s')\n", cli, line);
-        if (pid > 0) kill(pid, SIGKILL), waitpid(pid, NULL, 0);
-        return -1;
-    }
-    return pid;
-}
-
-/* n echoes of bars doubles through the C client; lat[i] in ns. */
-static int client_echo(const char *url, const double *close, double *back, size_t bars, int n, int64_t *lat) {
-    hs_client *c;
-    hs_error err;
-    if (hs_client_connect(url, 30000, &c, &err) != HS_OK) return fprintf(stderr, "shm_bench: %s: %s\n", url, err.msg), -1;
-    int rc = 0;
-    for (int i = 0; rc == 0 && i < n / 10 + 1; i++) rc = hs_client_echo(c, close, bars, back, &err) != HS_OK;
-    for (int i = 0; rc == 0 && i < n; i++) {
-        int64_t t0 = now_ns();
-        rc = hs_client_echo(c, close, bars, back, &err) != HS_OK;
-        lat[i] = now_ns() - t0;
-    }
-    if (rc) fprintf(stderr, "shm_bench: %s echo: %s\n", url, err.msg);
-    else if (memcmp(close, back, bars * sizeof *close)) rc = -1, fprintf(stderr, "shm_bench: %s: echo differs\n", url);
-    hs_client_close(c);
-    return rc;
-}
-
 int main(int argc, char **argv) {
     int reps = 5, n = 5000;
     size_t big = 1200000;
-    const char *cli = HS_CLI;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--n") && i + 1 < argc) n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--big") && i + 1 < argc) big = (size_t)atol(argv[++i]);
         else if (!strcmp(argv[i], "--quick")) reps = 1, n = 200, big = 65536;
-        else if (!strcmp(argv[i], "--cli") && i + 1 < argc) cli = argv[++i];
-        else if (!strcmp(argv[i], "--no-serve")) cli = "";
-        else return fprintf(stderr, "usage: shm_bench [--reps R] [--n N] [--big BYTES] [--cli HMASWEEP | --no-serve] [--quick]\n"), 2;
+        else return fprintf(stderr, "usage: shm_bench [--reps R] [--n N] [--big BYTES] [--quick]\n"), 2;
     }
     if (reps < 1 || reps > 64 || n < 10 || n > 1000000 || big < 8 || big > ((size_t)64 << 20))
         return fprintf(stderr, "shm_bench: --reps 1..64, --n 10..1e6, --big 8..64 MiB\n"), 2;
@@ -335,31 +280,6 @@ int main(int argc, char **argv) {
                 pin(cpus[0]);
                 add(&mc, memcpy_ns(big, 50));
             }
-    /* The service rows: one pinned server per placement and repetition, its three transports in turn. */
-    size_t bars = big / 8;
-    double *close = malloc(bars * sizeof *close), *back = malloc(bars * sizeof *back);
-    for (size_t i = 0; i < bars; i++) close[i] = 100.0 + (double)(i % 977) * 0.01;
-    static series sp50[2][S_COUNT], sp99[2][S_COUNT], sbig[2][S_COUNT];
-    for (int r = 0; *cli && r < reps; r++)
-        for (int p = 0; p < n_pl; p++) {
-            char urls[S_COUNT][160];
-            pid_t pid = start_serve(cli, pl[p].server_cpu, urls);
-            if (pid < 0) {
-                failed = 1;
-                continue;
-            }
-            pin(pl[p].client_cpu);
-            for (int t = 0; t < S_COUNT; t++) {
-                if (client_echo(urls[t], close, back, 1, n, lat) == 0) {
-                    add(&sp50[p][t], pct(lat, n, 0.50));
-                    add(&sp99[p][t], pct(lat, n, 0.99));
-                } else failed = 1;
-                if (client_echo(urls[t], close, back, bars, big_n, lat) == 0) add(&sbig[p][t], pct(lat, big_n, 0.5));
-                else failed = 1;
-            }
-            kill(pid, SIGTERM);
-            waitpid(pid, NULL, 0);
-        }
     char b1[96], b2[96], b3[96];
     printf("shm_bench: %d repetitions x %d round trips (8-byte echo), %d of %zu bytes; cpus %d,%d; shm spin %d us, "
            "ring %zu bytes\n\n",
@@ -387,26 +307,6 @@ int main(int argc, char **argv) {
     for (int i = 0; i < mc.n; i++) add(&mbw, (double)big / mc.v[i]);
     fmt(b2, sizeof b2, &mbw, 1.0, "%.2f");
     printf("| (one memcpy, same process) | memcpy | %s | %s (bytes / time) |\n", b3, b2);
-    if (*cli) {
-        printf("\nThrough `hmasweep serve` (pinned to the server cpu) and the C client (hs_client_echo): a SPEC §6\n"
-               "echo of 1 bar (17-byte request, 8-byte reply) and of %zu bars (%zu bytes each way).\n\n", bars, bars * 8);
-        printf("| placement (client/server cpu) | transport | 1-bar echo p50 µs | p99 µs | %zu-bar echo µs | GB/s |\n"
-               "|---|---|---|---|---|---|\n", bars);
-        for (int p = 0; p < n_pl; p++)
-            for (int t = 0; t < S_COUNT; t++) {
-                char b4[96];
-                fmt(b1, sizeof b1, &sp50[p][t], 1e-3, "%.2f");
-                fmt(b2, sizeof b2, &sp99[p][t], 1e-3, "%.2f");
-                fmt(b3, sizeof b3, &sbig[p][t], 1e-3, "%.0f");
-                series bw = {.n = 0};
-                for (int i = 0; i < sbig[p][t].n; i++) add(&bw, 2.0 * (double)(bars * 8) / sbig[p][t].v[i]);
-                fmt(b4, sizeof b4, &bw, 1.0, "%.2f");
-                printf("| %s (%d/%d) | %s | %s | %s | %s | %s |\n", pl[p].name, pl[p].client_cpu, pl[p].server_cpu,
-                       s_name[t], b1, b2, b3, b4);
-            }
-    }
-    free(close);
-    free(back);
     pin(cpus[0]);
     printf("\nidle: a shm read on a connection with no traffic, waiting 300 ms, used %.0f µs of CPU (no spin: asleep in poll)\n",
            idle_wait_cpu_us(300));
