@@ -228,10 +228,14 @@ static loaded_series *find_handle(session *ss, uint32_t id) {
     return NULL;
 }
 
-static int unknown_handle(session *ss, uint32_t id) {
-    char msg[96];
-    snprintf(msg, sizeof msg, "unknown handle %u (not loaded on this connection, or freed)", id);
+static int unknown_id(session *ss, const char *kind, uint32_t id, const char *why) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "unknown %s %u (%s)", kind, id, why);
     return send_error(ss, HS_WIRE_UNKNOWN_HANDLE, msg);
+}
+
+static int unknown_handle(session *ss, uint32_t id) {
+    return unknown_id(ss, "handle", id, "not loaded on this connection, or freed");
 }
 
 /* Charge `bytes` held by the `held`-th object of a kind (handles, live sessions) to this connection's and
@@ -325,9 +329,7 @@ static live_session *find_live(session *ss, uint32_t id) {
 }
 
 static int unknown_live(session *ss, uint32_t id) {
-    char msg[96];
-    snprintf(msg, sizeof msg, "unknown live session %u (not opened on this connection, or closed)", id);
-    return send_error(ss, HS_WIRE_UNKNOWN_HANDLE, msg);
+    return unknown_id(ss, "live session", id, "not opened on this connection, or closed");
 }
 
 static void drop_live(session *ss, live_session *l) {

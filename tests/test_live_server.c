@@ -1,7 +1,8 @@
-/* Live mode over `hmasweep serve` (ops 6-8, docs/live.md) with the C client, over Unix socket and TCP:
+/* Live mode over `hmasweep serve` (ops 6-8, docs/live.md) with the C client, over Unix socket, TCP and
+ * shared memory:
  *  - every append's four arrays equal an in-process hs_live session's fed the same bars, bit for bit, and
  *    at the end the batch reference (hs_sweep, `unchecked`) over every bar;
- *  - one-bar appends (unix) and random chunks (tcp); windows not derived from L;
+ *  - one-bar appends (unix) and random chunks (tcp, shm); windows not derived from L;
  *  - a bad price is refused (error 1) and leaves the session unchanged; unknown and closed sessions are
  *    error 17, windows longer than the loaded series error 2, the per-connection limit error 16; a
  *    session survives FREE of its handle and belongs to its connection.
@@ -22,7 +23,7 @@ static hs_windows combos[MAX_COMBOS];
 static size_t n_combos;
 static pid_t server_pid;
 
-static void start_server(const char *sock, char urls[2][160]) {
+static void start_server(const char *sock, char urls[3][160]) {
     int fds[2];
     if (pipe(fds) != 0) exit(2);
     server_pid = fork();
@@ -30,15 +31,17 @@ static void start_server(const char *sock, char urls[2][160]) {
         close(fds[0]);
         char fd[16];
         snprintf(fd, sizeof fd, "%d", fds[1]);
-        execl(HS_CLI, HS_CLI, "serve", "--unix", sock, "--tcp", "127.0.0.1:0", "--ready-fd", fd, "--max-handles", "3",
-              (char *)NULL);
+        char shm[64];
+        snprintf(shm, sizeof shm, "hs_live_test_%d", (int)getppid());
+        execl(HS_CLI, HS_CLI, "serve", "--unix", sock, "--tcp", "127.0.0.1:0", "--shm", shm, "--ready-fd", fd,
+              "--max-handles", "3", (char *)NULL);
         _exit(127);
     }
     close(fds[1]);
     char line[400] = {0};
     ssize_t n = read(fds[0], line, sizeof line - 1);
     close(fds[0]);
-    if (n <= 0 || sscanf(line, "ready %159s %159s", urls[0], urls[1]) != 2) {
+    if (n <= 0 || sscanf(line, "ready %159s %159s %159s", urls[0], urls[1], urls[2]) != 3) {
         fprintf(stderr, "server did not start: '%s'\n", line);
         exit(1);
     }
@@ -166,13 +169,14 @@ int main(void) {
                               {{50, 3, 40, 7, 60, 2}}, {{HISTORY, 1, 1, 1, 2, HISTORY}}};
     for (size_t k = 0; k < sizeof odd / sizeof *odd; k++) combos[n_combos++] = odd[k];
 
-    char sock[] = "/tmp/hs_live_server_XXXXXX", urls[2][160];
+    char sock[] = "/tmp/hs_live_server_XXXXXX", urls[3][160];
     int tmp = mkstemp(sock);
     close(tmp);
     unlink(sock);
     start_server(sock, urls);
     check_transport(urls[0], 1);  /* unix: one bar at a time */
     check_transport(urls[1], 64); /* tcp: random chunks */
+    check_transport(urls[2], 16); /* shm: random chunks */
     check_transport(urls[0], 1);  /* again, on a server that has served and dropped connections with sessions */
     kill(server_pid, SIGTERM);
     int status = 0;
