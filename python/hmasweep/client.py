@@ -52,10 +52,8 @@ def _connect(url, timeout):
         address = (host.strip("[]"), int(port))
         sock = socket.socket(socket.AF_INET6 if ":" in address[0] else socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    elif url.startswith("shm:"):
-        raise ValueError("shm: URLs need the C client library, which this build does not have")
     else:
-        raise ValueError("URL %r: expected unix:PATH or tcp://HOST:PORT" % url)
+        raise ValueError("URL %r: expected unix:PATH, tcp://HOST:PORT or shm:NAME" % url)
     sock.settimeout(timeout)
     try:
         sock.connect(address)
@@ -71,16 +69,26 @@ def _bytes_view(a):
 
 
 class Client:
-    """A connection to `hmasweep serve`.  url: "unix:PATH" or "tcp://HOST:PORT".
+    """A connection to `hmasweep serve`.  url: "unix:PATH", "tcp://HOST:PORT" or "shm:NAME".
+
+    unix and tcp are spoken here in Python (sendmsg/recv_into); shm:NAME goes through the library's C
+    client (include/hmasweep_client.h: the rings live there), with the same methods and results, except
+    the live-mode calls, which the C client does not have yet.
 
     token: the shared secret for a server listening beyond loopback (sent as AUTH before anything else).
     timeout: seconds for each socket operation (None = wait forever).
     """
 
+    _c = None  # the C client, for shm: URLs
+
     def __init__(self, url, *, token=None, timeout=None):
-        self._sock = _connect(url, timeout)
         self.url = url
         self._hdr = bytearray(4)
+        if url.startswith("shm:"):
+            self._sock = None
+            self._c = _core._CClient(url, -1 if timeout is None else max(1, int(timeout * 1000)))
+        else:
+            self._sock = _connect(url, timeout)
         if token is not None:
             self.auth(token)
 
@@ -95,7 +103,22 @@ class Client:
 
     # ---- plumbing ---------------------------------------------------------------------------------
     def close(self):
-        self._sock.close()
+        if self._c is not None:
+            self._c.close()
+        else:
+            self._sock.close()
+
+    def _c_call(self, method, *args):
+        """Call the C client; turn its errors into the same exceptions the socket path raises."""
+        try:
+            return method(*args)
+        except ValueError as e:
+            code = self._c.last_error()
+            if code > 0:
+                raise (ServerValueError if code in (1, 2) else ServerError)(code, str(e)) from None
+            if code < 0:
+                raise ProtocolError(str(e)) from None
+            raise
 
     def __enter__(self):
         return self
@@ -192,24 +215,33 @@ class Client:
         """
         a = self._close_array(close)
         L, w = self._combos(lengths, windows)
-        self._send(struct.pack("<BII", OP_SWEEP, a.shape[0], w.shape[0]), a, w)
-        pnl, trades = self._recv_results(w.shape[0])
+        if self._c is not None:
+            pnl, trades = self._c_call(self._c.sweep, a, w)
+        else:
+            self._send(struct.pack("<BII", OP_SWEEP, a.shape[0], w.shape[0]), a, w)
+            pnl, trades = self._recv_results(w.shape[0])
         return _core.SweepResult((pnl, trades, L, w, "server"))
 
     def echo(self, close, out=None):
         """Round-trip `close` through the server (op 1); the reply lands in `out` (allocated if None)."""
         a = self._close_array(close)
-        self._send(struct.pack("<BII", OP_ECHO, a.shape[0], 0), a)
         if out is None:
             out = np.empty(a.shape[0], dtype="<f8")
         elif out.dtype != np.dtype("<f8") or not out.flags.c_contiguous or out.shape != a.shape:
             raise ValueError("out must be a C-contiguous float64 array of the same length as close")
+        if self._c is not None:
+            return self._c_call(self._c.echo, a, out)
+        self._send(struct.pack("<BII", OP_ECHO, a.shape[0], 0), a)
         self._expect(a.nbytes)
         self._recv_into(_bytes_view(out))
         return out
 
     def hello(self):
         """Protocol version, limits and the server's variants (op 2) as a dict."""
+        if self._c is not None:
+            version, names, max_frame, max_work = self._c_call(self._c.hello)
+            return {"protocol_version": version, "max_frame_bytes": max_frame, "max_work": max_work,
+                    "variants": [n for n in names.split(",") if n]}
         self._send(struct.pack("<BI", OP_HELLO, PROTOCOL_VERSION))
         body = bytearray(self._reply_length())
         self._recv_into(memoryview(body))
@@ -223,24 +255,32 @@ class Client:
     def load(self, close):
         """Load a series into the server once (op 3); returns its handle for sweep_handle()."""
         a = self._close_array(close)
+        if self._c is not None:
+            return self._c_call(self._c.load, a)
         self._send(struct.pack("<BI", OP_LOAD, a.shape[0]), a)
         return self._recv_u32()
 
     def sweep_handle(self, handle, lengths=None, *, windows=None):
         """Sweep a loaded series (op 4): only the 48 bytes of windows per combo travel."""
         L, w = self._combos(lengths, windows)
-        self._send(struct.pack("<BII", OP_SWEEP_HANDLE, handle, w.shape[0]), w)
-        pnl, trades = self._recv_results(w.shape[0])
+        if self._c is not None:
+            pnl, trades = self._c_call(self._c.sweep_handle, handle, w)
+        else:
+            self._send(struct.pack("<BII", OP_SWEEP_HANDLE, handle, w.shape[0]), w)
+            pnl, trades = self._recv_results(w.shape[0])
         return _core.SweepResult((pnl, trades, L, w, "server"))
 
     def free(self, handle):
         """Drop a loaded series (op 5)."""
+        if self._c is not None:
+            return self._c_call(self._c.free, handle)
         self._send(struct.pack("<BI", OP_FREE, handle))
         self._expect(0)
 
     def live_open(self, handle, lengths=None, *, windows=None):
         """Open a live session over a loaded series and a grid of combos (op 6); returns the session."""
         _, w = self._combos(lengths, windows)
+        self._no_c("live_open")
         self._send(struct.pack("<BII", OP_LIVE_OPEN, handle, w.shape[0]), w)
         session = self._recv_u32()
         self._live = getattr(self, "_live", {})
@@ -267,9 +307,15 @@ class Client:
         self._expect(0)
         getattr(self, "_live", {}).pop(session, None)
 
+    def _no_c(self, what):
+        if self._c is not None:
+            raise NotImplementedError("%s over shm: the C client has no live-mode calls yet" % what)
+
     def auth(self, token):
         """Present the shared-secret token (op 9)."""
         if isinstance(token, str):
             token = token.encode()
+        if self._c is not None:
+            return self._c_call(self._c.auth, token)
         self._send(struct.pack("<B", OP_AUTH), token)
         self._expect(0)

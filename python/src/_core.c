@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "hmasweep.h"
+#include "hmasweep_client.h"
 /* The registry, for variants() and the "best" alias, until the library exports an introspection API. */
 #include "variant.h"
 
@@ -606,6 +607,225 @@ static PyObject *py_c_sweep_loop(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
 }
 
+/* ---- the C client, for shm: URLs (include/hmasweep_client.h) --------------------------------------
+ * Python has no shared-memory transport of its own, so hmasweep.Client hands "shm:NAME" to the library's
+ * client (the rings and doorbells live there, engine/transport_shm.c).  The GIL is released for every
+ * round trip.  Errors are ValueError with the client's message; last_error() tells the Python side
+ * whether the server refused the request (its code) or the connection broke (< 0). */
+typedef struct {
+    PyObject_HEAD
+    hs_client *c;
+} CClient;
+
+static int cclient_open(CClient *self) {
+    if (self->c) return 1;
+    PyErr_SetString(PyExc_ValueError, "the client is closed");
+    return 0;
+}
+
+static int cclient_init(CClient *self, PyObject *args, PyObject *kw) {
+    static char *kwlist[] = {"url", "timeout_ms", NULL};
+    const char *url;
+    int timeout_ms = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|i:_CClient", kwlist, &url, &timeout_ms)) return -1;
+    if (self->c) hs_client_close(self->c);
+    self->c = NULL;
+    hs_error err;
+    hs_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_client_connect(url, timeout_ms, &self->c, &err);
+    Py_END_ALLOW_THREADS
+    if (st != HS_OK) {
+        self->c = NULL;
+        raise_status(st, &err);
+        return -1;
+    }
+    return 0;
+}
+
+static void cclient_dealloc(CClient *self) {
+    if (self->c) hs_client_close(self->c);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *cclient_close(CClient *self, PyObject *unused) {
+    if (self->c) hs_client_close(self->c);
+    self->c = NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *cclient_last_error(CClient *self, PyObject *unused) {
+    return PyLong_FromLong(self->c ? hs_client_last_error(self->c) : HS_CLIENT_E_IO);
+}
+
+/* (pnl, trades) split out of the client's hs_result pairs. */
+static PyObject *results_tuple(const hs_result *res, npy_intp n) {
+    PyArrayObject *pnl = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE);
+    PyArrayObject *trades = pnl ? (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64) : NULL;
+    if (!trades) {
+        Py_XDECREF(pnl);
+        return NULL;
+    }
+    double *p = PyArray_DATA(pnl);
+    int64_t *t = PyArray_DATA(trades);
+    for (npy_intp k = 0; k < n; k++) {
+        p[k] = res[k].pnl;
+        t[k] = res[k].trades;
+    }
+    return Py_BuildValue("(NN)", pnl, trades);
+}
+
+/* sweep(close, windows) or, with a handle, sweep_handle(handle, windows). */
+static PyObject *cclient_sweep_common(CClient *self, PyObject *close_obj, unsigned long handle, PyObject *win_obj) {
+    if (!cclient_open(self)) return NULL;
+    PyArrayObject *close = NULL, *win = combos_from_windows(win_obj);
+    if (!win || (close_obj && !(close = as_close(close_obj)))) {
+        Py_XDECREF(win);
+        return NULL;
+    }
+    npy_intp n = PyArray_DIM(win, 0);
+    hs_result *res = malloc((size_t)(n ? n : 1) * sizeof *res);
+    PyObject *out = NULL;
+    if (!res) {
+        PyErr_NoMemory();
+    } else {
+        hs_error err;
+        hs_status st;
+        const hs_windows *combos = PyArray_DATA(win);
+        const double *px = close ? PyArray_DATA(close) : NULL;
+        size_t n_bars = close ? (size_t)PyArray_DIM(close, 0) : 0;
+        Py_BEGIN_ALLOW_THREADS
+        st = close ? hs_client_sweep(self->c, px, n_bars, combos, (size_t)n, res, &err)
+                   : hs_client_sweep_handle(self->c, (uint32_t)handle, combos, (size_t)n, res, &err);
+        Py_END_ALLOW_THREADS
+        out = st == HS_OK ? results_tuple(res, n) : raise_status(st, &err);
+    }
+    free(res);
+    Py_XDECREF(close);
+    Py_DECREF(win);
+    return out;
+}
+
+static PyObject *cclient_sweep(CClient *self, PyObject *args) {
+    PyObject *close, *win;
+    if (!PyArg_ParseTuple(args, "OO:sweep", &close, &win)) return NULL;
+    return cclient_sweep_common(self, close, 0, win);
+}
+
+static PyObject *cclient_sweep_handle(CClient *self, PyObject *args) {
+    unsigned long handle;
+    PyObject *win;
+    if (!PyArg_ParseTuple(args, "kO:sweep_handle", &handle, &win)) return NULL;
+    return cclient_sweep_common(self, NULL, handle, win);
+}
+
+static PyObject *cclient_echo(CClient *self, PyObject *args) {
+    PyObject *close_obj;
+    PyArrayObject *out;
+    if (!PyArg_ParseTuple(args, "OO!:echo", &close_obj, &PyArray_Type, &out) || !cclient_open(self)) return NULL;
+    if (!PyArray_ISCARRAY(out) || PyArray_TYPE(out) != NPY_DOUBLE || PyArray_NDIM(out) != 1) {
+        PyErr_SetString(PyExc_ValueError, "out must be a writable C-contiguous 1-D float64 array");
+        return NULL;
+    }
+    PyArrayObject *close = as_close(close_obj);
+    if (!close) return NULL;
+    if (PyArray_DIM(close, 0) != PyArray_DIM(out, 0)) {
+        Py_DECREF(close);
+        PyErr_SetString(PyExc_ValueError, "out must have the length of close");
+        return NULL;
+    }
+    hs_error err;
+    hs_status st;
+    const double *px = PyArray_DATA(close);
+    double *dst = PyArray_DATA(out);
+    size_t n = (size_t)PyArray_DIM(close, 0);
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_client_echo(self->c, px, n, dst, &err);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(close);
+    if (st != HS_OK) return raise_status(st, &err);
+    Py_INCREF(out);
+    return (PyObject *)out;
+}
+
+static PyObject *cclient_load(CClient *self, PyObject *close_obj) {
+    if (!cclient_open(self)) return NULL;
+    PyArrayObject *close = as_close(close_obj);
+    if (!close) return NULL;
+    hs_error err;
+    hs_status st;
+    uint32_t handle = 0;
+    const double *px = PyArray_DATA(close);
+    size_t n = (size_t)PyArray_DIM(close, 0);
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_client_load(self->c, px, n, &handle, &err);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(close);
+    return st == HS_OK ? PyLong_FromUnsignedLong(handle) : raise_status(st, &err);
+}
+
+static PyObject *cclient_free(CClient *self, PyObject *arg) {
+    unsigned long handle = PyLong_AsUnsignedLong(arg);
+    if ((handle == (unsigned long)-1 && PyErr_Occurred()) || !cclient_open(self)) return NULL;
+    hs_error err;
+    hs_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_client_free(self->c, (uint32_t)handle, &err);
+    Py_END_ALLOW_THREADS
+    if (st != HS_OK) return raise_status(st, &err);
+    Py_RETURN_NONE;
+}
+
+static PyObject *cclient_hello(CClient *self, PyObject *unused) {
+    if (!cclient_open(self)) return NULL;
+    char names[4096];
+    uint32_t version = 0, max_frame = 0;
+    uint64_t max_work = 0;
+    hs_error err;
+    hs_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_client_hello(self->c, &version, names, sizeof names, &max_frame, &max_work, &err);
+    Py_END_ALLOW_THREADS
+    if (st != HS_OK) return raise_status(st, &err);
+    return Py_BuildValue("(IsIK)", version, names, max_frame, (unsigned long long)max_work);
+}
+
+static PyObject *cclient_auth(CClient *self, PyObject *arg) {
+    Py_buffer token;
+    if (!cclient_open(self) || PyObject_GetBuffer(arg, &token, PyBUF_SIMPLE) < 0) return NULL;
+    hs_error err;
+    hs_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_client_auth(self->c, token.buf, (size_t)token.len, &err);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&token);
+    if (st != HS_OK) return raise_status(st, &err);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef cclient_methods[] = {
+    {"sweep", (PyCFunction)cclient_sweep, METH_VARARGS, "sweep(close, windows) -> (pnl, trades)"},
+    {"sweep_handle", (PyCFunction)cclient_sweep_handle, METH_VARARGS, "sweep_handle(handle, windows) -> (pnl, trades)"},
+    {"echo", (PyCFunction)cclient_echo, METH_VARARGS, "echo(close, out) -> out"},
+    {"load", (PyCFunction)cclient_load, METH_O, "load(close) -> handle"},
+    {"free", (PyCFunction)cclient_free, METH_O, "free(handle)"},
+    {"hello", (PyCFunction)cclient_hello, METH_NOARGS, "hello() -> (version, variants, max_frame_bytes, max_work)"},
+    {"auth", (PyCFunction)cclient_auth, METH_O, "auth(token bytes)"},
+    {"last_error", (PyCFunction)cclient_last_error, METH_NOARGS, "0, the server's error code, or < 0 (I/O, timeout, protocol)"},
+    {"close", (PyCFunction)cclient_close, METH_NOARGS, "close the connection"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject CClientType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hmasweep._core._CClient",
+    .tp_basicsize = sizeof(CClient),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The library's client (include/hmasweep_client.h); hmasweep.Client uses it for shm: URLs.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)cclient_init,
+    .tp_dealloc = (destructor)cclient_dealloc,
+    .tp_methods = cclient_methods,
+};
+
 /* ---- module ----------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -633,6 +853,12 @@ PyMODINIT_FUNC PyInit__core(void) {
     for (int k = 0; k < KW_COUNT; k++)
         if (!(kw_interned[k] = PyUnicode_InternFromString(kw_names[k]))) goto fail;
     if (!(unchecked_name = PyUnicode_InternFromString("unchecked"))) goto fail;
+    if (PyType_Ready(&CClientType) < 0) goto fail;
+    Py_INCREF(&CClientType);
+    if (PyModule_AddObject(m, "_CClient", (PyObject *)&CClientType) < 0) {
+        Py_DECREF(&CClientType);
+        goto fail;
+    }
     SweepResult = PyStructSequence_NewType(&result_desc);
     if (!SweepResult || PyModule_AddObject(m, "SweepResult", (PyObject *)SweepResult) < 0) goto fail;
     Py_INCREF(SweepResult); /* the module took one reference; the sweep function keeps its own */

@@ -85,7 +85,7 @@ def test_client_refuses_bad_input_locally():
         theirs.close()
 
 
-@pytest.mark.parametrize("url", ["http://x", "tcp://nohostport", "unix"])
+@pytest.mark.parametrize("url", ["http://x", "tcp://nohostport", "unix", "shm:no-such-server-here"])
 def test_bad_urls(url):
     with pytest.raises(ValueError):
         Client(url)
@@ -123,7 +123,8 @@ def server(cli, tmp_path):
     if not _serve_available(cli):
         pytest.skip("`hmasweep serve` is not in this CLI yet (issue 7, the engine engineer's part)")
     path = tmp_path / "hs.sock"
-    proc = subprocess.Popen([cli, "serve", "--unix", str(path), "--tcp", "127.0.0.1:0", "--ready"],
+    shm = "pytest-%d-%d" % (os.getpid(), id(tmp_path) % 100000)
+    proc = subprocess.Popen([cli, "serve", "--unix", str(path), "--tcp", "127.0.0.1:0", "--shm", shm, "--ready"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         ready = proc.stdout.readline()
@@ -143,10 +144,10 @@ def _urls(ready_line):
     return {u.split(":", 1)[0]: u for u in ready_line.split()[1:]}
 
 
-@pytest.mark.parametrize("transport", ["unix", "tcp"])
+@pytest.mark.parametrize("transport", ["unix", "tcp", "shm"])
 def test_serve(server, transport):
     _, ready = server
-    url = _urls(ready)[transport]
+    url = _urls(ready)[transport]  # shm:NAME goes through the library's C client
     close = hmasweep.series(seed=3, bars=5000)
     local = hmasweep.sweep(close, variant="unchecked")
     with Client(url, timeout=60) as c:
