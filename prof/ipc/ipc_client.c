@@ -5,6 +5,9 @@
  *       N timed batch sweeps on one connection; prints {"seconds": [...], "pnl": [...], "trades": [...]}
  *   hs_ipc_client echo   --address URL --series F.f64 --sizes a,b,.. --reps a,b,..
  *       one JSON line per size: {"n", "p50_us", "p99_us", "min_us", "n_reps"} (single round trips)
+ *   hs_ipc_client preload --address URL --series F.f64 [--rounds N]
+ *       LOAD 16 bars, then N x 80 SWEEP_HANDLE calls of one tiny combo: {"total_ms" (median of the N),
+ *       "per_call_p50_us", "repeats"}: the boundary of the 80 window-only calls
  *   hs_ipc_client perbar --address URL|inproc --series F.f64 --windows F.i64 --bars N
  *       a live session opened on bar 0, then N-1 appends of one bar each (over the wire, or hs_live_append
  *       in process); prints {"total_s", "appends", "pnl": [...], "trades": [...]} — the final results,
@@ -159,6 +162,36 @@ static int cmd_echo(const args *a, const double *close, size_t n_bars) {
     return 0;
 }
 
+/* LOAD a short series once, then --rounds x (80 SWEEP_HANDLE calls of one combo's windows): the kernel has
+ * almost nothing to do, so the 80 calls' time is their boundary. */
+static int cmd_preload(const args *a, const double *close, size_t n_bars) {
+    hs_client *c;
+    hs_error err;
+    uint32_t h;
+    size_t n = n_bars < 16 ? n_bars : 16;
+    hs_windows w = {{1, 2, 1, 1, 1, 2}};
+    hs_result r;
+    long rounds = a->rounds > 0 ? a->rounds : 1;
+    double *tot = malloc((size_t)rounds * sizeof *tot), *per = malloc((size_t)rounds * 80 * sizeof *per);
+    if (!tot || !per || connect_to(a->address, &c)) return 1;
+    if (hs_client_load(c, close, n, &h, &err) != HS_OK) return die("load", err.msg);
+    for (long k = 0; k < rounds; k++) {
+        double t0 = now_s();
+        for (int i = 0; i < 80; i++) {
+            double t1 = now_s();
+            if (hs_client_sweep_handle(c, h, &w, 1, &r, &err) != HS_OK) return die("sweep_handle", err.msg);
+            per[k * 80 + i] = (now_s() - t1) * 1e6;
+        }
+        tot[k] = (now_s() - t0) * 1e3;
+    }
+    hs_client_close(c);
+    qsort(tot, (size_t)rounds, sizeof *tot, cmp_double);
+    qsort(per, (size_t)rounds * 80, sizeof *per, cmp_double);
+    printf("{\"total_ms\": %.4f, \"per_call_p50_us\": %.3f, \"repeats\": %ld}\n", tot[rounds / 2],
+           per[rounds * 40], rounds);
+    return 0;
+}
+
 static int cmd_perbar(const args *a, const double *close, size_t n_bars) {
     hs_windows *w;
     size_t n;
@@ -214,6 +247,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "sweep")) return cmd_sweep(&a, close, n_bars);
     if (!strcmp(argv[1], "echo")) return cmd_echo(&a, close, n_bars);
     if (!strcmp(argv[1], "perbar")) return cmd_perbar(&a, close, n_bars);
+    if (!strcmp(argv[1], "preload")) return cmd_preload(&a, close, n_bars);
     fprintf(stderr, "hs_ipc_client: unknown command '%s'\n", argv[1]);
     return 2;
 }

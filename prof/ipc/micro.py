@@ -293,4 +293,28 @@ def preload_boundary(env, quick):
         finally:
             if srv:
                 srv.stop()
+    if not os.access(env.ipc_client, os.X_OK):
+        return res
+    other = 0 if env.server_cpu != 0 else 1
+    for tr in ("unix", "tcp") + (("shm",) if env.serve_supports("--shm") else ()):
+        srv = None
+        try:
+            argv, addr = arch.serve_argv(env, tr, "unchecked")
+            srv = arch.Server(env, argv, addr)
+            for placement, cpu in (("same vCPU", env.server_cpu), ("cross vCPU", other)):
+                old = os.sched_getaffinity(0)
+                os.sched_setaffinity(0, {cpu})
+                try:
+                    p = subprocess.run([env.ipc_client, "preload", "--address", addr, "--series",
+                                        os.path.join(env.tmp, "series.f64"), "--rounds", "3" if quick else "21"],
+                                       capture_output=True, text=True)
+                finally:
+                    os.sched_setaffinity(0, old)
+                key = f"c · {tr} · {placement} (c{cpu}/s{env.server_cpu})"
+                res[key] = json.loads(p.stdout) if p.returncode == 0 else {"error": p.stderr[-200:]}
+        except Exception as e:
+            res[f"c · {tr}"] = {"error": str(e)}
+        finally:
+            if srv:
+                srv.stop()
     return res
