@@ -5,7 +5,10 @@
  *
  * Build (clang): clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Ikernels -Iengine \
  *                      fuzz/fuzz_codec.c engine/codec.c kernels/error.c -o fuzz_codec
- * Run:           ./fuzz_codec -max_len=4096 -runs=10000000 */
+ * Run:           ./fuzz_codec -max_len=4096 -runs=10000000 fuzz/corpus/fuzz_codec
+ * (or fuzz/run.sh).  Seed corpus fuzz/corpus/fuzz_codec: a merged corpus of the 12,000,000-run campaign
+ * (reports/engine.md) plus regression-auth-short-body, the input that found AUTH reading a header field
+ * its 1-byte body does not have. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
