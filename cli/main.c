@@ -11,9 +11,6 @@
 #include <time.h>
 
 #include "hmasweep.h"
-#include "isa.h"
-#include "sha256.h"
-#include "variant.h"
 #include "wire.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
@@ -250,7 +247,7 @@ static int is_default_data(const cli_options *o) {
 /* ---- output ------------------------------------------------------------------------------------------ */
 typedef struct {
     const char *variant;
-    hs_isa isa;
+    const char *isa;
     int threads;
     size_t bars, n_combos;
     const int64_t *lengths;
@@ -264,7 +261,7 @@ typedef struct {
 static void print_json(const run_report *r) {
     printf("{\"variant\": \"%s\", \"isa\": \"%s\", \"threads\": %d, \"bars\": %zu, \"series_sha256\": \"%s\", "
            "\"seconds\": %.9g, \"combos\": [",
-           r->variant, hs_isa_name(r->isa), r->threads, r->bars, r->sha, r->seconds);
+           r->variant, r->isa, r->threads, r->bars, r->sha, r->seconds);
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
         printf("%s\n  {\"length\": %lld, \"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], \"trades\": %lld, "
@@ -293,7 +290,7 @@ static void print_table(const run_report *r) {
     const char *target = hs_variant_alias(r->variant, NULL);
     char shown[96];
     snprintf(shown, sizeof shown, target ? "%s = %s" : "%s", r->variant, target);
-    printf("hmasweep run: variant %s (isa %s, %d thread%s), %zu bars, %zu combos\n", shown, hs_isa_name(r->isa),
+    printf("hmasweep run: variant %s (isa %s, %d thread%s), %zu bars, %zu combos\n", shown, r->isa,
            r->threads, r->threads == 1 ? "" : "s", r->bars, r->n_combos);
     printf("%5s %6s %6s %6s %4s %5s %5s %6s %9s %18s\n", "combo", "L", "w0", "w1", "w2", "w3", "w4", "w5", "trades",
            "pnl");
@@ -389,6 +386,32 @@ static int names_inputs(int argc, char **argv) {
     return 0;
 }
 
+/* Is `name` a registered variant?  (The public registry listing; the sweep would say the same.) */
+static int variant_known(const char *name) {
+    const char *target = hs_variant_alias(name, NULL);
+    if (target) name = target;
+    for (size_t k = 0, n = hs_variant_count(); k < n; k++) {
+        hs_variant_info v;
+        hs_variant_describe(k, &v, NULL); /* name is filled even when the default ISA cannot be chosen */
+        if (strcmp(v.name, name) == 0) return 1;
+    }
+    return 0;
+}
+
+/* "scalar*,sse2*,avx512": the built ISAs, starred where this CPU runs them. */
+static void mark_runnable(const hs_variant_info *v, char *buf, size_t size) {
+    char built[sizeof v->isas_built];
+    snprintf(built, sizeof built, "%s", v->isas_built);
+    buf[0] = '\0';
+    for (char *isa = strtok(built, ","); isa; isa = strtok(NULL, ",")) {
+        char runnable[sizeof v->isas_runnable + 2], key[24];
+        snprintf(runnable, sizeof runnable, ",%s,", v->isas_runnable);
+        snprintf(key, sizeof key, ",%s,", isa);
+        size_t len = strlen(buf);
+        snprintf(buf + len, size - len, "%s%s%s", len ? "," : "", isa, strstr(runnable, key) ? "*" : "");
+    }
+}
+
 static int cmd_run(int argc, char **argv) {
     if (names_inputs(argc, argv)) return hs_universe_cli(argc, argv);
     double t_process = now_seconds();
@@ -428,8 +451,7 @@ static int cmd_run(int argc, char **argv) {
         return fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
     if (o.output) return fail(EXIT_USAGE, "run: --output is for `gen`; redirect stdout instead");
     const char *variant = o.variant ? o.variant : HS_DEFAULT_VARIANT;
-    const hs_variant *var = hs_variant_find(variant);
-    if (!var) return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
+    if (!variant_known(variant)) return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
 
     int64_t *lengths = NULL;
     size_t n_combos = 0;
@@ -451,19 +473,19 @@ static int cmd_run(int argc, char **argv) {
     if (st != HS_OK) snprintf(err.msg, sizeof err.msg, "out of memory for %zu combos", n_combos);
     for (size_t c = 0; st == HS_OK && c < n_combos; c++) st = hs_windows_from_length(lengths[c], &windows[c], &err);
 
-    hs_sweep_options opt = {variant, o.isa, (int)o.threads};
-    hs_isa isa = HS_ISA_SCALAR;
+    hs_sweep_report ran = {0};
+    hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+    opt.variant = variant, opt.isa = o.isa, opt.threads = (int)o.threads, opt.report = &ran;
     for (long long k = 0; st == HS_OK && k < o.repeat; k++) {
         double t0 = now_seconds();
-        st = hs_sweep_resolved(close, n_bars, windows, n_combos, results, &opt, &isa, &err);
+        st = hs_sweep(close, n_bars, windows, n_combos, results, &opt, &err);
         times[k] = now_seconds() - t0;
     }
     if (st == HS_OK) {
         qsort(times, (size_t)o.repeat, sizeof *times, cmp_double);
-        int threads = hs_variant_threads(var, (int)o.threads);
-        run_report r = {variant, isa, threads, n_bars, n_combos, lengths, windows, results,
+        run_report r = {variant, ran.isa, ran.threads, n_bars, n_combos, lengths, windows, results,
                         times[o.repeat / 2], 0, is_default_data(&o), {0}};
-        hs_sha256_hex(close, n_bars * sizeof(double), r.sha);
+        hs_series_sha256(close, n_bars, r.sha);
         r.process_seconds = now_seconds() - t_process;
         if (strcmp(o.format, "json") == 0) print_json(&r);
         else if (strcmp(o.format, "csv") == 0) print_csv(&r);
@@ -475,16 +497,6 @@ static int cmd_run(int argc, char **argv) {
     free(close);
     free(lengths);
     return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
-}
-
-static void isa_list(const hs_variant *v, char *buf, size_t size) {
-    buf[0] = '\0';
-    for (int i = 0; i < HS_ISA_COUNT; i++)
-        if (v->fn[i]) {
-            size_t len = strlen(buf);
-            snprintf(buf + len, size - len, "%s%s%s", len ? "," : "", hs_isa_name((hs_isa)i),
-                     hs_isa_supported((hs_isa)i) ? "*" : "");
-        }
 }
 
 static int cmd_variants(int argc, char **argv) {
@@ -506,28 +518,24 @@ static int cmd_variants(int argc, char **argv) {
     int json = o.format && strcmp(o.format, "json") == 0;
     if (o.format && !json && strcmp(o.format, "table"))
         return fail(EXIT_USAGE, "--format '%s': expected table or json", o.format);
-    size_t n;
-    const hs_variant *v = hs_variants(&n);
+    size_t n = hs_variant_count();
     if (json) printf("[");
     else printf("%-14s %-4s %-7s %-28s %-8s %s\n", "variant", "tier", "driver", "isas (* = this CPU runs it)", "default", "summary");
     for (size_t k = 0, listed = 0; k < n; k++) {
-        if (v[k].role == HS_ROLE_EXPERIMENT && !all) continue;
-        char isas[128];
-        isa_list(&v[k], isas, sizeof isas);
-        hs_isa best = HS_ISA_SCALAR;
-        for (int i = HS_ISA_COUNT - 1; i >= 0; i--)
-            if (v[k].fn[i] && hs_isa_supported((hs_isa)i)) {
-                best = (hs_isa)i;
-                break;
-            }
-        const char *driver = v[k].driver == HS_DRIVER_OPENMP ? "openmp" : "serial";
+        hs_variant_info v;
+        hs_error err;
+        /* the default ISA is hs_sweep's own choice (HMASWEEP_ISA included): a bad setting fails here as in run */
+        if (hs_variant_describe(k, &v, &err) != HS_OK) return fail(EXIT_USAGE, "%s", err.msg);
+        if (strcmp(v.role, "experiment") == 0 && !all) continue;
+        char isas[160];
+        mark_runnable(&v, isas, sizeof isas);
+        const char *driver = v.threaded ? "openmp" : "serial";
         if (json)
-            printf("%s\n  {\"name\": \"%s\", \"kernel\": \"%s\", \"tier\": %d, \"driver\": \"%s\", \"isas\": \"%s\", "
-                   "\"default_isa\": \"%s\", \"summary\": \"%s\"}",
-                   listed++ ? "," : "", v[k].name, v[k].kernel, v[k].tier, driver, isas, hs_isa_name(best),
-                   v[k].summary);
+            printf("%s\n  {\"name\": \"%s\", \"tier\": %d, \"driver\": \"%s\", \"isas\": \"%s\", \"isas_built\": \"%s\", "
+                   "\"isas_runnable\": \"%s\", \"default_isa\": \"%s\", \"role\": \"%s\", \"summary\": \"%s\"}",
+                   listed++ ? "," : "", v.name, v.tier, driver, isas, v.isas_built, v.isas_runnable, v.default_isa, v.role, v.summary);
         else
-            printf("%-14s %-4d %-7s %-28s %-8s %s\n", v[k].name, v[k].tier, driver, isas, hs_isa_name(best), v[k].summary);
+            printf("%-14s %-4d %-7s %-28s %-8s %s\n", v.name, v.tier, driver, isas, v.default_isa, v.summary);
     }
     if (!json) {
         const char *summary = NULL, *target = hs_variant_alias(HS_DEFAULT_VARIANT, &summary);
@@ -557,9 +565,9 @@ static int cmd_wire(int argc, char **argv) {
         if ((rc = parse_kernel_choice(argc, argv, &i, &o, &handled))) return rc;
         if (!handled) return fail(EXIT_USAGE, "wire: unknown option '%s' (see `hmasweep wire --help`)", argv[i]);
     }
-    if (o.variant && !hs_variant_find(o.variant))
+    if (o.variant && !variant_known(o.variant))
         return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", o.variant);
-    hs_sweep_options opt = {o.variant, o.isa, (int)o.threads};
+    hs_sweep_options opt = {.variant = o.variant, .isa = o.isa, .threads = (int)o.threads};
     hs_error err;
     return hs_wire_serve(&opt, &err) ? fail(EXIT_DATA, "%s", err.msg) : 0;
 }

@@ -80,11 +80,28 @@ HS_API hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_erro
 HS_API hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, size_t n_bars, hs_error *err);
 
 /* ---- the sweep --------------------------------------------------------------------------------- */
+/* What a sweep actually ran: filled when hs_sweep_options.report is non-NULL (and struct_size covers it). */
+typedef struct {
+    char variant[32]; /* the registry name that ran ("unchecked" for NULL) */
+    char isa[16];     /* the ISA chosen (requested, or the default, capped by $HMASWEEP_ISA) */
+    int threads;      /* threads it ran with: 1 for serial variants */
+} hs_sweep_report;
+
+/* Options of hs_sweep.  Extending it (docs/library.md, "Extending the options"): fields are only ever
+ * appended, and within SONAME libhmasweep.so.1 none is removed or reordered.  A caller declares which
+ * fields it knows by setting struct_size to the sizeof of the struct it was compiled with, which
+ * HS_SWEEP_OPTIONS_INIT does; the library reads a field only when struct_size covers it.  struct_size 0
+ * (an initializer that names only variant, isa, threads) means exactly those three fields; a struct_size
+ * larger than this library knows (a newer header) is refused with HS_ERR_USAGE, not half-read. */
 typedef struct {
     const char *variant; /* registry name; NULL = "best" (fastest tier 0); "unchecked" = reference */
     const char *isa;     /* NULL = best the CPU runs (or $HMASWEEP_ISA); else "scalar", "avx2", …   */
     int threads;         /* for threaded variants: 0 = OpenMP default                               */
+    size_t struct_size;  /* sizeof(hs_sweep_options) as the caller knows it; 0 = the three above only */
+    hs_sweep_report *report; /* out: what ran (NULL = not wanted)                                   */
 } hs_sweep_options;
+
+#define HS_SWEEP_OPTIONS_INIT {NULL, NULL, 0, sizeof(hs_sweep_options), NULL}
 
 /* Run every combo over `close` into out[0..n_combos).  Validates the series and the windows first. */
 HS_API hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
@@ -157,6 +174,39 @@ HS_API hs_status hs_live_append(hs_live *s, const double *bars, size_t k, double
 HS_API size_t hs_live_combos(const hs_live *s);
 HS_API size_t hs_live_bars(const hs_live *s);
 HS_API void hs_live_free(hs_live *s);
+
+/* ---- introspection ------------------------------------------------------------------------------ */
+#define HS_VERSION_MAJOR 1
+#define HS_VERSION_MINOR 0
+#define HS_VERSION_PATCH 0
+/* The library's version, "MAJOR.MINOR.PATCH" (the SONAME is libhmasweep.so.MAJOR). */
+HS_API const char *hs_version(void);
+
+/* One registered variant, as hs_sweep would run it here. */
+typedef struct {
+    const char *name;      /* registry name (static storage) */
+    const char *summary;   /* one line (static storage) */
+    int tier;              /* 0 bit-identical to the reference, 1 passes the gate (SPEC §5) */
+    int threaded;          /* 1: OpenMP across combos, hs_sweep_options.threads applies */
+    char isas_built[64];   /* comma-separated ISAs built into this library, e.g. "scalar,sse2,avx2" */
+    char isas_runnable[64]; /* those of them this CPU runs */
+    char default_isa[16];  /* what hs_sweep picks with isa = NULL: the same code decides */
+    const char *role;      /* "reference", "port", "production" or "experiment" (gap-study instruments) */
+} hs_variant_info;
+
+/* The default variant (hs_sweep_options.variant = NULL): an alias of the registry. */
+#define HS_DEFAULT_VARIANT "best"
+/* The variant an alias names (and, when summary is non-NULL, the alias's one-line summary), or NULL when
+ * `name` is not an alias (registry.def HS_ALIAS).  Aliases are accepted wherever a variant name is. */
+HS_API const char *hs_variant_alias(const char *name, const char **summary);
+
+/* Number of registered variants (variants/registry.def). */
+HS_API size_t hs_variant_count(void);
+/* Describe variant `index` (< hs_variant_count()).  Fails (HS_ERR_ISA, message from hs_sweep's own
+ * choice) when $HMASWEEP_ISA names an ISA this CPU cannot run; the other fields are filled even then. */
+HS_API hs_status hs_variant_describe(size_t index, hs_variant_info *out, hs_error *err);
+/* SHA-256 of the series' bytes (little-endian f64), as 64 hex digits and a NUL (SPEC §1's check). */
+HS_API void hs_series_sha256(const double *close, size_t n_bars, char hex[65]);
 
 #ifdef __cplusplus
 }

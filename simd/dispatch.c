@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "env.h"
 #include "error.h"
 #include "isa.h"
 
@@ -58,7 +59,7 @@ int hs_isa_supported(hs_isa isa) {
 }
 
 hs_status hs_isa_default(hs_isa *out, hs_error *err) {
-    const char *forced = getenv("HMASWEEP_ISA");
+    const char *forced = hs_env()->isa;
     if (forced && *forced) {
         hs_status st = hs_isa_parse(forced, out, err);
         if (st != HS_OK) return st;

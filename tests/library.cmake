@@ -29,3 +29,8 @@ if(NOT CMAKE_CROSSCOMPILING AND NOT APPLE)
                                       ${CMAKE_C_COMPILER} "${CMAKE_C_FLAGS}")
   set_tests_properties(test_consumer PROPERTIES LABELS "library;consumer" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
+# `hmasweep variants` shows the ISA `hmasweep run` uses, under HMASWEEP_ISA too.
+if(Python3_Interpreter_FOUND)
+  add_test(NAME test_introspect_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_introspect_cli.sh ${HS_CLI_COMMAND})
+  set_tests_properties(test_introspect_cli PROPERTIES LABELS library)
+endif()

@@ -19,7 +19,7 @@ int main(void) {
     hs_windows_from_length(10, &w[0], NULL);
     hs_windows_from_length(20, &w[1], NULL);
     hs_result out[2] = {{123.0, 77}, {456.0, 88}};
-    hs_sweep_options opt = {"unchecked", NULL, 0};
+    hs_sweep_options opt = {.variant = "unchecked", .isa = NULL, .threads = 0};
 
     /* windows */
     expect(hs_windows_from_length(1, &w[0], &err), HS_ERR_USAGE, &err, "L = 1", "L = 1");

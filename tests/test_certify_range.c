@@ -54,7 +54,7 @@ int main(void) {
         make_series(which, x);
         for (size_t c = 0; c < nc; c++) want[c] = ref(x, N, &w[c], NULL);
         for (size_t v = 0; v < n_variants; v++) {
-            hs_sweep_options opt = {vs[v].name, NULL, 1};
+            hs_sweep_options opt = {.variant = vs[v].name, .isa = NULL, .threads = 1};
             CHECK(hs_sweep(x, N, w, nc, got, &opt, &err) == HS_OK, "%s: %s", vs[v].name, err.msg);
             for (size_t c = 0; c < nc; c++)
                 CHECK(same(got[c], want[c]), "series %d, %s, L = %zu: %lld trades %.17g, reference %lld %.17g", which,

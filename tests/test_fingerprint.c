@@ -31,7 +31,7 @@ int main(void) {
     const int64_t want5[6] = {2, 5, 2, 1, 1, 2};
     for (int k = 0; k < 6; k++) CHECK_EQ_I(w5.w[k], want5[k]);
 
-    hs_sweep_options opt = {"unchecked", "scalar", 1};
+    hs_sweep_options opt = {.variant = "unchecked", .isa = "scalar", .threads = 1};
     CHECK(hs_sweep(close, HS_DEFAULT_BARS, w, HS_DEFAULT_GRID_COUNT, r, &opt, &err) == HS_OK, "%s", err.msg);
 
     CHECK_EQ_I(r[0].trades, 57029);

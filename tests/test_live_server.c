@@ -86,7 +86,7 @@ static void feed(hs_client *c, uint32_t session, hs_live *twin, size_t max_chunk
     }
     /* the end: the batch reference over every bar */
     hs_result ref[MAX_COMBOS];
-    hs_sweep_options opt = {"unchecked", NULL, 1};
+    hs_sweep_options opt = {.variant = "unchecked", .isa = NULL, .threads = 1};
     CHECK(hs_sweep(series, N, combos, n_combos, ref, &opt, &err) == HS_OK, "%s", err.msg);
     for (size_t i = 0; i < n_combos; i++) {
         CHECK(got.trades[i] == ref[i].trades, "%s combo %zu: %lld trades, batch %lld", url, i, (long long)got.trades[i],

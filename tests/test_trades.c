@@ -81,7 +81,7 @@ static void free_windows(void) {
     const size_t nc = sizeof combos / sizeof combos[0];
     const char *variants[] = {"unchecked", "naive", "sliding", "simd_wma"};
     hs_result ref[sizeof combos / sizeof combos[0]];
-    hs_sweep_options opt = {"unchecked", NULL, 1};
+    hs_sweep_options opt = {.variant = "unchecked", .isa = NULL, .threads = 1};
     CHECK(hs_sweep(close, N, combos, nc, ref, &opt, &err) == HS_OK, "%s", err.msg);
     for (size_t v = 1; v < sizeof variants / sizeof variants[0]; v++) {
         hs_result r[sizeof combos / sizeof combos[0]];

@@ -1,5 +1,6 @@
 /* The drivers (serial, OpenMP across combos) and the public hs_sweep entry point. */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include <omp.h>
 #endif
 
+#include "env.h"
 #include "error.h"
 #include "variant.h"
 
@@ -104,7 +106,7 @@ static hs_status run_serial(const hs_variant *v, const sweep_plan *p, hs_error *
 typedef enum { SCHED_LPT, SCHED_DYNAMIC, SCHED_STATIC, SCHED_STATIC1 } omp_sched_choice;
 
 static omp_sched_choice schedule_choice(void) {
-    const char *s = getenv("HMASWEEP_OMP_SCHEDULE");
+    const char *s = hs_env()->omp_schedule;
     if (!s || !*s || strcmp(s, "lpt") == 0) return SCHED_LPT;
     if (strcmp(s, "dynamic") == 0) return SCHED_DYNAMIC;
     if (strcmp(s, "static") == 0) return SCHED_STATIC;
@@ -112,10 +114,10 @@ static omp_sched_choice schedule_choice(void) {
     return SCHED_LPT;
 }
 
+/* The schedule is a clause of each loop, not omp_set_schedule + schedule(runtime): the library must not
+ * change the host's OpenMP state (a Python process or a server has its own). */
 static hs_status run_openmp(const hs_variant *v, const sweep_plan *p, int threads, omp_sched_choice choice,
                             hs_error *err) {
-    omp_set_schedule(choice == SCHED_STATIC || choice == SCHED_STATIC1 ? omp_sched_static : omp_sched_dynamic,
-                     choice == SCHED_STATIC ? 0 : 1);
     int failed = 0;
     size_t units = unit_count(p);
 #pragma omp parallel num_threads(hs_variant_threads(v, threads)) reduction(| : failed)
@@ -123,9 +125,19 @@ static hs_status run_openmp(const hs_variant *v, const sweep_plan *p, int thread
         double *scratch = scratch_alloc(v, p->n_bars);
         int ok = !(v->scratch_buffers && !scratch);
         failed |= !ok;
-#pragma omp for schedule(runtime)
-        for (size_t u = 0; u < units; u++)
-            if (ok) run_unit(p, u, scratch);
+        if (choice == SCHED_STATIC) {
+#pragma omp for schedule(static)
+            for (size_t u = 0; u < units; u++)
+                if (ok) run_unit(p, u, scratch);
+        } else if (choice == SCHED_STATIC1) {
+#pragma omp for schedule(static, 1)
+            for (size_t u = 0; u < units; u++)
+                if (ok) run_unit(p, u, scratch);
+        } else {
+#pragma omp for schedule(dynamic, 1)
+            for (size_t u = 0; u < units; u++)
+                if (ok) run_unit(p, u, scratch);
+        }
         free(scratch);
     }
     return failed ? out_of_memory(err, "per-thread scratch, bars", p->n_bars) : HS_OK;
@@ -168,8 +180,9 @@ hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const dou
 }
 
 /* The ISA a variant runs with: the requested one (must be built for it and supported), else the widest
- * it was built for that the CPU runs, capped by $HMASWEEP_ISA when that is set. */
-static hs_status choose_isa(const hs_variant *v, const char *requested, hs_isa *out, hs_error *err) {
+ * it was built for that the CPU runs, capped by $HMASWEEP_ISA when that is set.  hs_variant_describe
+ * reports its default with this same function. */
+hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out, hs_error *err) {
     hs_isa cap;
     hs_status st;
     if (requested) {
@@ -193,10 +206,36 @@ static hs_status choose_isa(const hs_variant *v, const char *requested, hs_isa *
     return HS_OK;
 }
 
+/* The options as this library reads them (include/hmasweep.h, the extension rule): struct_size 0 means
+ * the three-field form; fields past what struct_size covers read as zero. */
+static hs_status read_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err) {
+    *out = (hs_sweep_options){0};
+    if (!opt) return HS_OK;
+    size_t v1 = offsetof(hs_sweep_options, threads) + sizeof opt->threads;
+    size_t size = opt->struct_size;
+    if (size == 0) size = v1;
+    if (size < v1 || size > sizeof *opt) {
+        return hs_fail(err, HS_ERR_USAGE,
+                       "hs_sweep_options.struct_size = %zu: this library knows %zu (use HS_SWEEP_OPTIONS_INIT)",
+                       opt->struct_size, sizeof *opt);
+    }
+    memcpy(out, opt, size);
+    return HS_OK;
+}
+
+static void fill_report(hs_sweep_report *r, const hs_variant *v, hs_isa isa, int threads) {
+    if (!r) return;
+    snprintf(r->variant, sizeof r->variant, "%s", v->name);
+    snprintf(r->isa, sizeof r->isa, "%s", hs_isa_name(isa));
+    r->threads = hs_variant_threads(v, threads);
+}
+
 hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
-                            hs_result *out, const hs_sweep_options *opt, hs_isa *isa_used, hs_error *err) {
-    hs_sweep_options dflt = {0};
-    if (!opt) opt = &dflt;
+                            hs_result *out, const hs_sweep_options *opt_in, hs_isa *isa_used, hs_error *err) {
+    hs_sweep_options o;
+    hs_status st;
+    if ((st = read_options(opt_in, &o, err)) != HS_OK) return st;
+    const hs_sweep_options *opt = &o;
     const char *name = opt->variant ? opt->variant : HS_DEFAULT_VARIANT;
     const hs_variant *v = hs_variant_find(name);
     if (!v) {
@@ -208,13 +247,14 @@ hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows
     if (opt->threads < 0) {
         return hs_fail(err, HS_ERR_USAGE, "threads = %d is negative", opt->threads);
     }
-    hs_status st;
     if ((st = hs_check_series(close, n_bars, err)) != HS_OK) return st;
     if ((st = hs_check_windows(combos, n_combos, n_bars, err)) != HS_OK) return st;
     hs_isa isa;
-    if ((st = choose_isa(v, opt->isa, &isa, err)) != HS_OK) return st;
+    if ((st = hs_choose_isa(v, opt->isa, &isa, err)) != HS_OK) return st;
     if (isa_used) *isa_used = isa;
-    return hs_run_variant(v, isa, opt->threads, close, n_bars, combos, n_combos, out, err);
+    st = hs_run_variant(v, isa, opt->threads, close, n_bars, combos, n_combos, out, err);
+    if (st == HS_OK) fill_report(opt->report, v, isa, opt->threads);
+    return st;
 }
 
 hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos, hs_result *out,

@@ -122,8 +122,7 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
         return hs_fail(err, HS_ERR_USAGE, "hs_sweep_many: NULL series, combos or out");
     /* A bad variant, ISA or thread count is the caller's request, not a series' fault: check it once. */
     if (opt->threads < 0) return hs_fail(err, HS_ERR_USAGE, "threads = %d is negative", opt->threads);
-    hs_sweep_options serial = *opt;
-    serial.threads = 1;
+    hs_sweep_options serial = {.variant = opt->variant, .isa = opt->isa, .threads = 1}; /* no per-unit report */
     double probe_bar = 1.0;
     hs_result no_rows;
     hs_status st = hs_sweep(&probe_bar, 1, NULL, 0, &no_rows, &serial, err);

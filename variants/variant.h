@@ -59,10 +59,7 @@ long long hs_kernel_recomputed_total(void);
 const hs_variant *hs_variants(size_t *count);
 /* By name, or by an alias's name (registry.def HS_ALIAS: `best`). */
 const hs_variant *hs_variant_find(const char *name);
-/* The variant an alias names (and the alias's summary), or NULL when `name` is not an alias. */
-const char *hs_variant_alias(const char *name, const char **summary);
-/* The default variant: "best". */
-#define HS_DEFAULT_VARIANT "best"
+/* hs_variant_alias and HS_DEFAULT_VARIANT are public (include/hmasweep.h). */
 
 /* Buffer stride in doubles: n rounded up to a whole 64-byte line plus one spare line, so vector
  * tails may over-read a buffer end without leaving it. */
@@ -75,7 +72,11 @@ hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const dou
 /* The number of threads a variant runs with for a --threads request (0 = default). */
 int hs_variant_threads(const hs_variant *v, int requested);
 
-/* hs_sweep, also reporting the ISA that ran (the CLI prints it). */
+/* The ISA hs_sweep runs variant v with for a requested ISA name (NULL = the default, capped by
+ * $HMASWEEP_ISA): one function for the sweep and for introspection. */
+hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out, hs_error *err);
+
+/* hs_sweep, also reporting the ISA that ran. */
 hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                             hs_result *out, const hs_sweep_options *opt, hs_isa *isa_used, hs_error *err);
 

@@ -16,7 +16,7 @@ int main(void) {
         fprintf(stderr, "consumer: %s\n", close ? err.msg : "out of memory");
         return 1;
     }
-    hs_sweep_options opt = {"sliding", NULL, 0};
+    hs_sweep_options opt = {.variant = "sliding", .isa = NULL, .threads = 0};
     if (hs_sweep(close, n, w, 2, r, &opt, &err) != HS_OK) {
         fprintf(stderr, "consumer: hs_sweep: %s\n", err.msg);
         return 1;

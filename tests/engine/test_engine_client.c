@@ -211,7 +211,7 @@ static void *load_client(void *arg) {
 int main(void) {
     hs_error err;
     if (hs_make_close(7, BARS, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, series, &err) != HS_OK) return 1;
-    hs_sweep_options ref = {"unchecked", NULL, 1};
+    hs_sweep_options ref = {.variant = "unchecked", .isa = NULL, .threads = 1};
     if (hs_sweep(series, BARS, free_windows, N_FREE, reference, &ref, &err) != HS_OK) return fprintf(stderr, "%s\n", err.msg), 1;
     char sock[64];
     snprintf(sock, sizeof sock, "/tmp/hs_engine_test_%d.sock", (int)getpid());

@@ -31,7 +31,7 @@ static void make_universe(universe *u) {
 static hs_result alone[N_SERIES][N_COMBOS];
 
 static void sweep_each_alone(const universe *u, const hs_windows *w) {
-    hs_sweep_options ref = {"unchecked", NULL, 0};
+    hs_sweep_options ref = {.variant = "unchecked", .isa = NULL, .threads = 0};
     for (int s = 0; s < N_SERIES; s++)
         if (s != 4 && s != 5) hs_sweep(u->ref[s].close, u->ref[s].n_bars, w, N_COMBOS, alone[s], &ref, NULL);
 }
@@ -41,7 +41,7 @@ static void check_against_alone(const universe *u, const hs_windows *w, const ch
     hs_status status[N_SERIES];
     hs_error errs[N_SERIES], err;
     size_t failed = 99;
-    hs_sweep_options opt = {variant, NULL, threads};
+    hs_sweep_options opt = {.variant = variant, .isa = NULL, .threads = threads};
     hs_status st = hs_sweep_many(u->ref, N_SERIES, w, N_COMBOS, out, status, errs, &failed, &opt, &err);
     CHECK(st == HS_OK, "%s/%d: %s", variant, threads, err.msg);
     CHECK_EQ_I(failed, 2);
@@ -122,7 +122,7 @@ int main(void) {
     check_against_alone(&u, w, "sliding_x_omp", 2);
     hs_error err;
     hs_result out[1];
-    hs_sweep_options bad = {"no_such_variant", NULL, 0};
+    hs_sweep_options bad = {.variant = "no_such_variant", .isa = NULL, .threads = 0};
     CHECK(hs_sweep_many(u.ref, 1, w, 1, out, NULL, NULL, NULL, &bad, &err) == HS_ERR_USAGE &&
               strstr(err.msg, "no_such_variant"),
           "unknown variant is the call's error: %s", err.msg);
