@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,7 @@ typedef struct {
     const char *variant, *isa, *input, *grid, *lengths, *format, *output;
     unsigned long long seed;
     long long bars, threads, repeat;
+    unsigned long long max_bytes; /* --max-bytes: input cap (0 = the library's default) */
     double vol, start;
 } cli_options;
 
@@ -129,7 +131,8 @@ static const char *const usage_run =
     "  --seed N --bars N --vol X --start X\n"
     "                      synthetic series (default 42, 150000, 0.0008, 100)\n"
     "  --input FILE        read the close series instead: raw little-endian f64, CSV (one column or a\n"
-    "                      'close' column) or 1-D float64 .npy\n"
+    "                      'close' column) or 1-D float64 .npy, by extension (any case); - = stdin (f64)\n"
+    "  --max-bytes N       refuse an input larger than N bytes (default 1 GiB)\n"
     "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default 6:200:80)\n"
     "  --lengths A,B,...   explicit lengths (each >= 2)\n"
     "  --format FMT        table (default), json or csv\n"
@@ -223,7 +226,7 @@ static int parse_grid(const char *spec, int64_t **out, size_t *n) {
 static int load_series(const cli_options *o, double **close, size_t *n) {
     hs_error err;
     if (o->input) {
-        hs_status st = hs_read_series(o->input, close, n, &err);
+        hs_status st = hs_read_series_limited(o->input, NULL, (size_t)o->max_bytes, close, n, &err);
         return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
     }
     if (o->bars < 1 || o->bars > 2000000000LL)
@@ -258,6 +261,13 @@ typedef struct {
     char sha[65];
 } run_report;
 
+/* JSON has no inf or NaN (issue 10, defect 11: prices alternating 1e300 and 1e-300 sum to an infinite
+ * PnL): such a PnL is written as null, which every JSON reader accepts. */
+static void print_json_number(double x) {
+    if (isfinite(x)) printf("%.17g", x);
+    else printf("null");
+}
+
 static void print_json(const run_report *r) {
     printf("{\"variant\": \"%s\", \"isa\": \"%s\", \"threads\": %d, \"bars\": %zu, \"series_sha256\": \"%s\", "
            "\"seconds\": %.9g, \"combos\": [",
@@ -265,9 +275,11 @@ static void print_json(const run_report *r) {
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
         printf("%s\n  {\"length\": %lld, \"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], \"trades\": %lld, "
-               "\"pnl\": %.17g}",
+               "\"pnl\": ",
                c ? "," : "", (long long)r->lengths[c], (long long)w[0], (long long)w[1], (long long)w[2],
-               (long long)w[3], (long long)w[4], (long long)w[5], (long long)r->results[c].trades, r->results[c].pnl);
+               (long long)w[3], (long long)w[4], (long long)w[5], (long long)r->results[c].trades);
+        print_json_number(r->results[c].pnl);
+        printf("}");
     }
     printf("\n]}\n");
 }
@@ -341,6 +353,9 @@ static int parse_common(int argc, char **argv, int *i, cli_options *o, int *hand
     } else if (option_value(argc, argv, i, "--output", &v, &missing)) {
         if (missing) return fail(EXIT_USAGE, "--output needs a file name");
         o->output = v;
+    } else if (option_value(argc, argv, i, "--max-bytes", &v, &missing)) {
+        if (missing || !parse_u64(v, &o->max_bytes) || o->max_bytes == 0)
+            return fail(EXIT_USAGE, "--max-bytes needs an integer >= 1 (the largest input read, in bytes)");
     } else {
         *handled = 0;
     }
@@ -572,13 +587,6 @@ static int cmd_wire(int argc, char **argv) {
     return hs_wire_serve(&opt, &err) ? fail(EXIT_DATA, "%s", err.msg) : 0;
 }
 
-static const char *format_from_extension(const char *path) {
-    const char *dot = strrchr(path, '.');
-    if (dot && strcmp(dot, ".csv") == 0) return "csv";
-    if (dot && strcmp(dot, ".npy") == 0) return "npy";
-    return "f64";
-}
-
 static int cmd_gen(int argc, char **argv) {
     cli_options o = default_options();
     for (int i = 0; i < argc; i++) {
@@ -591,7 +599,7 @@ static int cmd_gen(int argc, char **argv) {
         if (!handled) return fail(EXIT_USAGE, "gen: unknown option '%s' (see `hmasweep gen --help`)", argv[i]);
     }
     if (!o.output) return fail(EXIT_USAGE, "gen: --output FILE is required");
-    const char *format = o.format ? o.format : format_from_extension(o.output);
+    const char *format = o.format ? o.format : hs_series_format(o.output);
     if (strcmp(format, "f64") && strcmp(format, "csv") && strcmp(format, "npy"))
         return fail(EXIT_USAGE, "--format '%s': expected f64, csv or npy", format);
     double *close = NULL;
@@ -726,7 +734,15 @@ static int cmd_trades(int argc, char **argv) {
     return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
 }
 
-int main(int argc, char **argv) {
+/* Output that did not reach stdout (a full disk, a closed pipe) is an error, not exit 0 (issue 10,
+ * defect 7).  Every command prints through stdio, so one check after it covers them all. */
+static int stdout_checked(int rc) {
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    int e = errno;
+    return rc ? rc : fail(EXIT_DATA, "cannot write the output to stdout: %s", e ? strerror(e) : "write error");
+}
+
+static int dispatch(int argc, char **argv) {
     if (argc < 2) {
         fputs(usage_main, stderr);
         return EXIT_USAGE;
@@ -744,4 +760,9 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "trades") == 0) return cmd_trades(argc - 2, argv + 2);
     fprintf(stderr, "hmasweep: unknown command '%s'\n\n%s", cmd, usage_main);
     return EXIT_USAGE;
+}
+
+int main(int argc, char **argv) {
+    signal(SIGPIPE, SIG_IGN); /* a closed stdout pipe is then EPIPE, reported, not a silent kill */
+    return stdout_checked(dispatch(argc, argv));
 }

@@ -62,7 +62,21 @@ HS_API double hs_exp_u10(double x);
  * column, or the column named "close"), or a 1-D little-endian float64 ".npy".  *out is malloc'ed; the
  * caller frees it.  The values are checked (hs_check_series). */
 HS_API hs_status hs_read_series(const char *path, double **out, size_t *n, hs_error *err);
-/* Write a series as "f64", "csv" or "npy". */
+/* The format a file name implies, the one rule for reading and writing: "csv" for ".csv", "npy" for
+ * ".npy" (the extension in any case), otherwise "f64". */
+HS_API const char *hs_series_format(const char *path);
+/* Decode a series held in memory (the readers' one parser): `format` "f64", "csv" or "npy"; `name` starts
+ * every message (NULL: "input").  *out is malloc'ed; the values are checked as hs_read_series does. */
+HS_API hs_status hs_parse_series(const void *bytes, size_t len, const char *format, const char *name,
+                                 double **out, size_t *n, hs_error *err);
+/* hs_read_series with its limits: `format` NULL = from the name (hs_series_format); at most `max_bytes`
+ * of input (0 = HS_DEFAULT_MAX_INPUT_BYTES); path "-" reads stdin.  Only a regular file or a pipe is
+ * read; a directory, device or socket is refused. */
+#define HS_DEFAULT_MAX_INPUT_BYTES ((size_t)1 << 30)
+HS_API hs_status hs_read_series_limited(const char *path, const char *format, size_t max_bytes, double **out,
+                                        size_t *n, hs_error *err);
+/* Write a series as "f64", "csv" or "npy": a regular file is replaced only once it is written whole
+ * (temporary file + rename), and a failure removes nothing but that temporary file. */
 HS_API hs_status hs_write_series(const char *path, const char *format, const double *x, size_t n, hs_error *err);
 /* Every price finite and > 0, and at least one bar. */
 HS_API hs_status hs_check_series(const double *x, size_t n, hs_error *err);

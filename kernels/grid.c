@@ -27,7 +27,8 @@ static int64_t isqrt_floor(int64_t v) {
 
 hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_error *err) {
     if (length < 2 || length > HS_MAX_LENGTH) {
-        return hs_fail(err, HS_ERR_USAGE, "length L = %lld is out of range (L must be >= 2)", (long long)length);
+        return hs_fail(err, HS_ERR_USAGE, "length L = %lld is out of range (L must be between 2 and %lld)",
+                       (long long)length, (long long)HS_MAX_LENGTH);
     }
     int64_t p = round_half_even_div(length, 2);
     out->w[0] = length / 2;
@@ -43,6 +44,12 @@ hs_status hs_grid(int64_t lo, int64_t hi, size_t count, int64_t *lengths, hs_err
     if (count < 1 || lo < 2 || hi < lo) {
         return hs_fail(err, HS_ERR_USAGE, "grid %lld:%lld:%zu is impossible (need 2 <= lo <= hi and count >= 1)",
                        (long long)lo, (long long)hi, count);
+    }
+    /* No length above HS_MAX_LENGTH makes windows, and a larger hi would overflow the float -> int64
+     * conversion below (issue 10, defect 10: 2^63-1 printed L = -9223372036854775808). */
+    if (hi > HS_MAX_LENGTH) {
+        return hs_fail(err, HS_ERR_USAGE, "grid %lld:%lld:%zu: HI is above the largest length %lld", (long long)lo,
+                       (long long)hi, count, (long long)HS_MAX_LENGTH);
     }
     if (count == 1) {
         lengths[0] = lo;
