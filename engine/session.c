@@ -238,6 +238,17 @@ static int unknown_handle(session *ss, uint32_t id) {
     return unknown_id(ss, "handle", id, "not loaded on this connection, or freed");
 }
 
+/* The loaded series a SWEEP_HANDLE or LIVE_OPEN names, with its windows checked against it (from 1 to
+ * its n_bars, the work limit); NULL once the error reply is sent (its send status in *rc). */
+static loaded_series *windows_on_handle(session *ss, const hs_request *r, int *rc) {
+    loaded_series *h = find_handle(ss, r->handle);
+    if (!h) return *rc = unknown_handle(ss, r->handle), NULL;
+    hs_error err;
+    hs_wire_code c = hs_codec_check_windows(r->windows, r->n_combos, h->n_bars, ss->e->cfg.lim.max_work, &err);
+    if (c) return *rc = send_error(ss, c, err.msg), NULL;
+    return h;
+}
+
 /* Charge `bytes` held by the `held`-th object of a kind (handles, live sessions) to this connection's and
  * the server's loaded-bytes limits.  0 on success; else the limit's message is in msg. */
 static int charge(session *ss, const char *what, uint64_t bytes, uint32_t held, char *msg, size_t cap) {
@@ -349,11 +360,10 @@ static int grow_lives(session *ss) {
 }
 
 static int do_live_open(session *ss, const hs_request *r) {
-    loaded_series *h = find_handle(ss, r->handle);
-    if (!h) return unknown_handle(ss, r->handle);
+    int rc;
+    loaded_series *h = windows_on_handle(ss, r, &rc);
+    if (!h) return rc;
     hs_error err;
-    hs_wire_code code = hs_codec_check_windows(r->windows, r->n_combos, h->n_bars, ss->e->cfg.lim.max_work, &err);
-    if (code) return send_error(ss, code, err.msg);
     live_session l = {0, r->n_combos, NULL, 0, NULL};
     l.bytes = hs_live_bytes_for(r->windows, r->n_combos) + 8 + live_reply_body(r->n_combos);
     char msg[200];
@@ -403,12 +413,9 @@ static int do_live_close(session *ss, uint32_t id) {
 }
 
 static int do_sweep_handle(session *ss, const hs_request *r) {
-    loaded_series *h = find_handle(ss, r->handle);
-    if (!h) return unknown_handle(ss, r->handle);
-    hs_error err;
-    hs_wire_code c = hs_codec_check_windows(r->windows, r->n_combos, h->n_bars, ss->e->cfg.lim.max_work, &err);
-    if (c) return send_error(ss, c, err.msg);
-    return do_sweep(ss, h->close, h->n_bars, r->windows, r->n_combos);
+    int rc;
+    loaded_series *h = windows_on_handle(ss, r, &rc);
+    return h ? do_sweep(ss, h->close, h->n_bars, r->windows, r->n_combos) : rc;
 }
 
 static int do_hello(session *ss) {

@@ -16,36 +16,13 @@
 #include "check.h"
 #include "hmasweep.h"
 #include "hmasweep_client.h"
+#include "serve_fork.h"
 
 enum { N = 6000, HISTORY = 500, MAX_COMBOS = 16 };
 static double series[N];
 static hs_windows combos[MAX_COMBOS];
 static size_t n_combos;
 static pid_t server_pid;
-
-static void start_server(const char *sock, char urls[3][160]) {
-    int fds[2];
-    if (pipe(fds) != 0) exit(2);
-    server_pid = fork();
-    if (server_pid == 0) {
-        close(fds[0]);
-        char fd[16];
-        snprintf(fd, sizeof fd, "%d", fds[1]);
-        char shm[64];
-        snprintf(shm, sizeof shm, "hs_live_test_%d", (int)getppid());
-        execl(HS_CLI, HS_CLI, "serve", "--unix", sock, "--tcp", "127.0.0.1:0", "--shm", shm, "--ready-fd", fd,
-              "--max-handles", "3", (char *)NULL);
-        _exit(127);
-    }
-    close(fds[1]);
-    char line[400] = {0};
-    ssize_t n = read(fds[0], line, sizeof line - 1);
-    close(fds[0]);
-    if (n <= 0 || sscanf(line, "ready %159s %159s %159s", urls[0], urls[1], urls[2]) != 3) {
-        fprintf(stderr, "server did not start: '%s'\n", line);
-        exit(1);
-    }
-}
 
 typedef struct {
     double pnl[MAX_COMBOS];
@@ -173,7 +150,8 @@ int main(void) {
     int tmp = mkstemp(sock);
     close(tmp);
     unlink(sock);
-    start_server(sock, urls);
+    static const char *const extra[] = {"--max-handles", "3", NULL};
+    server_pid = hs_test_serve(HS_CLI, sock, "hs_live_test", extra, urls);
     check_transport(urls[0], 1);  /* unix: one bar at a time */
     check_transport(urls[1], 64); /* tcp: random chunks */
     check_transport(urls[2], 16); /* shm: random chunks */

@@ -20,6 +20,7 @@
 
 #include "hmasweep.h"
 #include "hmasweep_client.h"
+#include "../serve_fork.h"
 #include "transport_shm.h"
 
 static int failures;
@@ -63,27 +64,8 @@ static int same_results(const hs_result *a, const hs_result *b, size_t n) {
 }
 
 static void start_server(const char *sock) {
-    int fds[2];
-    if (pipe(fds) != 0) exit(2);
-    server_pid = fork();
-    if (server_pid == 0) {
-        close(fds[0]);
-        char fd[16];
-        snprintf(fd, sizeof fd, "%d", fds[1]);
-        char shm[64];
-        snprintf(shm, sizeof shm, "hs_engine_test_%d", (int)getppid());
-        execl(HS_CLI, HS_CLI, "serve", "--unix", sock, "--tcp", "127.0.0.1:0", "--shm", shm, "--ready-fd", fd, "--workers",
-              "2", "--max-clients", "80", (char *)NULL);
-        _exit(127);
-    }
-    close(fds[1]);
-    char line[400] = {0};
-    ssize_t n = read(fds[0], line, sizeof line - 1);
-    close(fds[0]);
-    if (n <= 0 || sscanf(line, "ready %159s %159s %159s", urls[0], urls[1], urls[2]) != 3) {
-        fprintf(stderr, "server did not start: '%s'\n", line);
-        exit(1);
-    }
+    static const char *const extra[] = {"--workers", "2", "--max-clients", "80", NULL};
+    server_pid = hs_test_serve(HS_CLI, sock, "hs_engine_test", extra, urls);
 }
 
 static long server_peak_rss_kb(void) {
