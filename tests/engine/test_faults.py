@@ -148,6 +148,18 @@ with tempfile.TemporaryDirectory() as tmp:
         check(rc == 0, f"server exit {rc}: {err[-500:]}")
         check(not os.path.exists(sock), "socket file removed on SIGTERM")
 
+    # --- idle timeout: a connection that starts no frame is closed; one that keeps working is not
+    server = Server(cli, "--unix", sock, "--idle-timeout-ms", "400")
+    try:
+        idle, busy = Conn(server.url("unix")), Conn(server.url("unix"))
+        for _ in range(4):
+            time.sleep(0.2)
+            check(busy.call(good)[0] is None, "busy connection served")
+        check(idle.closed(), "idle connection closed after --idle-timeout-ms")
+        idle.close(), busy.close()
+    finally:
+        server.stop()
+
     # --- too many clients
     server = Server(cli, "--unix", sock, "--max-clients", "2")
     try:
