@@ -9,7 +9,7 @@
  *       LOAD 16 bars, then N x 80 SWEEP_HANDLE calls of one tiny combo: {"total_ms" (median of the N),
  *       "per_call_p50_us", "repeats"}: the boundary of the 80 window-only calls
  *   hs_ipc_client perbar --address URL|inproc --series F.f64 --windows F.i64 --bars N
- *       a live session opened on bar 0, then N-1 appends of one bar each (over the wire, or hs_live_append
+ *       a live session opened on the first bars (the longest window), then one append per later bar of one bar each (over the wire, or hs_live_append
  *       in process); prints {"total_s", "appends", "pnl": [...], "trades": [...]} — the final results,
  *       which must equal a batch sweep over the N bars.
  *
@@ -201,11 +201,18 @@ static int cmd_perbar(const args *a, const double *close, size_t n_bars) {
     int64_t *trades = malloc(n * sizeof *trades);
     hs_error err;
     double t0, total;
+    /* The history is the longest window (the server's LIVE_OPEN wants every window within the loaded
+     * series); every later bar is one append, here and over the wire alike. */
+    size_t hist = 1;
+    for (size_t k = 0; k < n; k++)
+        for (int j = 0; j < 6; j++)
+            if (w[k].w[j] > 0 && (size_t)w[k].w[j] > hist) hist = (size_t)w[k].w[j];
+    if (hist >= bars) return die("perbar", "--bars must exceed the longest window");
     if (!strcmp(a->address, "inproc")) {
         hs_live *s;
-        if (hs_live_open(close, 1, w, n, &s, &err) != HS_OK) return die("hs_live_open", err.msg);
+        if (hs_live_open(close, hist, w, n, &s, &err) != HS_OK) return die("hs_live_open", err.msg);
         t0 = now_s();
-        for (size_t i = 1; i < bars; i++)
+        for (size_t i = hist; i < bars; i++)
             if (hs_live_append(s, close + i, 1, pnl, trades, NULL, NULL, &err) != HS_OK) return die("append", err.msg);
         total = now_s() - t0;
         hs_live_free(s);
@@ -214,10 +221,10 @@ static int cmd_perbar(const args *a, const double *close, size_t n_bars) {
         hs_client *c;
         uint32_t h, sess;
         if (connect_to(a->address, &c)) return 1;
-        if (hs_client_load(c, close, 1, &h, &err) != HS_OK) return die("load", err.msg);
+        if (hs_client_load(c, close, hist, &h, &err) != HS_OK) return die("load", err.msg);
         if (hs_client_live_open(c, h, w, n, &sess, &err) != HS_OK) return die("live_open", err.msg);
         t0 = now_s();
-        for (size_t i = 1; i < bars; i++)
+        for (size_t i = hist; i < bars; i++)
             if (hs_client_live_append(c, sess, close + i, 1, n, pnl, trades, NULL, NULL, &err) != HS_OK)
                 return die("live_append", err.msg);
         total = now_s() - t0;
@@ -227,7 +234,7 @@ static int cmd_perbar(const args *a, const double *close, size_t n_bars) {
         return die("perbar", "this build's C client has no live mode (hs_client_live_open)");
 #endif
     }
-    printf("{\"total_s\": %.9f, \"appends\": %zu, \"bars\": %zu, ", total, bars - 1, bars);
+    printf("{\"total_s\": %.9f, \"appends\": %zu, \"history\": %zu, \"bars\": %zu, ", total, bars - hist, hist, bars);
     print_results(pnl, trades, n);
     printf("}\n");
     return 0;

@@ -43,6 +43,38 @@ def _echo_python(conn, close, n, reps, form):
     return _stats(ns)
 
 
+def _package_client():
+    try:
+        import hmasweep
+        return hmasweep.Client
+    except (ImportError, AttributeError):
+        return None
+
+
+def _echo_package(addr, close, sizes, quick):
+    """The Python package's own client (hmasweep.Client: sendmsg/recv_into in Python for unix/tcp, the
+    library's C client under the GIL-free binding for shm)."""
+    url = "tcp://" + addr[4:] if addr.startswith("tcp:") else addr
+    c = _package_client()(url)
+    res = {}
+    try:
+        for n in sizes:
+            x = np.ascontiguousarray(close[:n])
+            out = np.empty(n, dtype="<f8")
+            c.echo(x, out=out)
+            if out.tobytes() != x.tobytes():
+                raise RuntimeError(f"package echo of {n} floats is not verbatim")
+            ns = []
+            for _ in range(_reps(n, quick)):
+                t0 = time.perf_counter_ns()
+                c.echo(x, out=out)
+                ns.append(time.perf_counter_ns() - t0)
+            res[str(n)] = _stats(ns)
+    finally:
+        c.close()
+    return res
+
+
 def _echo_c(env, addr, sizes, quick):
     """The C client's echo curve (hs_ipc_client echo): one JSON line per size."""
     reps = ",".join(str(_reps(n, quick)) for n in sizes)
@@ -96,6 +128,8 @@ def echo_curves(env, quick, log, client_cpu):
             clients = []
             if transport != "shm":
                 clients += [("python", "study"), ("python", "ours")]
+            if engine == "c" and _package_client() is not None:
+                clients += [("python", "package")]
             if engine == "c" and os.access(env.ipc_client, os.X_OK):
                 clients += [("c", "ours")]
             for client, form in clients:
@@ -107,7 +141,9 @@ def echo_curves(env, quick, log, client_cpu):
                     pts = sizes if placement == "same" else [n for n in sizes if n in (1, 1000, sizes[-1])]
                     os.sched_setaffinity(0, {cpu})
                     try:
-                        if client == "c":
+                        if form == "package":
+                            points = _echo_package(addr, env.close, pts, quick)
+                        elif client == "c":
                             c_res = _echo_c_pinned(env, addr, pts, quick, cpu)
                             points = {str(n): c_res[str(n)] for n in pts}
                         else:
@@ -222,7 +258,7 @@ def spawn_cost(env, quick):
 
 
 # ---- per-bar break-even -----------------------------------------------------------------------------
-def per_bar(env, quick, log):
+def per_bar(env, quick, log, reference=None):
     """150,000 one-bar LIVE_APPENDs over each transport against the same appends in process (the C
     client hs_ipc_client does both, so the client's own cost is the same on every row)."""
     if not env.serve_available():
@@ -234,6 +270,7 @@ def per_bar(env, quick, log):
     transports = ["inproc", "unix", "tcp"] + (["shm"] if env.serve_supports("--shm") else [])
     wfile = os.path.join(env.tmp, "windows_perbar.i64")
     np.ascontiguousarray(env.windows[:1], dtype="<i8").tofile(wfile)
+    other = 0 if env.server_cpu != 0 else 1
     for tr in transports:
         srv = None
         try:
@@ -241,18 +278,34 @@ def per_bar(env, quick, log):
             if tr != "inproc":
                 argv, addr = arch.serve_argv(env, tr, "unchecked")
                 srv = arch.Server(env, argv, addr)
-            p = subprocess.run([env.ipc_client, "perbar", "--address", addr, "--series",
-                                os.path.join(env.tmp, "series.f64"), "--windows", wfile, "--bars", str(bars)],
-                               capture_output=True, text=True)
-            if p.returncode != 0 and "no live mode" in p.stderr:
-                rows[tr] = {"missing": "live mode over the wire (the live issue) is not on main yet"}
-                continue
-            if p.returncode != 0:
-                rows[tr] = {"error": p.stderr[-300:]}
-                log(f"  perbar {tr}: ERROR {p.stderr[-200:]}")
-                continue
-            rows[tr] = json.loads(p.stdout)
-            log(f"  perbar {tr}: {rows[tr].get('total_s', 0):.3f} s for {bars} appends")
+            # in process: the client's vCPU; over a transport: client on the server's vCPU, then across
+            places = [("", None)] if tr == "inproc" else [(" same", env.server_cpu), (" cross", other)]
+            for label, cpu in places:
+                key = tr + label
+                old = os.sched_getaffinity(0)
+                if cpu is not None:
+                    os.sched_setaffinity(0, {cpu})
+                try:
+                    p = subprocess.run([env.ipc_client, "perbar", "--address", addr, "--series",
+                                        os.path.join(env.tmp, "series.f64"), "--windows", wfile, "--bars", str(bars)],
+                                       capture_output=True, text=True)
+                finally:
+                    os.sched_setaffinity(0, old)
+                if p.returncode != 0 and "no live mode" in p.stderr:
+                    rows[key] = {"missing": "live mode over the wire (the live issue) is not on main yet"}
+                    continue
+                if p.returncode != 0:
+                    rows[key] = {"error": p.stderr[-300:]}
+                    log(f"  perbar {key}: ERROR {p.stderr[-200:]}")
+                    continue
+                rows[key] = r = json.loads(p.stdout)
+                r["client_cpu"] = cpu if cpu is not None else sorted(old)[0]
+                r["server_cpu"] = env.server_cpu if tr != "inproc" else None
+                if reference is not None and bars == env.close.size:
+                    rp, rt = reference
+                    same = r["trades"][0] == rt and np.float64(r["pnl"][0]).tobytes() == np.float64(rp).tobytes()
+                    r["gate"] = "ok, bit-identical" if same else f"FAIL: {r['pnl'][0]!r}/{r['trades'][0]} vs {rp!r}/{rt}"
+                log(f"  perbar {key}: {r.get('total_s', 0):.3f} s for {r['appends']} appends, final {r.get('gate')}")
         except Exception as e:
             rows[tr] = {"error": str(e)}
         finally:

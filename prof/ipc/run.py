@@ -263,12 +263,16 @@ def main(argv=None):
             raw["spawn"] = micro.spawn_cost(env, quick=a.quick)
         if "perbar" not in skip:
             log("per-bar break-even")
-            raw["perbar"] = micro.per_bar(env, quick=a.quick, log=log)
+            ref = reference()
+            raw["perbar"] = micro.per_bar(env, quick=a.quick, log=log, reference=(float(ref[0][0]), int(ref[1][0])))
         raw["machine"]["loadavg_after"] = os.getloadavg()
         raw["wall_seconds"] = time.time() - t_start
         archs = raw.get("architectures", {})
         raw["all_ok"] = ("arch" in skip or any("median" in r for r in archs.values())) and all(r.get("gate", {}).get("ok", False) for r in archs.values()
                             if "missing" not in r) and not any("error" in r for r in archs.values())
+        perbar_rows = raw.get("perbar", {}).get("rows", {}).values()
+        if any(str(r.get("gate", "")).startswith("FAIL") for r in perbar_rows):
+            raw["all_ok"] = False
         os.makedirs(out, exist_ok=True)
         with open(raw_path, "w") as f:
             json.dump(raw, f, indent=1)
