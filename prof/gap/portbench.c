@@ -17,8 +17,15 @@
 #include "hmasweep.h"
 #include "variant.h"
 
+#ifdef HS_GAP_GENERATED
+/* Built by CMake (target gap_portbench): the kernel list is generated from the registry (every COMBO
+ * kernel whose role is REFERENCE, PORT or EXPERIMENT), so it cannot drift from registry.def. */
+#include "gap_kernels.h"
+#define KERNELS HS_GAP_KERNELS
+#else
 #define KERNELS(X) X(naive) X(unchecked) X(prealloc) X(x_wfloat) X(x_wu64) X(x_unroll8) X(x_checked_unroll8) \
     X(x_prefixnan) X(x_recip)
+#endif
 #define DECLARE(k) hs_result HS_COMBO_ISA(k, scalar)(const double *, size_t, const hs_windows *, double *);
 KERNELS(DECLARE)
 
