@@ -73,8 +73,6 @@ struct hs_live {
     live_combo *combos;
 };
 
-static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
-
 static void combo_init_windows(live_combo *c, const hs_windows *win) {
     const int64_t *w = win->w;
     const int64_t lens[SUM_COUNT] = {w[0], w[1], w[3], w[4], w[5], w[2], w[5]};
@@ -85,19 +83,16 @@ static void combo_init_windows(live_combo *c, const hs_windows *win) {
         c->inv[k] = 1.0 / hs_wma_denom(lens[k]);
     }
     /* Where the reference's arrays stop being NaN, for any six windows (no ordering assumed). */
-    c->raw_first = max_size((size_t)w[0], (size_t)w[1]) - 1;
-    c->raw3_first = max_size(max_size((size_t)w[3], (size_t)w[4]), (size_t)w[5]) - 1;
-    c->hma_first = c->raw_first + (size_t)w[2] - 1;
-    c->hma3_first = c->raw3_first + (size_t)w[5] - 1;
-    c->start = max_size(c->hma_first, c->hma3_first);
+    hs_first_bars f = hs_first_bars_of(w);
+    c->raw_first = f.raw, c->raw3_first = f.raw3, c->hma_first = f.hma, c->hma3_first = f.hma3, c->start = f.start;
     c->book = hs_book_new();
 }
 
 /* Closes a combo needs behind the newest: the tier-0 recompute of d reads raw_first + w2 (and
  * raw3_first + w5) bars, a slide reads the value w bars back. */
 static size_t combo_close_history(const live_combo *c) {
-    size_t need = max_size(c->hma_first, c->hma3_first) + 1;
-    for (int k = SUM_W0; k <= SUM_W5; k++) need = max_size(need, (size_t)c->wl[k] + 1);
+    size_t need = hs_max_size(c->hma_first, c->hma3_first) + 1;
+    for (int k = SUM_W0; k <= SUM_W5; k++) need = hs_max_size(need, (size_t)c->wl[k] + 1);
     return need;
 }
 
@@ -132,9 +127,7 @@ static double combo_d(live_combo *c, const live_tail *close, size_t bar) {
     }
     if (bar < c->start) return NAN;
     double d = sum_wma(c, SUM_HMA3) - sum_wma(c, SUM_HMA);
-    /* Trusted only when finite and clear of the bound: an overflowed running sum can be ±inf where the
-     * tier-0 value is finite (or NaN). */
-    if (!(fabs(d) > c->tau) || !isfinite(d)) {
+    if (!certify_sure(d, c->tau)) { /* within the bound, or not finite: the reference's order decides */
         size_t i = tail_last(close);
         d = hma3_tier0_at(close->p, i, c->win.w) - hma_tier0_at(close->p, i, c->win.w);
     }
@@ -202,7 +195,7 @@ size_t hs_live_bytes_for(const hs_windows *combos, size_t n_combos) {
     for (size_t c = 0; c < n_combos; c++) {
         combo_tails t = tails_of(&combos[c]);
         doubles += 2 * (t.raw + t.raw3); /* tail_init: capacity twice the length */
-        history = max_size(history, t.close);
+        history = hs_max_size(history, t.close);
     }
     return sizeof(hs_live) + n_combos * sizeof(live_combo) + (doubles + 2 * history) * sizeof(double);
 }
@@ -220,7 +213,7 @@ static hs_live *live_alloc(const hs_windows *combos, size_t n_combos) {
         lc->since_anchor = (unsigned)(c % SLIDE_BLOCK); /* stagger the anchors: a flatter p99 per append */
         combo_tails t = tails_of(&combos[c]);
         if (!tail_init(&lc->raw, t.raw) || !tail_init(&lc->raw3, t.raw3)) return hs_live_free(s), NULL;
-        history = max_size(history, t.close);
+        history = hs_max_size(history, t.close);
     }
     if (!tail_init(&s->close, history)) return hs_live_free(s), NULL;
     return s;
