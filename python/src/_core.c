@@ -111,6 +111,18 @@ static PyArrayObject *default_lengths(void) {
 
 static PyArrayObject *lengths_array(PyObject *lengths) {
     if (lengths == Py_None) return default_lengths();
+    if (PyLong_CheckExact(lengths)) { /* one length: skip numpy's scalar conversion (~0.3 µs here) */
+        long long L = PyLong_AsLongLong(lengths);
+        if (L == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "length is out of range (L must be >= 2 and fit in int64)");
+            return NULL;
+        }
+        npy_intp one = 1;
+        PyArrayObject *r = (PyArrayObject *)PyArray_SimpleNew(1, &one, NPY_INT64);
+        if (r) *(int64_t *)PyArray_DATA(r) = (int64_t)L;
+        return r;
+    }
     PyArrayObject *l = as_int64(lengths, "lengths");
     if (!l) return NULL;
     if (PyArray_NDIM(l) > 1) {

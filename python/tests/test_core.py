@@ -144,7 +144,8 @@ BAD = [
     (lambda s: hmasweep.sweep(s, windows=[[3, 6, 2]]), "shape (n, 6)"),
     (lambda s: hmasweep.sweep(s, [6], variant="fastest"), "unknown variant 'fastest'"),
     (lambda s: hmasweep.sweep(s, [6], isa="mmx"), "unknown ISA 'mmx'"),
-    (lambda s: hmasweep.sweep(s, [1]), "L must be >= 2"),
+    (lambda s: hmasweep.sweep(s, [1]), "L = 1 is out of range"),
+    (lambda s: hmasweep.sweep(s, 2**70), "out of range"),
     (lambda s: hmasweep.sweep(s, [6.5]), "integers"),
     (lambda s: hmasweep.sweep(s, [6], windows=[1] * 6), "not both"),
     (lambda s: hmasweep.sweep([], [6]), "empty"),
@@ -153,7 +154,7 @@ BAD = [
     (lambda s: hmasweep.series(bars=0), "bars"),
     (lambda s: hmasweep.series(seed=-1), "seed"),
     (lambda s: hmasweep.grid(200, 6, 5), "impossible"),
-    (lambda s: hmasweep.windows(1), "L must be >= 2"),
+    (lambda s: hmasweep.windows(1), "L = 1 is out of range"),
     (lambda s: hmasweep.read_series("/nonexistent/x.f64"), "cannot open"),
 ]
 
