@@ -2,15 +2,19 @@
 #   hs_json_server  the JSON "microservice" (needs jansson: apt libjansson-dev)
 # ctest prof_ipc_quick runs `prof/ipc/run.py --quick` (a smoke run of every architecture available,
 # through the equivalence gate; no timing is asserted).
-find_package(PkgConfig QUIET)
-if(PkgConfig_FOUND)
-  pkg_check_modules(JANSSON QUIET IMPORTED_TARGET jansson)
+# Not when cross-compiling: the host's pkg-config describes the host's jansson (an aarch64 link then
+# fails on -ljansson), and the study runs on the host anyway (prof_ipc_quick is native only).
+if(NOT CMAKE_CROSSCOMPILING)
+  find_package(PkgConfig QUIET)
+  if(PkgConfig_FOUND)
+    pkg_check_modules(JANSSON QUIET IMPORTED_TARGET jansson)
+  endif()
 endif()
-if(JANSSON_FOUND)
+if(JANSSON_FOUND AND NOT CMAKE_CROSSCOMPILING)
   add_executable(hs_json_server ${CMAKE_CURRENT_LIST_DIR}/json_server.c)
   target_link_libraries(hs_json_server PRIVATE hmasweep_core PkgConfig::JANSSON)
 else()
-  message(STATUS "prof/ipc: jansson not found (apt install libjansson-dev); json_batch is skipped")
+  message(STATUS "prof/ipc: jansson not found (apt install libjansson-dev) or cross build; json_batch is skipped")
 endif()
 if(BUILD_TESTING AND Python3_Interpreter_FOUND AND NOT CMAKE_CROSSCOMPILING)
   add_test(NAME prof_ipc_quick
