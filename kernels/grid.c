@@ -27,8 +27,11 @@ static int64_t isqrt_floor(int64_t v) {
 
 hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_error *err) {
     if (length < 2 || length > HS_MAX_LENGTH) {
-        return hs_fail(err, HS_ERR_USAGE, "length L = %lld is out of range (L must be between 2 and %lld)",
-                       (long long)length, (long long)HS_MAX_LENGTH);
+        /* Name the bound that was crossed (issue 10, defect 13: a huge L was told "L must be >= 2"). */
+        if (length > HS_MAX_LENGTH)
+            return hs_fail(err, HS_ERR_USAGE, "length L = %lld is out of range (L must be <= %lld)",
+                           (long long)length, (long long)HS_MAX_LENGTH);
+        return hs_fail(err, HS_ERR_USAGE, "length L = %lld is out of range (L must be >= 2)", (long long)length);
     }
     int64_t p = round_half_even_div(length, 2);
     out->w[0] = length / 2;

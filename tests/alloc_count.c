@@ -14,10 +14,35 @@ void *__real_aligned_alloc(size_t, size_t);
 void *__real_calloc(size_t, size_t);
 void *__real_realloc(void *, size_t);
 static long allocations;
-void *__wrap_malloc(size_t n) { allocations++; return __real_malloc(n); }
-void *__wrap_aligned_alloc(size_t a, size_t n) { allocations++; return __real_aligned_alloc(a, n); }
-void *__wrap_calloc(size_t c, size_t n) { allocations++; return __real_calloc(c, n); }
-void *__wrap_realloc(void *p, size_t n) { allocations++; return __real_realloc(p, n); }
+/* Failure injection: when fail_at >= 0, allocation number fail_at (counting from when it was set)
+ * returns NULL, as a full machine would. */
+static long fail_at = -1;
+static int fail_now(void) { return fail_at >= 0 && fail_at-- == 0; }
+void *__wrap_malloc(size_t n) { allocations++; return fail_now() ? NULL : __real_malloc(n); }
+void *__wrap_aligned_alloc(size_t a, size_t n) { allocations++; return fail_now() ? NULL : __real_aligned_alloc(a, n); }
+void *__wrap_calloc(size_t c, size_t n) { allocations++; return fail_now() ? NULL : __real_calloc(c, n); }
+void *__wrap_realloc(void *p, size_t n) { allocations++; return fail_now() ? NULL : __real_realloc(p, n); }
+
+/* Issue 10, defect 8: every variant, with each of its first allocations failing in turn, returns
+ * HS_ERR_NOMEM (or succeeds, where the failed one was optional) — never aborts.  The ports used to
+ * abort() (exit 134) on a failed per-call allocation. */
+static void defect8_port_alloc_nomem(const double *close, size_t n, const hs_windows *w) {
+    size_t nv;
+    const hs_variant *v = hs_variants(&nv);
+    for (size_t k = 0; k < nv; k++)
+        for (long at = 0; at < 12; at++) {
+            hs_result out[4];
+            hs_error err = {{0}};
+            fail_at = at;
+            hs_status st = hs_run_variant(&v[k], HS_ISA_SCALAR, 1, close, n, w, 4, out, &err);
+            fail_at = -1;
+            CHECK(st == HS_OK || (st == HS_ERR_NOMEM && strstr(err.msg, "out of memory")),
+                  "%s, allocation %ld failing: status %d (%s)", v[k].name, at, (int)st, err.msg);
+            if (v[k].scratch_buffers == 0 && v[k].shape != HS_SHAPE_SWEEP && at >= 1 && at < 10)
+                CHECK(st == HS_ERR_NOMEM, "%s: allocation %ld inside a combo failed, yet status %d", v[k].name, at,
+                      (int)st);
+        }
+}
 
 static long count_sweep(const hs_variant *v, int threads, const double *close, size_t n, const hs_windows *w,
                         size_t combos) {
@@ -36,6 +61,7 @@ int main(void) {
     hs_windows w[64];
     for (int c = 0; c < 64; c++) hs_windows_from_length(6 + 3 * c, &w[c], NULL);
 
+    defect8_port_alloc_nomem(close, N, w);
     size_t nv;
     const hs_variant *v = hs_variants(&nv);
     for (size_t k = 0; k < nv; k++) {

@@ -217,7 +217,8 @@ static void defect13_length_message(void) {
     hs_windows w;
     hs_error err = {{0}};
     CHECK(hs_windows_from_length((int64_t)1 << 32, &w, &err) == HS_ERR_USAGE &&
-              strstr(err.msg, "between 2 and 2147483648"), "%s", err.msg);
+              strstr(err.msg, "L must be <= 2147483648"), "%s", err.msg);
+    CHECK(hs_windows_from_length(1, &w, &err) == HS_ERR_USAGE && strstr(err.msg, "L must be >= 2"), "%s", err.msg);
 }
 
 int main(void) {

@@ -52,8 +52,6 @@
 #include "certify.h"
 #endif
 
-static inline int64_t port_max(int64_t a, int64_t b) { return a > b ? a : b; }
-
 typedef struct {
     double *p;
     int64_t len;
@@ -71,13 +69,16 @@ static void port_drop(port_slice s) { PORT_RELEASE(s.p); }
 /* np.full(n, np.nan): the first `fill` elements (all n in the port) set to NaN */
 static port_slice port_full_nan(int slot, int64_t n, int64_t fill, double *scratch) {
     port_slice s = port_empty(slot, n, scratch);
+    if (!s.p) return s; /* out of memory: passed up as a NULL slice (hs_port_alloc) */
     for (int64_t i = 0; i < fill; i++) PORT_AT(s, i) = NAN;
     return s;
 }
 
 static port_slice port_wma(port_slice x, int64_t w, int slot, double *scratch) {
     int64_t n = x.len;
+    if (!x.p) return x;
     port_slice out = port_full_nan(slot, n, PORT_NAN_COUNT(n, w), scratch);
+    if (!out.p) return out;
     double denom = hs_wma_denom(w);
     for (int64_t i = w - 1; i < n; i++) {
         double s = 0.0;
@@ -92,9 +93,11 @@ static port_slice port_wma(port_slice x, int64_t w, int slot, double *scratch) {
 static port_slice port_hma(port_slice close, const hs_windows *win, double *scratch) {
     port_slice half = port_wma(close, win->w[0], PORT_HALF, scratch);
     port_slice full = port_wma(close, win->w[1], PORT_FULL, scratch);
-    port_slice raw = port_empty(PORT_RAW, close.len, scratch);
-    for (int64_t i = 0; i < close.len; i++) PORT_AT(raw, i) = hs_hma_raw(PORT_AT(half, i), PORT_AT(full, i));
-    port_slice hma = port_wma(raw, win->w[2], PORT_HMA, scratch);
+    port_slice raw = port_empty(PORT_RAW, close.len, scratch), hma = {NULL, close.len};
+    if (half.p && full.p && raw.p) {
+        for (int64_t i = 0; i < close.len; i++) PORT_AT(raw, i) = hs_hma_raw(PORT_AT(half, i), PORT_AT(full, i));
+        hma = port_wma(raw, win->w[2], PORT_HMA, scratch);
+    }
     port_drop(half);
     port_drop(full);
     port_drop(raw);
@@ -105,10 +108,12 @@ static port_slice port_hma3(port_slice close, const hs_windows *win, double *scr
     port_slice third = port_wma(close, win->w[3], PORT_THIRD, scratch);
     port_slice half = port_wma(close, win->w[4], PORT_HALF3, scratch);
     port_slice full = port_wma(close, win->w[5], PORT_FULL3, scratch);
-    port_slice raw = port_empty(PORT_RAW3, close.len, scratch);
-    for (int64_t i = 0; i < close.len; i++)
-        PORT_AT(raw, i) = hs_hma3_raw(PORT_AT(third, i), PORT_AT(half, i), PORT_AT(full, i));
-    port_slice hma3 = port_wma(raw, win->w[5], PORT_HMA3, scratch);
+    port_slice raw = port_empty(PORT_RAW3, close.len, scratch), hma3 = {NULL, close.len};
+    if (third.p && half.p && full.p && raw.p) {
+        for (int64_t i = 0; i < close.len; i++)
+            PORT_AT(raw, i) = hs_hma3_raw(PORT_AT(third, i), PORT_AT(half, i), PORT_AT(full, i));
+        hma3 = port_wma(raw, win->w[5], PORT_HMA3, scratch);
+    }
     port_drop(third);
     port_drop(half);
     port_drop(full);
@@ -123,18 +128,22 @@ static inline hs_result port_combo(const double *close_p, size_t n_bars, const h
     port_slice close = {(double *)close_p, (int64_t)n_bars};
     port_slice hma = port_hma(close, win, scratch);
     port_slice hma3 = port_hma3(close, win, scratch);
+    if (!hma.p || !hma3.p) { /* an allocation failed: the driver turns this into HS_ERR_NOMEM */
+        port_drop(hma);
+        port_drop(hma3);
+        return (hs_result){NAN, HS_TRADES_NOMEM};
+    }
 
     hs_book book = hs_book_new();
 #ifdef PORT_CERTIFY_EPS
     const int64_t *w = win->w;
-    int64_t hma_first = port_max(w[0], w[1]) + w[2] - 2, hma3_first = port_max(port_max(w[3], w[4]), w[5]) + w[5] - 2;
-    int64_t first = port_max(hma_first, hma3_first); /* d is NaN before it, by construction */
+    int64_t first = (int64_t)hs_first_bars_of(w).start; /* d is NaN before it, by construction */
     double tau = certify_threshold_eps(max_price(close_p, n_bars), w, PORT_CERTIFY_EPS);
 #endif
     for (int64_t i = 0; i < close.len; i++) {
         double d = PORT_AT(hma3, i) - PORT_AT(hma, i);
 #ifdef PORT_CERTIFY_EPS
-        if (i >= first && !(fabs(d) > tau)) d = hma3_tier0_at(close_p, (size_t)i, w) - hma_tier0_at(close_p, (size_t)i, w);
+        if (i >= first && !certify_sure(d, tau)) d = hma3_tier0_at(close_p, (size_t)i, w) - hma_tier0_at(close_p, (size_t)i, w);
 #endif
         if (isnan(d)) continue;
         hs_book_step_at(&book, d, PORT_AT(close, i), (size_t)i, log);

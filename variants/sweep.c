@@ -176,6 +176,9 @@ hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const dou
 #endif
         st = run_serial(v, &plan, err);
     free(order);
+    for (size_t c = 0; st == HS_OK && c < n_combos; c++)
+        if (out[c].trades == HS_TRADES_NOMEM)
+            st = hs_fail(err, HS_ERR_NOMEM, "out of memory in variant '%s' (combo %zu, %zu bars)", v->name, c, n_bars);
     return st;
 }
 

@@ -15,6 +15,9 @@
 /* One combo over the whole series.  `scratch` holds the kernel's scratch_buffers buffers of
  * hs_scratch_stride(n_bars) doubles each, 64-byte aligned, owned by the calling thread (NULL when the
  * variant asks for none and allocates per call, as the study's kernels did). */
+/* A combo kernel that allocates per call (the ports) and could not returns this trade count; the
+ * drivers turn it into HS_ERR_NOMEM. */
+#define HS_TRADES_NOMEM (-1)
 typedef hs_result (*hs_combo_fn)(const double *close, size_t n_bars, const hs_windows *win, double *scratch);
 
 /* A batch kernel runs up to HS_BATCH_MAX combos in one call (one per vector lane, e.g. sliding_x); the
