@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -182,6 +183,8 @@ def run_architectures(archs, rounds, ref_fn, log):
 
 
 def main(argv=None):
+    # SIGTERM (ctest's timeout, a kill) unwinds like an exception, so every `finally` stops its servers.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smoke run: small series, 2 rounds, tiny curves")
     ap.add_argument("--report-only", action="store_true", help="regenerate the report from the raw JSON")
