@@ -26,9 +26,11 @@ from . import _core
 from .client import Client, ServerError
 from .trades import TRADE_DTYPE, trades
 from .plot import plot
+from .universe import ROW_DTYPE, sweep_many
 
 __all__ = [
     "Client",
+    "ROW_DTYPE",
     "ServerError",
     "SweepResult",
     "TRADE_DTYPE",
@@ -38,6 +40,7 @@ __all__ = [
     "series",
     "standard_normal",
     "sweep",
+    "sweep_many",
     "trades",
     "variants",
     "windows",

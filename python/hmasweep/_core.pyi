@@ -1,7 +1,7 @@
 """Type hints for the C extension hmasweep._core (python/src/_core.c)."""
 
 import os
-from typing import Any, NamedTuple, Optional, Sequence, Union
+from typing import Any, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -36,3 +36,5 @@ def read_series(path: Union[str, bytes, os.PathLike[str]]) -> npt.NDArray[np.flo
 def _trade_log(close: ArrayLike, windows: ArrayLike, out: np.ndarray) -> int: ...
 
 TRADE_RECORD_SIZE: int
+def _sweep_many(closes: Sequence[ArrayLike], windows: ArrayLike, variant: Optional[str] = ..., isa: Optional[str] = ...,
+                threads: int = ...) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], list[Optional[str]]]: ...

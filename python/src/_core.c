@@ -838,6 +838,78 @@ static PyTypeObject CClientType = {
     .tp_methods = cclient_methods,
 };
 
+/* ---- many series (docs/universe.md) ----------------------------------------------------------- */
+
+PyDoc_STRVAR(sweep_many_doc,
+             "_sweep_many(closes, windows, variant, isa, threads) -> (pnl, trades, errors)\n"
+             "\n"
+             "hs_sweep_many over a sequence of 1-D float64 series and one (n, 6) windows array: pnl and trades\n"
+             "are (len(closes), n) arrays; errors[s] is None or the library's message for a series that failed\n"
+             "(its rows are NaN / -1).  hmasweep.sweep_many() is the public form.");
+
+static PyObject *py_sweep_many(PyObject *self, PyObject *args) {
+    PyObject *closes_obj, *windows_obj;
+    const char *variant = NULL, *isa = NULL;
+    int threads = 0;
+    if (!PyArg_ParseTuple(args, "OO|zzi", &closes_obj, &windows_obj, &variant, &isa, &threads)) return NULL;
+    PyObject *seq = PySequence_Fast(closes_obj, "closes must be a sequence of 1-D float64 series");
+    if (!seq) return NULL;
+    Py_ssize_t n_series = PySequence_Fast_GET_SIZE(seq);
+    PyArrayObject *windows = combos_from_windows(windows_obj), **arrays = NULL, *pnl = NULL, *trades = NULL;
+    hs_series_ref *refs = NULL;
+    hs_result *rows = NULL;
+    hs_error *errs = NULL, err;
+    hs_status *status = NULL, st = HS_OK;
+    PyObject *errors = NULL, *result = NULL;
+    if (!windows) goto done;
+    npy_intp n_combos = PyArray_DIM(windows, 0), dims[2] = {n_series, n_combos};
+    size_t cells = (size_t)n_series * (size_t)n_combos;
+    arrays = calloc((size_t)n_series + 1, sizeof *arrays);
+    refs = malloc(((size_t)n_series + 1) * sizeof *refs);
+    rows = malloc((cells + 1) * sizeof *rows);
+    errs = malloc(((size_t)n_series + 1) * sizeof *errs);
+    status = malloc(((size_t)n_series + 1) * sizeof *status);
+    if (!arrays || !refs || !rows || !errs || !status) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t s = 0; s < n_series; s++) {
+        if (!(arrays[s] = as_close(PySequence_Fast_GET_ITEM(seq, s)))) goto done;
+        refs[s] = (hs_series_ref){NULL, PyArray_DATA(arrays[s]), (size_t)PyArray_DIM(arrays[s], 0)};
+    }
+    hs_sweep_options opt = {.variant = resolve_variant(variant ? variant : "best"), .isa = isa, .threads = threads};
+    const hs_windows *combos = PyArray_DATA(windows);
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_sweep_many(refs, (size_t)n_series, combos, (size_t)n_combos, rows, status, errs, NULL, &opt, &err);
+    Py_END_ALLOW_THREADS
+    if (st != HS_OK) {
+        raise_status(st, &err);
+        goto done;
+    }
+    if (!(pnl = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE))) goto done;
+    if (!(trades = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_INT64))) goto done;
+    double *p = PyArray_DATA(pnl);
+    int64_t *t = PyArray_DATA(trades);
+    for (size_t k = 0; k < cells; k++) p[k] = rows[k].pnl, t[k] = rows[k].trades;
+    if (!(errors = PyList_New(n_series))) goto done;
+    for (Py_ssize_t s = 0; s < n_series; s++) {
+        PyObject *e = status[s] == HS_OK ? Py_NewRef(Py_None) : PyUnicode_FromString(errs[s].msg);
+        if (!e) goto done;
+        PyList_SET_ITEM(errors, s, e);
+    }
+    result = Py_BuildValue("(NNN)", (PyObject *)pnl, (PyObject *)trades, errors);
+    if (result) pnl = trades = NULL, errors = NULL;
+done:
+    for (Py_ssize_t s = 0; arrays && s < n_series; s++) Py_XDECREF(arrays[s]);
+    free(arrays), free(refs), free(rows), free(errs), free(status);
+    Py_XDECREF(windows);
+    Py_XDECREF(pnl);
+    Py_XDECREF(trades);
+    Py_XDECREF(errors);
+    Py_DECREF(seq);
+    return result;
+}
+
 /* ---- module ----------------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -849,6 +921,7 @@ static PyMethodDef methods[] = {
     {"variants", py_variants, METH_NOARGS, variants_doc},
     {"read_series", py_read_series, METH_O, read_series_doc},
     {"_c_sweep_loop", py_c_sweep_loop, METH_VARARGS, c_sweep_loop_doc},
+    {"_sweep_many", py_sweep_many, METH_VARARGS, sweep_many_doc},
 #ifdef HS_HAVE_TRADE_LOG
     {"_trade_log", py_trade_log, METH_VARARGS, trade_log_doc},
 #endif

@@ -1,0 +1,84 @@
+"""sweep_many: a universe of series in one call (docs/universe.md).
+
+All (series, combo batch) units go through one C call (hs_sweep_many), one parallel region for the whole
+universe, with the GIL released; every row equals hmasweep.sweep() of that series alone, bit for bit.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+
+#: One row per (symbol, combo): the long format that pandas, Arrow and SQL all take.
+ROW_DTYPE = np.dtype([("symbol", object), ("length", np.int64), ("w0", np.int64), ("w1", np.int64),
+                      ("w2", np.int64), ("w3", np.int64), ("w4", np.int64), ("w5", np.int64),
+                      ("trades", np.int64), ("pnl", np.float64), ("error", object)])
+
+
+def _combos(lengths, windows) -> Tuple[np.ndarray, np.ndarray]:
+    """(lengths or -1 per combo, (n, 6) windows) from the same arguments sweep() takes."""
+    if lengths is not None and windows is not None:
+        raise ValueError("give lengths or windows, not both")
+    if windows is not None:
+        w = np.ascontiguousarray(np.asarray(windows, dtype=np.int64).reshape(-1, 6))
+        return np.full(len(w), -1, dtype=np.int64), w
+    if lengths is None:
+        ls = _core.grid(6, 200, 80)
+    else:
+        ls = np.atleast_1d(np.asarray(lengths))
+        if ls.dtype.kind not in "iu":
+            raise ValueError("lengths must be integers")
+        ls = ls.astype(np.int64)
+    return ls, np.ascontiguousarray(np.array([_core.windows(int(L)) for L in ls], dtype=np.int64).reshape(-1, 6))
+
+
+def sweep_many(series: Union[Mapping[str, Any], Iterable[Tuple[str, Any]]], lengths: Union[None, int, Sequence[int]] = None,
+               *, windows=None, variant: str = "best", isa: str | None = None, threads: int = 0,
+               as_frame: bool | None = None):
+    """Sweep every series of a universe over the same combos; return the long-format table.
+
+    series    {symbol: close} or (symbol, close) pairs; each close any 1-D float64 array-like.
+    lengths / windows / variant / isa / threads: as for sweep().
+    as_frame  True: a pandas DataFrame; False: a numpy structured array (ROW_DTYPE); None: a DataFrame
+              when pandas is installed.  With pyarrow, `df.to_parquet(path)` writes Parquet.
+
+    One row per (symbol, combo): symbol, length (-1 when windows were given), w0..w5, trades, pnl, error.
+    A series that fails (NaN, non-positive price, too short for a window) does not stop the others: it
+    gets one row with its error message (trades -1, pnl NaN).  A bad request (unknown variant or ISA)
+    raises ValueError.
+    """
+    items = list(series.items()) if isinstance(series, Mapping) else list(series)
+    symbols = [str(sym) for sym, _ in items]
+    closes = [close for _, close in items]
+    ls, w = _combos(lengths, windows)
+    pnl, trades, errors = _core._sweep_many(closes, w, variant, isa, int(threads))
+    n_combos = len(w)
+    ok = [e is None for e in errors]
+    n_rows = sum(n_combos if good else 1 for good in ok)
+    rows = np.zeros(n_rows, dtype=ROW_DTYPE)
+    at = 0
+    for s, sym in enumerate(symbols):
+        if not ok[s]:
+            rows[at] = (sym, -1, 0, 0, 0, 0, 0, 0, -1, np.nan, errors[s])
+            at += 1
+            continue
+        block = rows[at:at + n_combos]
+        block["symbol"] = sym
+        block["length"] = ls
+        for k in range(6):
+            block[f"w{k}"] = w[:, k]
+        block["trades"] = trades[s]
+        block["pnl"] = pnl[s]
+        block["error"] = None
+        at += n_combos
+    if as_frame is False:
+        return rows
+    try:
+        import pandas as pd
+    except ImportError:
+        if as_frame:
+            raise
+        return rows
+    return pd.DataFrame({name: rows[name] for name in ROW_DTYPE.names})
