@@ -17,7 +17,8 @@ int hs_wire_serve(const hs_sweep_options *opt, hs_error *err) {
     cfg.sweep = *opt;
     /* A local pipe from the process that spawned us: the limits are the protocol's own. */
     cfg.lim.max_frame_bytes = HS_MAX_FRAME_BYTES_CAP;
-    cfg.lim.max_work = UINT64_MAX;
+    /* The work of one frame stays bounded by the engine's default (n_bars × Σwindows <= 2^36, 16x the
+     * golden run; docs/protocol.md): issue 10, defect 9, a 320 KB frame had asked for 15-17 s. */
     cfg.max_loaded_per_client = cfg.max_loaded_total = UINT64_MAX;
     cfg.idle_timeout_ms = cfg.frame_deadline_ms = 0x7fffffff;
     cfg.workers = 1;

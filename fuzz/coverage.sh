@@ -10,8 +10,8 @@ root=$PWD secs=${1:-?} failed=${2:-0}
 cdir=$root/build/fuzz-cov fdir=$root/build/fuzz
 prof=$cdir/profiles
 flags="-fprofile-instr-generate -fcoverage-mapping"
-cmake -S "$root" -B "$cdir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DHS_FUZZ=OFF -DBUILD_TESTING=OFF \
-      -DCMAKE_C_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
+cmake -S "$root" -B "$cdir" -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug -DHS_FUZZ=OFF -DBUILD_TESTING=OFF \
+      -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
 cmake --build "$cdir" --target fuzz_targets -j2 >/dev/null
 rm -rf "$prof"; mkdir -p "$prof"
 objects=()
