@@ -63,9 +63,7 @@
 #include <vector>
 
 extern "C" {
-#include "hmasweep.h"
-#include "isa.h"
-#include "variant.h"
+#include "hmasweep.h"  // the public API only: this benchmark links libhmasweep.so (issue 8 §4)
 }
 
 namespace {
@@ -110,6 +108,19 @@ std::vector<long> to_longs(const std::string &flag, const std::string &v, long l
     for (const auto &s : split(v)) out.push_back(to_long(flag, s, lo));
     if (out.empty()) usage_error(flag + " needs at least one value");
     return out;
+}
+
+// The registry as the library describes it (hs_variant_describe: the same ISA choice as hs_sweep).
+const std::vector<hs_variant_info> &registry() {
+    static std::vector<hs_variant_info> all;
+    if (!all.empty()) return all;
+    for (size_t k = 0; k < hs_variant_count(); k++) {
+        hs_variant_info v;
+        hs_error err;
+        if (hs_variant_describe(k, &v, &err) != HS_OK) usage_error(std::string("variants: ") + err.msg);
+        all.push_back(v);
+    }
+    return all;
 }
 
 // Take our --hs_* flags out of argv (Google Benchmark rejects flags it does not know).
@@ -159,13 +170,15 @@ Options parse_own_flags(int *argc, char **argv) {
     }
     *argc = w;
     argv[w] = nullptr;
-    for (const auto &name : o.variants)
-        if (!hs_variant_find(name.c_str())) usage_error("--hs_variants: '" + name + "' is not in the registry");
-    for (const auto &name : o.isas) {
-        hs_isa isa;
-        hs_error err;
-        if (hs_isa_parse(name.c_str(), &isa, &err) != HS_OK) usage_error(std::string("--hs_isas: ") + err.msg);
+    std::set<std::string> known_variants, built_isas;
+    for (const hs_variant_info &v : registry()) {
+        known_variants.insert(v.name);
+        for (const auto &isa : split(v.isas_built)) built_isas.insert(isa);
     }
+    for (const auto &name : o.variants)
+        if (!known_variants.count(name)) usage_error("--hs_variants: '" + name + "' is not in the registry");
+    for (const auto &name : o.isas)
+        if (!built_isas.count(name)) usage_error("--hs_isas: '" + name + "' is not built into this library");
     return o;
 }
 
@@ -212,9 +225,9 @@ double hs_flops(const std::vector<hs_windows> &combos, long bars) {
 // ---- one benchmark -----------------------------------------------------------------------------------
 
 struct Case {
-    const hs_variant *variant;
-    hs_isa isa;
-    int threads;
+    const hs_variant_info *variant;
+    std::string isa;
+    int threads;  // what hs_sweep_options.threads gets (serial variants ignore it)
     long bars, combos;
 };
 
@@ -227,9 +240,15 @@ void run_case(benchmark::State &state, Case c) {
         state.SkipWithError(err.msg);
         return;
     }
+    // hs_sweep also re-validates the series (one O(bars) pass) per call: under 1% of one sweep.
+    hs_sweep_report ran{};
+    hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+    opt.variant = c.variant->name;
+    opt.isa = c.isa.c_str();
+    opt.threads = c.threads;
+    opt.report = &ran;
     for (auto _ : state) {
-        hs_status st = hs_run_variant(c.variant, c.isa, c.threads, close.data(), close.size(), combos.data(),
-                                      combos.size(), out.data(), &err);
+        hs_status st = hs_sweep(close.data(), close.size(), combos.data(), combos.size(), out.data(), &opt, &err);
         if (st != HS_OK) {
             state.SkipWithError(err.msg);
             break;
@@ -245,13 +264,13 @@ void run_case(benchmark::State &state, Case c) {
     state.counters["FLOP"] = C(hs_flops(combos, c.bars));
     state.counters["bars"] = C(nb);
     state.counters["combos"] = C(nc);
-    state.counters["threads"] = C(hs_variant_threads(c.variant, c.threads));
+    state.counters["threads"] = C(ran.threads);
     state.counters["tier"] = C(c.variant->tier);
 }
 
 std::string case_name(const std::string &series_name, const Case &c, const char *extra_key, long extra) {
-    std::string name = series_name + "/" + c.variant->name + "/" + hs_isa_name(c.isa) + "/threads:" +
-                       std::to_string(hs_variant_threads(c.variant, c.threads));
+    std::string name = series_name + "/" + c.variant->name + "/" + c.isa + "/threads:" +
+                       std::to_string(c.variant->threaded ? c.threads : 1);
     if (extra_key) name += std::string("/") + extra_key + ":" + std::to_string(extra);
     return name;
 }
@@ -274,16 +293,13 @@ int register_all(const Options &o) {
         if (seen.insert(t).second) uniq.push_back(t);
     omp_threads = uniq;
 
-    size_t n;
-    const hs_variant *v = hs_variants(&n);
+    const std::vector<hs_variant_info> &v = registry();
     int registered = 0;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < v.size(); k++) {
         if (!o.variants.empty() && !o.variants.count(v[k].name)) continue;
-        for (int i = 0; i < HS_ISA_COUNT; i++) {
-            hs_isa isa = (hs_isa)i;
-            if (!v[k].fn[i] || !hs_isa_supported(isa)) continue;
-            if (!o.isas.empty() && !o.isas.count(hs_isa_name(isa))) continue;
-            const bool omp = v[k].driver == HS_DRIVER_OPENMP;
+        for (const std::string &isa : split(v[k].isas_runnable)) {
+            if (!o.isas.empty() && !o.isas.count(isa)) continue;
+            const bool omp = v[k].threaded;
             if (o.series.count("default")) {
                 for (int t : omp ? omp_threads : std::vector<int>{1}) {
                     Case c{&v[k], isa, t, o.default_bars, o.default_combos};
