@@ -116,7 +116,7 @@ configure() { # configure DIR PRESET [-D...]: the preset's default generator, as
   local dir=$1 preset=$2
   shift 2
   mkdir -p "$dir"
-  cmake --preset "$preset" "$@" >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; return 1; }
+  cmake --preset "$preset" -B "$dir" "$@" >"$dir/configure.log" 2>&1 || { cat "$dir/configure.log"; return 1; }
   grep -E "^-- (hmasweep ISAs|prof:)" "$dir/configure.log" | sed 's/^/  /'
   grep -E "^CMAKE_C_COMPILER:|^HS_OPENMP:" "$dir/CMakeCache.txt" | sed 's/^/  /'
 }
@@ -134,10 +134,10 @@ not_run() { # not_run DIR REGEX REASON: say which tests a filter leaves out
   names=$(ctest --test-dir "$1" -N -R "$2" | awk '/Test +#/{print $3}' | tr '\n' ' ')
   [[ -z $names ]] || echo "aarch64.sh: NOT RUN ($3): $names"
 }
-ctest_run() { # ctest_run DIR PRESET [ctest args]
-  local dir=$1 preset=$2
+ctest_run() { # ctest_run DIR PRESET [ctest args]: the test preset's settings, in DIR (HS_AARCH64_BUILD)
+  local dir=$1
   shift 2
-  ctest --preset "$preset" -j "$jobs" --timeout 900 "$@"
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 900 "$@"
 }
 slowest() { # the slowest tests of the last ctest run in DIR
   local log=$1/Testing/Temporary/LastTest.log
