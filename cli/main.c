@@ -401,8 +401,9 @@ static int names_inputs(int argc, char **argv) {
     return 0;
 }
 
-/* Is `name` a registered variant?  (The public registry listing; the sweep would say the same.) */
-static int variant_known(const char *name) {
+/* Is `name` a registered variant?  (The public registry listing; the sweep would say the same.)
+ * Also used by cli/serve.c, so the whole CLI checks names through the public API only. */
+int hs_cli_variant_known(const char *name) {
     const char *target = hs_variant_alias(name, NULL);
     if (target) name = target;
     for (size_t k = 0, n = hs_variant_count(); k < n; k++) {
@@ -466,7 +467,7 @@ static int cmd_run(int argc, char **argv) {
         return fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
     if (o.output) return fail(EXIT_USAGE, "run: --output is for `gen`; redirect stdout instead");
     const char *variant = o.variant ? o.variant : HS_DEFAULT_VARIANT;
-    if (!variant_known(variant)) return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
+    if (!hs_cli_variant_known(variant)) return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
 
     int64_t *lengths = NULL;
     size_t n_combos = 0;
@@ -580,7 +581,7 @@ static int cmd_wire(int argc, char **argv) {
         if ((rc = parse_kernel_choice(argc, argv, &i, &o, &handled))) return rc;
         if (!handled) return fail(EXIT_USAGE, "wire: unknown option '%s' (see `hmasweep wire --help`)", argv[i]);
     }
-    if (o.variant && !variant_known(o.variant))
+    if (o.variant && !hs_cli_variant_known(o.variant))
         return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", o.variant);
     hs_sweep_options opt = {.variant = o.variant, .isa = o.isa, .threads = (int)o.threads};
     hs_error err;

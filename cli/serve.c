@@ -12,9 +12,9 @@
 
 #include "server.h"
 #include "transport_shm.h"
-#include "variant.h"
 
 int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, int *handled); /* cli/main.c */
+int hs_cli_variant_known(const char *name);                                                   /* cli/main.c */
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2, MAX_LISTENERS = 8 };
 
@@ -248,7 +248,7 @@ int hs_serve_cli(int argc, char **argv) {
     hs_engine_config_defaults(&cfg);
     int rc = parse_args(argc, argv, &a, &cfg);
     if (rc) return rc;
-    if (cfg.sweep.variant && !hs_variant_find(cfg.sweep.variant))
+    if (cfg.sweep.variant && !hs_cli_variant_known(cfg.sweep.variant))
         return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", cfg.sweep.variant);
     int remote = a.allow_remote;
     if (remote && !a.token_file) return fail(EXIT_USAGE, "%s", "--allow-remote needs --token-file FILE");
