@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Issue 8 §4: the CLI and the user-facing benchmarks use the public API only.  No file among them may
+# include a header of kernels/, variants/ or simd/ (the private part of the library).
+# Usage: test_public_headers.sh SOURCE_DIR
+# Still allowed (reported, not failed): the engine headers cli/serve.c and cli/wire.c use to host the
+# server in-process (engine/ has no public API yet).
+set -euo pipefail
+src=${1:?source dir}
+cd "$src"
+private=$(ls kernels/*.h variants/*.h simd/*.h 2>/dev/null | xargs -n1 basename | sort -u)
+[[ -n "$private" ]] || { echo "FAIL: found no private headers under kernels/ variants/ simd/ (wrong dir?)"; exit 1; }
+users=(cli/*.c cli/*.h prof/bench_variants.cc)
+bad=0
+for f in "${users[@]}"; do
+  while IFS= read -r h; do
+    if grep -qxF "$h" <<<"$private"; then echo "FAIL: $f includes private header $h"; bad=1; fi
+  done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | xargs -rn1 basename)
+done
+[[ $bad == 0 ]] || exit 1
+echo "OK: ${#users[@]} CLI/benchmark files include no private header ($(wc -w <<<"$private") private headers checked)"
