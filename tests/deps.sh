@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# What the test suite uses beyond the build (cmake/build_deps.sh), installed when missing — sourced by
+# tests/run.sh (the README's test command) and .ci/run, so both install one list.  Without a package the
+# tests that need it are reported as skipped, never as passed.
+#   apt: Open MPI (hmasweep-mpi tests), iproute2 (the netns test), jansson (prof/ipc's JSON server),
+#        Python headers and venv (the extension; the pip-install check)
+#   pip: numpy + numba (the peer check), pytest + hypothesis + pandas + matplotlib (the Python package),
+#        scikit-build-core (pip install ./python), orjson + msgpack + pyarrow (prof/ipc serialisation)
+HS_TEST_APT=(openmpi-bin libopenmpi-dev iproute2 libjansson-dev python3-dev python3-venv)
+HS_TEST_PIP=(numpy numba pytest hypothesis pandas matplotlib scikit-build-core orjson msgpack pyarrow)
+
+hs_test_deps() {
+  local missing=() pkg sudo_=""
+  if command -v dpkg >/dev/null; then
+    for pkg in "${HS_TEST_APT[@]}"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+    if [[ ${#missing[@]} -gt 0 ]]; then
+      [[ $(id -u) -eq 0 ]] || sudo_="sudo"
+      echo "hmasweep tests: installing ${missing[*]} (apt-get)" >&2
+      { $sudo_ apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
+        echo "hmasweep tests: apt-get failed; the tests needing ${missing[*]} will be skipped" >&2
+    fi
+  fi
+  local mods=(numpy numba pytest hypothesis pandas matplotlib scikit_build_core orjson msgpack pyarrow)
+  if ! python3 -c "import $(IFS=,; echo "${mods[*]}")" 2>/dev/null; then
+    echo "hmasweep tests: installing ${HS_TEST_PIP[*]} (pip)" >&2
+    python3 -m pip install -q "${HS_TEST_PIP[@]}" || echo "hmasweep tests: pip failed; the tests needing them will be skipped" >&2
+  fi
+}
+hs_test_deps
