@@ -463,25 +463,31 @@ PyDoc_STRVAR(variants_doc,
              "The registry (variants/registry.def): name, kernel, tier, threaded, isas (built), runnable (the\n"
              "built ISAs this CPU executes) and summary, in registry order.");
 
+/* "scalar,sse2" -> ["scalar", "sse2"] ("" -> []). */
+static PyObject *isa_list(const char *csv) {
+    if (!*csv) return PyList_New(0);
+    PyObject *s = PyUnicode_FromString(csv), *sep = PyUnicode_FromString(",");
+    PyObject *list = s && sep ? PyUnicode_Split(s, sep, -1) : NULL;
+    Py_XDECREF(s);
+    Py_XDECREF(sep);
+    return list;
+}
+
+/* Built and runnable ISAs come from hs_variant_describe, the same choice hs_sweep makes; only `kernel`
+ * (not in the public hs_variant_info) is still read from the registry table. */
 static PyObject *py_variants(PyObject *self, PyObject *unused) {
     size_t n;
     const hs_variant *v = hs_variants(&n);
     PyObject *list = PyList_New(0);
     if (!list) return NULL;
     for (size_t k = 0; k < n; k++) {
-        PyObject *built = PyList_New(0), *runs = PyList_New(0), *d = NULL;
+        hs_variant_info info;
+        hs_variant_describe(k, &info, NULL); /* every field but default_isa is filled even on HS_ERR_ISA */
+        PyObject *built = isa_list(info.isas_built), *runs = isa_list(info.isas_runnable), *d = NULL;
         if (!built || !runs) goto fail;
-        for (int i = 0; i < HS_ISA_COUNT; i++) {
-            if (!v[k].fn[i]) continue;
-            PyObject *name = PyUnicode_FromString(hs_isa_name((hs_isa)i));
-            int bad = !name || PyList_Append(built, name) < 0 ||
-                      (hs_isa_supported((hs_isa)i) && PyList_Append(runs, name) < 0);
-            Py_XDECREF(name);
-            if (bad) goto fail;
-        }
-        d = Py_BuildValue("{s:s,s:s,s:i,s:O,s:O,s:O,s:s}", "name", v[k].name, "kernel", v[k].kernel, "tier",
-                          v[k].tier, "threaded", v[k].driver == HS_DRIVER_OPENMP ? Py_True : Py_False, "isas", built,
-                          "runnable", runs, "summary", v[k].summary);
+        d = Py_BuildValue("{s:s,s:s,s:i,s:O,s:O,s:O,s:s}", "name", info.name, "kernel", v[k].kernel, "tier",
+                          info.tier, "threaded", info.threaded ? Py_True : Py_False, "isas", built, "runnable", runs,
+                          "summary", info.summary);
         if (!d || PyList_Append(list, d) < 0) goto fail;
         Py_DECREF(d);
         Py_DECREF(built);
