@@ -670,8 +670,10 @@ static hs_status check_values(const char *name, double *values, size_t count, hs
  * result; otherwise the values get a block of their own.  Either way *out is the caller's to free. */
 static hs_status decode_series(const char *name, enum series_format format, const unsigned char *data, size_t len,
                                unsigned char *owned, double **out, size_t *n, hs_error *err) {
-    if (len == 0)
+    if (len == 0) {
+        free(owned); /* the read buffer of an empty input (1 byte, found by LeakSanitizer) */
         return hs_fail(err, HS_ERR_DATA, "%s: empty file", name);
+    }
     double *values = NULL;
     size_t count = 0, offset = 0;
     hs_status status;
