@@ -14,6 +14,10 @@ if(CMAKE_CROSSCOMPILING)
 endif()
 # The wire protocol (SPEC §6) through `hmasweep wire`: replies equal `hmasweep run`, malformed frames fail.
 add_test(NAME test_wire COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_wire.py ${HS_CLI_COMMAND})
+# Issue 10 defect 9: a frame over the per-frame work limit (n_bars × Σwindows ≤ 2^36) gets a limit error
+# reply without sweeping; the frame one combo smaller is served.
+add_test(NAME test_wire_work_limit COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_wire_work_limit.py ${HS_CLI_COMMAND})
+set_tests_properties(test_wire_work_limit PROPERTIES LABELS "wire;hardening" TIMEOUT 300)
 # The study's Rust engine (peers/rust rust_engine_*) over Unix socket, TCP and stdin against the golden file.
 add_test(NAME peers_rust_engine COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/peers_rust_engine.py ${HS_CLI_COMMAND})
 set_tests_properties(peers_rust_engine PROPERTIES SKIP_RETURN_CODE 77 LABELS peers TIMEOUT 300)
