@@ -12,19 +12,8 @@
 #include <time.h>
 
 #include "hmasweep.h"
+#include "options.h"
 #include "wire.h"
-
-enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
-
-static int fail(int code, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("hmasweep: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    return code;
-}
 
 static int exit_code_for(hs_status st) { return st == HS_ERR_USAGE || st == HS_ERR_ISA ? EXIT_USAGE : EXIT_DATA; }
 
@@ -32,74 +21,6 @@ static double now_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* ---- strict number parsing: the whole word must be the number ------------------------------------ */
-static int parse_i64(const char *s, long long *out) {
-    char *end;
-    if (!s || !*s) return 0;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end) return 0;
-    *out = v;
-    return 1;
-}
-
-static int parse_u64(const char *s, unsigned long long *out) {
-    char *end;
-    if (!s || !*s || *s == '-') return 0;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end) return 0;
-    *out = v;
-    return 1;
-}
-
-static int parse_f64(const char *s, double *out) {
-    char *end;
-    if (!s || !*s) return 0;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v)) return 0;
-    *out = v;
-    return 1;
-}
-
-/* ---- options ---------------------------------------------------------------------------------------- */
-typedef struct {
-    const char *variant, *isa, *input, *grid, *lengths, *format, *output;
-    unsigned long long seed;
-    long long bars, threads, repeat;
-    unsigned long long max_bytes; /* --max-bytes: input cap (0 = the library's default) */
-    double vol, start;
-} cli_options;
-
-static cli_options default_options(void) {
-    cli_options o = {0};
-    o.seed = HS_DEFAULT_SEED;
-    o.bars = HS_DEFAULT_BARS;
-    o.vol = HS_DEFAULT_VOL;
-    o.start = HS_DEFAULT_START;
-    o.format = NULL;
-    o.repeat = 1;
-    return o;
-}
-
-/* Parse "--name value" and "--name=value".  Returns 1 and sets *value when argv[*i] is that option. */
-static int option_value(int argc, char **argv, int *i, const char *name, const char **value, int *missing) {
-    size_t len = strlen(name);
-    if (strncmp(argv[*i], name, len) != 0) return 0;
-    if (argv[*i][len] == '=') {
-        *value = argv[*i] + len + 1;
-        return 1;
-    }
-    if (argv[*i][len] != '\0') return 0;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return 1;
-    }
-    *value = argv[++*i];
-    return 1;
 }
 
 /* ---- help ------------------------------------------------------------------------------------------- */
@@ -153,91 +74,22 @@ static const char *const usage_gen =
     "Write the synthetic close series of SPEC §1.  The format defaults from the file extension (.csv,\n"
     ".npy, otherwise raw little-endian f64).\n";
 
-/* ---- the grid ----------------------------------------------------------------------------------------- */
-static int parse_lengths(const char *spec, int64_t **out, size_t *n) {
-    size_t count = 1;
-    for (const char *p = spec; *p; p++) count += *p == ',';
-    int64_t *v = malloc(count * sizeof *v);
-    char *copy = strdup(spec);
-    if (!v || !copy) {
-        free(v);
-        free(copy);
-        return fail(EXIT_DATA, "out of memory");
-    }
-    size_t k = 0;
-    int bad = 0;
-    /* strtok would skip empty fields; walk the commas by hand so "6,,8" is an error. */
-    char *field = copy;
-    for (;;) {
-        char *comma = strchr(field, ',');
-        if (comma) *comma = '\0';
-        long long L;
-        if (!parse_i64(field, &L)) {
-            bad = fail(EXIT_USAGE, "--lengths: '%s' is not an integer (expected A,B,... with each length >= 2)", field);
-            break;
-        }
-        if (L < 2) {
-            bad = fail(EXIT_USAGE, "--lengths: length %lld is out of range (L must be >= 2)", L);
-            break;
-        }
-        v[k++] = L;
-        if (!comma) break;
-        field = comma + 1;
-    }
-    free(copy);
-    if (bad) {
-        free(v);
-        return bad;
-    }
-    *out = v;
-    *n = k;
-    return 0;
-}
-
-static int parse_grid(const char *spec, int64_t **out, size_t *n) {
-    long long lo, hi, count;
-    char a[64], b[64], c[64];
-    const char *p1 = strchr(spec, ':'), *p2 = p1 ? strchr(p1 + 1, ':') : NULL;
-    if (!p1 || !p2 || strchr(p2 + 1, ':') || (size_t)(p1 - spec) >= sizeof a || (size_t)(p2 - p1 - 1) >= sizeof b ||
-        strlen(p2 + 1) >= sizeof c)
-        return fail(EXIT_USAGE, "--grid '%s': expected LO:HI:COUNT, e.g. 6:200:80", spec);
-    memcpy(a, spec, (size_t)(p1 - spec));
-    a[p1 - spec] = '\0';
-    memcpy(b, p1 + 1, (size_t)(p2 - p1 - 1));
-    b[p2 - p1 - 1] = '\0';
-    strcpy(c, p2 + 1);
-    if (!parse_i64(a, &lo) || !parse_i64(b, &hi) || !parse_i64(c, &count))
-        return fail(EXIT_USAGE, "--grid '%s': LO, HI and COUNT must be integers", spec);
-    if (count < 1 || count > 1000000)
-        return fail(EXIT_USAGE, "--grid '%s': COUNT must be between 1 and 1000000", spec);
-    int64_t *v = malloc((size_t)count * sizeof *v);
-    if (!v) return fail(EXIT_DATA, "out of memory");
-    hs_error err;
-    if (hs_grid(lo, hi, (size_t)count, v, &err) != HS_OK) {
-        free(v);
-        return fail(EXIT_USAGE, "--grid: %s", err.msg);
-    }
-    *out = v;
-    *n = (size_t)count;
-    return 0;
-}
-
 /* ---- series --------------------------------------------------------------------------------------------- */
 static int load_series(const cli_options *o, double **close, size_t *n) {
     hs_error err;
     if (o->input) {
         hs_status st = hs_read_series_limited(o->input, NULL, (size_t)o->max_bytes, close, n, &err);
-        return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
+        return st == HS_OK ? 0 : cli_fail(exit_code_for(st), "%s", err.msg);
     }
     if (o->bars < 1 || o->bars > 2000000000LL)
-        return fail(EXIT_USAGE, "--bars %lld is out of range (1 .. 2000000000)", o->bars);
+        return cli_fail(EXIT_USAGE, "--bars %lld is out of range (1 .. 2000000000)", o->bars);
     *n = (size_t)o->bars;
     *close = malloc(*n * sizeof **close);
-    if (!*close) return fail(EXIT_DATA, "out of memory for %zu bars", *n);
+    if (!*close) return cli_fail(EXIT_DATA, "out of memory for %zu bars", *n);
     hs_status st = hs_make_close(o->seed, *n, o->vol, o->start, *close, &err);
     if (st != HS_OK) {
         free(*close);
-        return fail(exit_code_for(st), "%s", err.msg);
+        return cli_fail(exit_code_for(st), "%s", err.msg);
     }
     return 0;
 }
@@ -334,59 +186,11 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* ---- commands ------------------------------------------------------------------------------------------ */
-static int parse_common(int argc, char **argv, int *i, cli_options *o, int *handled) {
-    const char *v = NULL;
-    int missing = 0;
-    *handled = 1;
-    if (option_value(argc, argv, i, "--seed", &v, &missing)) {
-        if (missing || !parse_u64(v, &o->seed)) return fail(EXIT_USAGE, "--seed needs a non-negative integer");
-    } else if (option_value(argc, argv, i, "--bars", &v, &missing)) {
-        if (missing || !parse_i64(v, &o->bars) || o->bars < 1) return fail(EXIT_USAGE, "--bars needs an integer >= 1");
-    } else if (option_value(argc, argv, i, "--vol", &v, &missing)) {
-        if (missing || !parse_f64(v, &o->vol)) return fail(EXIT_USAGE, "--vol needs a finite number");
-    } else if (option_value(argc, argv, i, "--start", &v, &missing)) {
-        if (missing || !parse_f64(v, &o->start) || o->start <= 0)
-            return fail(EXIT_USAGE, "--start needs a finite number > 0");
-    } else if (option_value(argc, argv, i, "--format", &v, &missing)) {
-        if (missing) return fail(EXIT_USAGE, "--format needs a value");
-        o->format = v;
-    } else if (option_value(argc, argv, i, "--output", &v, &missing)) {
-        if (missing) return fail(EXIT_USAGE, "--output needs a file name");
-        o->output = v;
-    } else if (option_value(argc, argv, i, "--max-bytes", &v, &missing)) {
-        if (missing || !parse_u64(v, &o->max_bytes) || o->max_bytes == 0)
-            return fail(EXIT_USAGE, "--max-bytes needs an integer >= 1 (the largest input read, in bytes)");
-    } else {
-        *handled = 0;
-    }
-    return 0;
-}
-
-/* The options that choose the kernel: --variant, --isa, --threads (run and wire). */
-static int parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *handled) {
-    const char *v = NULL;
-    int missing = 0;
-    *handled = 1;
-    if (option_value(argc, argv, i, "--variant", &v, &missing)) {
-        if (missing) return fail(EXIT_USAGE, "--variant needs a name");
-        o->variant = v;
-    } else if (option_value(argc, argv, i, "--isa", &v, &missing)) {
-        if (missing) return fail(EXIT_USAGE, "--isa needs a name");
-        o->isa = v;
-    } else if (option_value(argc, argv, i, "--threads", &v, &missing)) {
-        if (missing || !parse_i64(v, &o->threads) || o->threads < 1 || o->threads > 4096)
-            return fail(EXIT_USAGE, "--threads needs an integer between 1 and 4096");
-    } else {
-        *handled = 0;
-    }
-    return 0;
-}
-
 /* The same --variant/--isa/--threads parsing for `hmasweep serve` (cli/serve.c). */
 int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, int *handled) {
-    cli_options o = default_options();
+    cli_options o = cli_default_options();
     o.variant = opt->variant, o.isa = opt->isa, o.threads = opt->threads;
-    int rc = parse_kernel_choice(argc, argv, i, &o, handled);
+    int rc = cli_parse_kernel_choice(argc, argv, i, &o, handled);
     opt->variant = o.variant, opt->isa = o.isa, opt->threads = (int)o.threads;
     return rc;
 }
@@ -431,48 +235,21 @@ static void mark_runnable(const hs_variant_info *v, char *buf, size_t size) {
 static int cmd_run(int argc, char **argv) {
     if (names_inputs(argc, argv)) return hs_universe_cli(argc, argv);
     double t_process = now_seconds();
-    cli_options o = default_options();
-    for (int i = 0; i < argc; i++) {
-        const char *v = NULL;
-        int missing = 0, handled, rc;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(usage_run, stdout);
-            return 0;
-        }
-        if ((rc = parse_common(argc, argv, &i, &o, &handled))) return rc;
-        if (handled) continue;
-        if ((rc = parse_kernel_choice(argc, argv, &i, &o, &handled))) return rc;
-        if (handled) continue;
-        if (option_value(argc, argv, &i, "--input", &v, &missing)) {
-            if (missing) return fail(EXIT_USAGE, "--input needs a file name");
-            o.input = v;
-        } else if (option_value(argc, argv, &i, "--grid", &v, &missing)) {
-            if (missing) return fail(EXIT_USAGE, "--grid needs LO:HI:COUNT");
-            o.grid = v;
-        } else if (option_value(argc, argv, &i, "--lengths", &v, &missing)) {
-            if (missing) return fail(EXIT_USAGE, "--lengths needs A,B,...");
-            o.lengths = v;
-        } else if (option_value(argc, argv, &i, "--repeat", &v, &missing)) {
-            if (missing || !parse_i64(v, &o.repeat) || o.repeat < 1 || o.repeat > 1000)
-                return fail(EXIT_USAGE, "--repeat needs an integer between 1 and 1000");
-        } else {
-            return fail(EXIT_USAGE, "run: unknown option '%s' (see `hmasweep run --help`)", argv[i]);
-        }
+    cli_options o = cli_default_options();
+    int help = 0, rc = cli_parse_run(argc, argv, &o, &help);
+    if (rc) return rc;
+    if (help) {
+        fputs(usage_run, stdout);
+        return 0;
     }
-    if (!o.format) o.format = "table";
-    if (strcmp(o.format, "table") && strcmp(o.format, "json") && strcmp(o.format, "csv"))
-        return fail(EXIT_USAGE, "--format '%s': expected table, json or csv", o.format);
-    if (o.grid && o.lengths) return fail(EXIT_USAGE, "--grid and --lengths are alternatives; give one");
-    if (o.input && (o.seed != HS_DEFAULT_SEED || o.bars != HS_DEFAULT_BARS))
-        return fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
-    if (o.output) return fail(EXIT_USAGE, "run: --output is for `gen`; redirect stdout instead");
     const char *variant = o.variant ? o.variant : HS_DEFAULT_VARIANT;
-    if (!hs_cli_variant_known(variant)) return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
+    if (!hs_cli_variant_known(variant))
+        return cli_fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
 
     int64_t *lengths = NULL;
     size_t n_combos = 0;
-    int rc = o.lengths ? parse_lengths(o.lengths, &lengths, &n_combos)
-                       : parse_grid(o.grid ? o.grid : "6:200:80", &lengths, &n_combos);
+    rc = o.lengths ? cli_parse_lengths(o.lengths, &lengths, &n_combos)
+                   : cli_parse_grid(o.grid ? o.grid : "6:200:80", &lengths, &n_combos);
     if (rc) return rc;
 
     double *close = NULL;
@@ -512,11 +289,11 @@ static int cmd_run(int argc, char **argv) {
     free(results);
     free(close);
     free(lengths);
-    return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
+    return st == HS_OK ? 0 : cli_fail(exit_code_for(st), "%s", err.msg);
 }
 
 static int cmd_variants(int argc, char **argv) {
-    cli_options o = default_options();
+    cli_options o = cli_default_options();
     int all = 0;
     for (int i = 0; i < argc; i++) {
         int handled, rc;
@@ -528,12 +305,12 @@ static int cmd_variants(int argc, char **argv) {
             all = 1;
             continue;
         }
-        if ((rc = parse_common(argc, argv, &i, &o, &handled))) return rc;
-        if (!handled || o.output) return fail(EXIT_USAGE, "variants: unknown option '%s'", argv[i]);
+        if ((rc = cli_parse_common(argc, argv, &i, &o, &handled))) return rc;
+        if (!handled || o.output) return cli_fail(EXIT_USAGE, "variants: unknown option '%s'", argv[i]);
     }
     int json = o.format && strcmp(o.format, "json") == 0;
     if (o.format && !json && strcmp(o.format, "table"))
-        return fail(EXIT_USAGE, "--format '%s': expected table or json", o.format);
+        return cli_fail(EXIT_USAGE, "--format '%s': expected table or json", o.format);
     size_t n = hs_variant_count();
     if (json) printf("[");
     else printf("%-14s %-4s %-7s %-28s %-8s %s\n", "variant", "tier", "driver", "isas (* = this CPU runs it)", "default", "summary");
@@ -541,7 +318,7 @@ static int cmd_variants(int argc, char **argv) {
         hs_variant_info v;
         hs_error err;
         /* the default ISA is hs_sweep's own choice (HMASWEEP_ISA included): a bad setting fails here as in run */
-        if (hs_variant_describe(k, &v, &err) != HS_OK) return fail(EXIT_USAGE, "%s", err.msg);
+        if (hs_variant_describe(k, &v, &err) != HS_OK) return cli_fail(EXIT_USAGE, "%s", err.msg);
         if (strcmp(v.role, "experiment") == 0 && !all) continue;
         char isas[160];
         mark_runnable(&v, isas, sizeof isas);
@@ -571,38 +348,38 @@ static const char *const usage_wire =
     "a truncated frame ends the stream.  Exit 1 when any frame failed.\n";
 
 static int cmd_wire(int argc, char **argv) {
-    cli_options o = default_options();
+    cli_options o = cli_default_options();
     for (int i = 0; i < argc; i++) {
         int handled, rc;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_wire, stdout);
             return 0;
         }
-        if ((rc = parse_kernel_choice(argc, argv, &i, &o, &handled))) return rc;
-        if (!handled) return fail(EXIT_USAGE, "wire: unknown option '%s' (see `hmasweep wire --help`)", argv[i]);
+        if ((rc = cli_parse_kernel_choice(argc, argv, &i, &o, &handled))) return rc;
+        if (!handled) return cli_fail(EXIT_USAGE, "wire: unknown option '%s' (see `hmasweep wire --help`)", argv[i]);
     }
     if (o.variant && !hs_cli_variant_known(o.variant))
-        return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", o.variant);
+        return cli_fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", o.variant);
     hs_sweep_options opt = {.variant = o.variant, .isa = o.isa, .threads = (int)o.threads};
     hs_error err;
-    return hs_wire_serve(&opt, &err) ? fail(EXIT_DATA, "%s", err.msg) : 0;
+    return hs_wire_serve(&opt, &err) ? cli_fail(EXIT_DATA, "%s", err.msg) : 0;
 }
 
 static int cmd_gen(int argc, char **argv) {
-    cli_options o = default_options();
+    cli_options o = cli_default_options();
     for (int i = 0; i < argc; i++) {
         int handled, rc;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_gen, stdout);
             return 0;
         }
-        if ((rc = parse_common(argc, argv, &i, &o, &handled))) return rc;
-        if (!handled) return fail(EXIT_USAGE, "gen: unknown option '%s' (see `hmasweep gen --help`)", argv[i]);
+        if ((rc = cli_parse_common(argc, argv, &i, &o, &handled))) return rc;
+        if (!handled) return cli_fail(EXIT_USAGE, "gen: unknown option '%s' (see `hmasweep gen --help`)", argv[i]);
     }
-    if (!o.output) return fail(EXIT_USAGE, "gen: --output FILE is required");
+    if (!o.output) return cli_fail(EXIT_USAGE, "gen: --output FILE is required");
     const char *format = o.format ? o.format : hs_series_format(o.output);
     if (strcmp(format, "f64") && strcmp(format, "csv") && strcmp(format, "npy"))
-        return fail(EXIT_USAGE, "--format '%s': expected f64, csv or npy", format);
+        return cli_fail(EXIT_USAGE, "--format '%s': expected f64, csv or npy", format);
     double *close = NULL;
     size_t n = 0;
     int rc = load_series(&o, &close, &n);
@@ -610,7 +387,7 @@ static int cmd_gen(int argc, char **argv) {
     hs_error err;
     hs_status st = hs_write_series(o.output, format, close, n, &err);
     free(close);
-    return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
+    return st == HS_OK ? 0 : cli_fail(exit_code_for(st), "%s", err.msg);
 }
 
 static const char *const usage_trades =
@@ -634,11 +411,11 @@ static int parse_windows(const char *spec, hs_windows *w) {
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         long long v;
         if ((k < 5 && !comma) || (k == 5 && comma) || len >= sizeof field)
-            return fail(EXIT_USAGE, "--windows '%s': expected six comma-separated integers", spec);
+            return cli_fail(EXIT_USAGE, "--windows '%s': expected six comma-separated integers", spec);
         memcpy(field, p, len);
         field[len] = '\0';
-        if (!parse_i64(field, &v) || v < 1)
-            return fail(EXIT_USAGE, "--windows '%s': '%s' is not a window >= 1", spec, field);
+        if (!cli_parse_i64(field, &v) || v < 1)
+            return cli_fail(EXIT_USAGE, "--windows '%s': '%s' is not a window >= 1", spec, field);
         w->w[k] = v;
         p = comma ? comma + 1 : p + len;
     }
@@ -674,7 +451,7 @@ static void print_trades(const char *format, const hs_trade *t, size_t n, const 
 }
 
 static int cmd_trades(int argc, char **argv) {
-    cli_options o = default_options();
+    cli_options o = cli_default_options();
     const char *length = NULL, *windows = NULL;
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
@@ -683,35 +460,35 @@ static int cmd_trades(int argc, char **argv) {
             fputs(usage_trades, stdout);
             return 0;
         }
-        if ((rc = parse_common(argc, argv, &i, &o, &handled))) return rc;
+        if ((rc = cli_parse_common(argc, argv, &i, &o, &handled))) return rc;
         if (handled) continue;
-        if (option_value(argc, argv, &i, "--input", &v, &missing)) {
-            if (missing) return fail(EXIT_USAGE, "--input needs a file name");
+        if (cli_option_value(argc, argv, &i, "--input", &v, &missing)) {
+            if (missing) return cli_fail(EXIT_USAGE, "--input needs a file name");
             o.input = v;
-        } else if (option_value(argc, argv, &i, "--length", &v, &missing)) {
-            if (missing) return fail(EXIT_USAGE, "--length needs an integer >= 2");
+        } else if (cli_option_value(argc, argv, &i, "--length", &v, &missing)) {
+            if (missing) return cli_fail(EXIT_USAGE, "--length needs an integer >= 2");
             length = v;
-        } else if (option_value(argc, argv, &i, "--windows", &v, &missing)) {
-            if (missing) return fail(EXIT_USAGE, "--windows needs six integers");
+        } else if (cli_option_value(argc, argv, &i, "--windows", &v, &missing)) {
+            if (missing) return cli_fail(EXIT_USAGE, "--windows needs six integers");
             windows = v;
         } else {
-            return fail(EXIT_USAGE, "trades: unknown option '%s' (see `hmasweep trades --help`)", argv[i]);
+            return cli_fail(EXIT_USAGE, "trades: unknown option '%s' (see `hmasweep trades --help`)", argv[i]);
         }
     }
     const char *format = o.format ? o.format : "table";
     if (strcmp(format, "table") && strcmp(format, "json") && strcmp(format, "csv"))
-        return fail(EXIT_USAGE, "--format '%s': expected table, csv or json", format);
-    if (!length == !windows) return fail(EXIT_USAGE, "trades: give one of --length L or --windows W0,...,W5");
-    if (o.output) return fail(EXIT_USAGE, "trades: --output is for `gen`; redirect stdout instead");
+        return cli_fail(EXIT_USAGE, "--format '%s': expected table, csv or json", format);
+    if (!length == !windows) return cli_fail(EXIT_USAGE, "trades: give one of --length L or --windows W0,...,W5");
+    if (o.output) return cli_fail(EXIT_USAGE, "trades: --output is for `gen`; redirect stdout instead");
     if (o.input && (o.seed != HS_DEFAULT_SEED || o.bars != HS_DEFAULT_BARS))
-        return fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
+        return cli_fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
     hs_windows w;
     hs_error err;
     int rc;
     if (length) {
         long long L;
-        if (!parse_i64(length, &L) || L < 2) return fail(EXIT_USAGE, "--length '%s': expected an integer >= 2", length);
-        if (hs_windows_from_length(L, &w, &err) != HS_OK) return fail(EXIT_USAGE, "--length: %s", err.msg);
+        if (!cli_parse_i64(length, &L) || L < 2) return cli_fail(EXIT_USAGE, "--length '%s': expected an integer >= 2", length);
+        if (hs_windows_from_length(L, &w, &err) != HS_OK) return cli_fail(EXIT_USAGE, "--length: %s", err.msg);
     } else if ((rc = parse_windows(windows, &w))) {
         return rc;
     }
@@ -732,7 +509,7 @@ static int cmd_trades(int argc, char **argv) {
     }
     free(t);
     free(close);
-    return st == HS_OK ? 0 : fail(exit_code_for(st), "%s", err.msg);
+    return st == HS_OK ? 0 : cli_fail(exit_code_for(st), "%s", err.msg);
 }
 
 /* Output that did not reach stdout (a full disk, a closed pipe) is an error, not exit 0 (issue 10,
@@ -740,7 +517,7 @@ static int cmd_trades(int argc, char **argv) {
 static int stdout_checked(int rc) {
     if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
     int e = errno;
-    return rc ? rc : fail(EXIT_DATA, "cannot write the output to stdout: %s", e ? strerror(e) : "write error");
+    return rc ? rc : cli_fail(EXIT_DATA, "cannot write the output to stdout: %s", e ? strerror(e) : "write error");
 }
 
 static int dispatch(int argc, char **argv) {

@@ -1,0 +1,242 @@
+/* The CLI's option parsing, apart from execution so that fuzz/fuzz_cli.c reaches it: every function here
+ * reads argv words, fills cli_options, and on a bad option names the problem on stderr and returns the
+ * exit status (EXIT_USAGE); none writes stdout, exits or sweeps. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hmasweep.h"
+#include "options.h"
+
+int cli_fail(int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hmasweep: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return code;
+}
+
+/* ---- strict number parsing: the whole word must be the number ------------------------------------ */
+int cli_parse_i64(const char *s, long long *out) {
+    char *end;
+    if (!s || !*s) return 0;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end) return 0;
+    *out = v;
+    return 1;
+}
+
+int cli_parse_u64(const char *s, unsigned long long *out) {
+    char *end;
+    if (!s || !*s || *s == '-') return 0;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end) return 0;
+    *out = v;
+    return 1;
+}
+
+int cli_parse_f64(const char *s, double *out) {
+    char *end;
+    if (!s || !*s) return 0;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v)) return 0;
+    *out = v;
+    return 1;
+}
+
+/* ---- options ---------------------------------------------------------------------------------------- */
+
+cli_options cli_default_options(void) {
+    cli_options o = {0};
+    o.seed = HS_DEFAULT_SEED;
+    o.bars = HS_DEFAULT_BARS;
+    o.vol = HS_DEFAULT_VOL;
+    o.start = HS_DEFAULT_START;
+    o.format = NULL;
+    o.repeat = 1;
+    return o;
+}
+
+/* Parse "--name value" and "--name=value".  Returns 1 and sets *value when argv[*i] is that option. */
+int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value, int *missing) {
+    size_t len = strlen(name);
+    if (strncmp(argv[*i], name, len) != 0) return 0;
+    if (argv[*i][len] == '=') {
+        *value = argv[*i] + len + 1;
+        return 1;
+    }
+    if (argv[*i][len] != '\0') return 0;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return 1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+/* ---- the grid ----------------------------------------------------------------------------------------- */
+int cli_parse_lengths(const char *spec, int64_t **out, size_t *n) {
+    size_t count = 1;
+    for (const char *p = spec; *p; p++) count += *p == ',';
+    int64_t *v = malloc(count * sizeof *v);
+    char *copy = strdup(spec);
+    if (!v || !copy) {
+        free(v);
+        free(copy);
+        return cli_fail(EXIT_DATA, "out of memory");
+    }
+    size_t k = 0;
+    int bad = 0;
+    /* strtok would skip empty fields; walk the commas by hand so "6,,8" is an error. */
+    char *field = copy;
+    for (;;) {
+        char *comma = strchr(field, ',');
+        if (comma) *comma = '\0';
+        long long L;
+        if (!cli_parse_i64(field, &L)) {
+            bad = cli_fail(EXIT_USAGE, "--lengths: '%s' is not an integer (expected A,B,... with each length >= 2)", field);
+            break;
+        }
+        if (L < 2) {
+            bad = cli_fail(EXIT_USAGE, "--lengths: length %lld is out of range (L must be >= 2)", L);
+            break;
+        }
+        v[k++] = L;
+        if (!comma) break;
+        field = comma + 1;
+    }
+    free(copy);
+    if (bad) {
+        free(v);
+        return bad;
+    }
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+int cli_parse_grid(const char *spec, int64_t **out, size_t *n) {
+    long long lo, hi, count;
+    char a[64], b[64], c[64];
+    const char *p1 = strchr(spec, ':'), *p2 = p1 ? strchr(p1 + 1, ':') : NULL;
+    if (!p1 || !p2 || strchr(p2 + 1, ':') || (size_t)(p1 - spec) >= sizeof a || (size_t)(p2 - p1 - 1) >= sizeof b ||
+        strlen(p2 + 1) >= sizeof c)
+        return cli_fail(EXIT_USAGE, "--grid '%s': expected LO:HI:COUNT, e.g. 6:200:80", spec);
+    memcpy(a, spec, (size_t)(p1 - spec));
+    a[p1 - spec] = '\0';
+    memcpy(b, p1 + 1, (size_t)(p2 - p1 - 1));
+    b[p2 - p1 - 1] = '\0';
+    strcpy(c, p2 + 1);
+    if (!cli_parse_i64(a, &lo) || !cli_parse_i64(b, &hi) || !cli_parse_i64(c, &count))
+        return cli_fail(EXIT_USAGE, "--grid '%s': LO, HI and COUNT must be integers", spec);
+    if (count < 1 || count > 1000000)
+        return cli_fail(EXIT_USAGE, "--grid '%s': COUNT must be between 1 and 1000000", spec);
+    int64_t *v = malloc((size_t)count * sizeof *v);
+    if (!v) return cli_fail(EXIT_DATA, "out of memory");
+    hs_error err;
+    if (hs_grid(lo, hi, (size_t)count, v, &err) != HS_OK) {
+        free(v);
+        return cli_fail(EXIT_USAGE, "--grid: %s", err.msg);
+    }
+    *out = v;
+    *n = (size_t)count;
+    return 0;
+}
+
+int cli_parse_common(int argc, char **argv, int *i, cli_options *o, int *handled) {
+    const char *v = NULL;
+    int missing = 0;
+    *handled = 1;
+    if (cli_option_value(argc, argv, i, "--seed", &v, &missing)) {
+        if (missing || !cli_parse_u64(v, &o->seed)) return cli_fail(EXIT_USAGE, "--seed needs a non-negative integer");
+    } else if (cli_option_value(argc, argv, i, "--bars", &v, &missing)) {
+        if (missing || !cli_parse_i64(v, &o->bars) || o->bars < 1) return cli_fail(EXIT_USAGE, "--bars needs an integer >= 1");
+    } else if (cli_option_value(argc, argv, i, "--vol", &v, &missing)) {
+        if (missing || !cli_parse_f64(v, &o->vol)) return cli_fail(EXIT_USAGE, "--vol needs a finite number");
+    } else if (cli_option_value(argc, argv, i, "--start", &v, &missing)) {
+        if (missing || !cli_parse_f64(v, &o->start) || o->start <= 0)
+            return cli_fail(EXIT_USAGE, "--start needs a finite number > 0");
+    } else if (cli_option_value(argc, argv, i, "--format", &v, &missing)) {
+        if (missing) return cli_fail(EXIT_USAGE, "--format needs a value");
+        o->format = v;
+    } else if (cli_option_value(argc, argv, i, "--output", &v, &missing)) {
+        if (missing) return cli_fail(EXIT_USAGE, "--output needs a file name");
+        o->output = v;
+    } else if (cli_option_value(argc, argv, i, "--max-bytes", &v, &missing)) {
+        if (missing || !cli_parse_u64(v, &o->max_bytes) || o->max_bytes == 0)
+            return cli_fail(EXIT_USAGE, "--max-bytes needs an integer >= 1 (the largest input read, in bytes)");
+    } else {
+        *handled = 0;
+    }
+    return 0;
+}
+
+/* The options that choose the kernel: --variant, --isa, --threads (run and wire). */
+int cli_parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *handled) {
+    const char *v = NULL;
+    int missing = 0;
+    *handled = 1;
+    if (cli_option_value(argc, argv, i, "--variant", &v, &missing)) {
+        if (missing) return cli_fail(EXIT_USAGE, "--variant needs a name");
+        o->variant = v;
+    } else if (cli_option_value(argc, argv, i, "--isa", &v, &missing)) {
+        if (missing) return cli_fail(EXIT_USAGE, "--isa needs a name");
+        o->isa = v;
+    } else if (cli_option_value(argc, argv, i, "--threads", &v, &missing)) {
+        if (missing || !cli_parse_i64(v, &o->threads) || o->threads < 1 || o->threads > 4096)
+            return cli_fail(EXIT_USAGE, "--threads needs an integer between 1 and 4096");
+    } else {
+        *handled = 0;
+    }
+    return 0;
+}
+
+/* `run`'s options (without --inputs, which cli/main.c hands to the universe sweep): 0 with *o filled (or
+ * *help set at --help/-h), else the exit status after naming the problem on stderr.  Pure otherwise:
+ * no output on stdout, no sweep; the grid/lengths text is checked later by cli_parse_grid/lengths. */
+int cli_parse_run(int argc, char **argv, cli_options *o, int *help) {
+    for (int i = 0; i < argc; i++) {
+        const char *v = NULL;
+        int missing = 0, handled, rc;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            *help = 1;
+            return 0;
+        }
+        if ((rc = cli_parse_common(argc, argv, &i, o, &handled))) return rc;
+        if (handled) continue;
+        if ((rc = cli_parse_kernel_choice(argc, argv, &i, o, &handled))) return rc;
+        if (handled) continue;
+        if (cli_option_value(argc, argv, &i, "--input", &v, &missing)) {
+            if (missing) return cli_fail(EXIT_USAGE, "--input needs a file name");
+            o->input = v;
+        } else if (cli_option_value(argc, argv, &i, "--grid", &v, &missing)) {
+            if (missing) return cli_fail(EXIT_USAGE, "--grid needs LO:HI:COUNT");
+            o->grid = v;
+        } else if (cli_option_value(argc, argv, &i, "--lengths", &v, &missing)) {
+            if (missing) return cli_fail(EXIT_USAGE, "--lengths needs A,B,...");
+            o->lengths = v;
+        } else if (cli_option_value(argc, argv, &i, "--repeat", &v, &missing)) {
+            if (missing || !cli_parse_i64(v, &o->repeat) || o->repeat < 1 || o->repeat > 1000)
+                return cli_fail(EXIT_USAGE, "--repeat needs an integer between 1 and 1000");
+        } else {
+            return cli_fail(EXIT_USAGE, "run: unknown option '%s' (see `hmasweep run --help`)", argv[i]);
+        }
+    }
+    if (!o->format) o->format = "table";
+    if (strcmp(o->format, "table") && strcmp(o->format, "json") && strcmp(o->format, "csv"))
+        return cli_fail(EXIT_USAGE, "--format '%s': expected table, json or csv", o->format);
+    if (o->grid && o->lengths) return cli_fail(EXIT_USAGE, "--grid and --lengths are alternatives; give one");
+    if (o->input && (o->seed != HS_DEFAULT_SEED || o->bars != HS_DEFAULT_BARS))
+        return cli_fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
+    if (o->output) return cli_fail(EXIT_USAGE, "run: --output is for `gen`; redirect stdout instead");
+    return 0;
+}

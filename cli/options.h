@@ -1,0 +1,28 @@
+/* The CLI's option parsing (cli/options.c), shared by cli/main.c and fuzz/fuzz_cli.c. */
+#ifndef HS_CLI_OPTIONS_H
+#define HS_CLI_OPTIONS_H
+#include <stddef.h>
+#include <stdint.h>
+
+enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
+
+typedef struct {
+    const char *variant, *isa, *input, *grid, *lengths, *format, *output;
+    unsigned long long seed;
+    long long bars, threads, repeat;
+    unsigned long long max_bytes; /* --max-bytes: input cap (0 = the library's default) */
+    double vol, start;
+} cli_options;
+
+__attribute__((format(printf, 2, 3))) int cli_fail(int code, const char *fmt, ...);
+int cli_parse_i64(const char *s, long long *out);
+int cli_parse_u64(const char *s, unsigned long long *out);
+int cli_parse_f64(const char *s, double *out);
+cli_options cli_default_options(void);
+int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value, int *missing);
+int cli_parse_lengths(const char *spec, int64_t **out, size_t *n);
+int cli_parse_grid(const char *spec, int64_t **out, size_t *n);
+int cli_parse_common(int argc, char **argv, int *i, cli_options *o, int *handled);
+int cli_parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *handled);
+int cli_parse_run(int argc, char **argv, cli_options *o, int *help);
+#endif
