@@ -12,12 +12,26 @@
 #include "hmasweep.h"
 #include "options.h"
 
+/* Where cli_fail's message goes: stderr, or a caller's buffer (cli_capture_messages), so that a parser
+ * that reports through an hs_error (universe/args.c) reuses these functions instead of copying them. */
+static char *capture_buf;
+static size_t capture_cap;
+
+void cli_capture_messages(char *buf, size_t cap) {
+    capture_buf = buf;
+    capture_cap = cap;
+}
+
 int cli_fail(int code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fputs("hmasweep: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (capture_buf && capture_cap) {
+        vsnprintf(capture_buf, capture_cap, fmt, ap);
+    } else {
+        fputs("hmasweep: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    }
     va_end(ap);
     return code;
 }

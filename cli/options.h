@@ -15,6 +15,8 @@ typedef struct {
 } cli_options;
 
 __attribute__((format(printf, 2, 3))) int cli_fail(int code, const char *fmt, ...);
+/* Send cli_fail's messages to buf (NUL-terminated, at most cap bytes) instead of stderr; NULL restores. */
+void cli_capture_messages(char *buf, size_t cap);
 int cli_parse_i64(const char *s, long long *out);
 int cli_parse_u64(const char *s, unsigned long long *out);
 int cli_parse_f64(const char *s, double *out);

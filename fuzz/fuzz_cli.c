@@ -4,8 +4,8 @@
  * universe/args.h: `run --inputs` and `hmasweep-mpi`, bit 0 admitting the MPI-only options).  Either
  * success with checked values, or a refusal that names the problem; never a crash, a leak, an
  * out-of-bounds read or undefined behaviour (e.g. the grid's float->int conversions).
+ * (hmasweep_universe carries cli/options.c.)
  * hs:fuzz-links hmasweep_universe
- * hs:fuzz-sources cli/options.c
  * Not reached: `gen`/`trades`/`variants`/`wire` option loops, still inline in cli/main.c (they share
  * cli_parse_common/cli_parse_kernel_choice, which `run` reaches). */
 #include <stdint.h>

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "args.h"
 
+#include "options.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,53 +27,13 @@ __attribute__((format(printf, 2, 3))) static hs_status usage(hs_error *err, cons
     return HS_ERR_USAGE;
 }
 
-static int whole_i64(const char *s, long long *out) {
-    char *end;
-    if (!s || !*s) return 0;
-    errno = 0;
-    *out = strtoll(s, &end, 10);
-    return !errno && !*end;
-}
-
-/* "A,B,..." each an integer >= 2; empty fields are errors. */
-static hs_status parse_lengths(const char *spec, hs_universe_args *a, hs_error *err) {
-    size_t count = 1;
-    for (const char *p = spec; *p; p++) count += *p == ',';
-    a->lengths = malloc(count * sizeof *a->lengths);
-    char *copy = strdup(spec), *field = copy;
-    if (!a->lengths || !copy) return free(copy), usage(err, "out of memory");
-    for (a->n_combos = 0;; a->n_combos++) {
-        char *comma = strchr(field, ',');
-        if (comma) *comma = '\0';
-        long long L;
-        if (!whole_i64(field, &L) || L < 2) {
-            hs_status st = usage(err, "--lengths: '%s' is not a length (integers >= 2, A,B,...)", field);
-            return free(copy), st;
-        }
-        a->lengths[a->n_combos] = L;
-        if (!comma) break;
-        field = comma + 1;
-    }
-    a->n_combos++;
-    free(copy);
-    return HS_OK;
-}
-
-static hs_status parse_grid(const char *spec, hs_universe_args *a, hs_error *err) {
-    char copy[96];
-    if (strlen(spec) >= sizeof copy) return usage(err, "--grid '%.32s...': too long", spec);
-    strcpy(copy, spec);
-    char *c1 = strchr(copy, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-    long long lo, hi, count;
-    if (!c2 || strchr(c2 + 1, ':')) return usage(err, "--grid '%s': expected LO:HI:COUNT, e.g. 6:200:80", spec);
-    *c1 = *c2 = '\0';
-    if (!whole_i64(copy, &lo) || !whole_i64(c1 + 1, &hi) || !whole_i64(c2 + 1, &count) || count < 1 ||
-        count > 1000000)
-        return usage(err, "--grid '%s': LO, HI integers and COUNT between 1 and 1000000", spec);
-    a->lengths = malloc((size_t)count * sizeof *a->lengths);
-    if (!a->lengths) return usage(err, "out of memory");
-    a->n_combos = (size_t)count;
-    return hs_grid(lo, hi, (size_t)count, a->lengths, err);
+/* --grid / --lengths through the CLI's own parsers (cli/options.c), their messages into err. */
+static hs_status parse_grid_or_lengths(const char *grid, const char *lengths, hs_universe_args *a, hs_error *err) {
+    cli_capture_messages(err->msg, sizeof err->msg);
+    int rc = lengths ? cli_parse_lengths(lengths, &a->lengths, &a->n_combos)
+                     : cli_parse_grid(grid ? grid : "6:200:80", &a->lengths, &a->n_combos);
+    cli_capture_messages(NULL, 0);
+    return rc == 0 ? HS_OK : rc == EXIT_USAGE ? HS_ERR_USAGE : HS_ERR_NOMEM;
 }
 
 /* "--name VALUE" or "--name=VALUE". */
@@ -97,7 +59,7 @@ static hs_status parse_one(int argc, char **argv, int *i, int mpi, hs_universe_a
     else if (option(argc, argv, i, "--variant", &v, &st, err)) a->sweep.variant = v;
     else if (option(argc, argv, i, "--isa", &v, &st, err)) a->sweep.isa = v;
     else if (option(argc, argv, i, "--threads", &v, &st, err)) {
-        if (st == HS_OK && (!whole_i64(v, &n) || n < 1 || n > 4096))
+        if (st == HS_OK && (!cli_parse_i64(v, &n) || n < 1 || n > 4096))
             st = usage(err, "--threads needs an integer between 1 and 4096");
         else a->sweep.threads = (int)n;
     } else if (mpi && option(argc, argv, i, "--checkpoint", &v, &st, err)) a->checkpoint = v;
@@ -118,8 +80,7 @@ hs_status hs_universe_parse(int argc, char **argv, int mpi, hs_universe_args *a,
     if (grid && lengths) return usage(err, "--grid and --lengths are alternatives; give one");
     if (a->resume && !a->checkpoint) return usage(err, "--resume needs --checkpoint FILE");
     if ((st = hs_universe_check_format(a->format, err)) != HS_OK) return st;
-    st = lengths ? parse_lengths(lengths, a, err) : parse_grid(grid ? grid : "6:200:80", a, err);
-    if (st != HS_OK) return st;
+    if ((st = parse_grid_or_lengths(grid, lengths, a, err)) != HS_OK) return st;
     a->windows = malloc((a->n_combos ? a->n_combos : 1) * sizeof *a->windows);
     if (!a->windows) return usage(err, "out of memory");
     for (size_t c = 0; st == HS_OK && c < a->n_combos; c++) st = hs_windows_from_length(a->lengths[c], &a->windows[c], err);
