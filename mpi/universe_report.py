@@ -204,7 +204,7 @@ def write_report(res, path):
              f"Variant: `{res['variant']}`. Timings are whole commands (process start, reading the files, "
              f"output), median of {t['local_1_thread']['runs']} interleaved runs with min-max; the machine was "
              "shared with other work, so read ratios, not absolutes.\n")
-    L.append(f"## Measured: {u['symbols']} symbols ({u['bars']:,} bars in all, 30k-150k each, f64/CSV/npy mixed) x {u['combos']} combos\n")
+    L.append(f"## Measured: {u['symbols']} symbols ({u['bars']:,} bars in all, 60k-300k each, f64/CSV/npy mixed) x {u['combos']} combos\n")
     L.append("| run | wall s (median) | min-max | bar-combos/s | per core | speed-up | efficiency |")
     L.append("|---|---|---|---|---|---|---|")
     for k, v in t.items():
