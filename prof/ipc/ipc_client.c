@@ -125,6 +125,7 @@ static int cmd_sweep(const args *a, const double *close, size_t n_bars) {
     printf("], ");
     print_results(pnl, trades, n);
     printf("}\n");
+    free(w), free(res), free(secs), free(pnl), free(trades);
     return 0;
 }
 
