@@ -46,12 +46,31 @@ static hs_status run(const hs_variant *v, hs_isa which, int threads, const doubl
     return st;
 }
 
+/* HS_GATE_STRIDE=k gates every k-th combo of the default run (k = 1 when unset).  Only the emulated
+ * aarch64 CI step sets it (.ci/aarch64.sh without --full): under qemu the 80 combos of one port-family
+ * gate cost 25-35 CPU-seconds, and every lane, segment and ISA path is still reached by the k-th combos
+ * and by every other data set below, which always run whole. */
+static void keep_every_kth_combo(golden_run *g) {
+    const char *s = getenv("HS_GATE_STRIDE");
+    long k = s && *s ? strtol(s, NULL, 10) : 1;
+    if (k <= 1) return;
+    size_t kept = 0;
+    for (size_t c = 0; c < g->n; c += (size_t)k, kept++) {
+        g->lengths[kept] = g->lengths[c];
+        g->windows[kept] = g->windows[c];
+        g->results[kept] = g->results[c];
+    }
+    printf("gate: HS_GATE_STRIDE=%ld, default run gated on %zu of %zu combos\n", k, kept, g->n);
+    g->n = kept;
+}
+
 static void check_default_run(void) {
     golden_run g;
     if (!golden_load(HS_SOURCE_DIR "/tests/golden/default_run.json", &g)) {
         CHECK(0, "cannot read the golden file");
         return;
     }
+    keep_every_kth_combo(&g);
     double *close = malloc(HS_DEFAULT_BARS * sizeof *close);
     hs_result *out = calloc(g.n, sizeof *out);
     hs_make_close(HS_DEFAULT_SEED, HS_DEFAULT_BARS, HS_DEFAULT_VOL, HS_DEFAULT_START, close, NULL);
