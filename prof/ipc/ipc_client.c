@@ -252,10 +252,12 @@ int main(int argc, char **argv) {
     size_t n_bars;
     hs_error err;
     if (hs_read_series(a.series, &close, &n_bars, &err) != HS_OK) return die(a.series, err.msg);
-    if (!strcmp(argv[1], "sweep")) return cmd_sweep(&a, close, n_bars);
-    if (!strcmp(argv[1], "echo")) return cmd_echo(&a, close, n_bars);
-    if (!strcmp(argv[1], "perbar")) return cmd_perbar(&a, close, n_bars);
-    if (!strcmp(argv[1], "preload")) return cmd_preload(&a, close, n_bars);
-    fprintf(stderr, "hs_ipc_client: unknown command '%s'\n", argv[1]);
-    return 2;
+    int rc = 2;
+    if (!strcmp(argv[1], "sweep")) rc = cmd_sweep(&a, close, n_bars);
+    else if (!strcmp(argv[1], "echo")) rc = cmd_echo(&a, close, n_bars);
+    else if (!strcmp(argv[1], "perbar")) rc = cmd_perbar(&a, close, n_bars);
+    else if (!strcmp(argv[1], "preload")) rc = cmd_preload(&a, close, n_bars);
+    else fprintf(stderr, "hs_ipc_client: unknown command '%s'\n", argv[1]);
+    free(close); /* the series (LeakSanitizer in the asan preset) */
+    return rc;
 }
