@@ -160,6 +160,7 @@ static int cmd_echo(const args *a, const double *close, size_t n_bars) {
         rp = *e2 == ',' ? e2 + 1 : e2;
     }
     hs_client_close(c);
+    free(out);
     return 0;
 }
 
@@ -190,6 +191,7 @@ static int cmd_preload(const args *a, const double *close, size_t n_bars) {
     qsort(per, (size_t)rounds * 80, sizeof *per, cmp_double);
     printf("{\"total_ms\": %.4f, \"per_call_p50_us\": %.3f, \"repeats\": %ld}\n", tot[rounds / 2],
            per[rounds * 40], rounds);
+    free(tot), free(per);
     return 0;
 }
 
@@ -238,6 +240,7 @@ static int cmd_perbar(const args *a, const double *close, size_t n_bars) {
     printf("{\"total_s\": %.9f, \"appends\": %zu, \"history\": %zu, \"bars\": %zu, ", total, bars - hist, hist, bars);
     print_results(pnl, trades, n);
     printf("}\n");
+    free(pnl), free(trades), free(w);
     return 0;
 }
 
