@@ -3,8 +3,11 @@
  *    in-process reference (hs_sweep with the `unchecked` variant) bit for bit;
  *  - error replies keep the connection usable (bad window, unknown handle), and say which;
  *  - a server that never answers gives a timeout, after which the client reports itself broken;
- *  - load: 32 threads x 50 mixed requests (sweep, echo, load + sweep-on-handle + free) at once, every
- *    reply checked, and the server's peak RSS stays bounded.
+ *  - load: 32 threads x 50 mixed requests (sweep, echo, load + sweep-on-handle + free, live append) at
+ *    once, every reply checked, and the server's peak RSS stays bounded.  Each thread's appends go to its
+ *    own live session (LIVE_OPEN over a LOADed prefix of the series, k = 1..3 bars per append); every
+ *    append's pnl and trades are checked against a batch hs_sweep over the same prefix, its position and
+ *    crossed flags against hs_live in process.
  * usage: test_engine_client  (HS_CLI: the hmasweep binary) */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -54,6 +57,15 @@ static const hs_windows free_windows[N_FREE] = {
     {{1, 40, 3, 30, 20, 1}}, {{7, 7, 7, 7, 7, 7}}, {{2, 9, 5, 12, 1, 6}}, {{BARS, 1, 1, 1, 2, BARS}},
 };
 static hs_result reference[N_FREE];
+
+/* Live appends in the load: the first N_LIVE free windows (all < LIVE_HISTORY), a history of LIVE_HISTORY
+ * bars, then append step s adds live_k(s) bars.  A thread makes at most one append per 4 requests. */
+enum { N_LIVE = 7, LIVE_HISTORY = BARS - 100, LIVE_STEPS = N_REQUESTS / 4 + 1 };
+static size_t live_end[LIVE_STEPS];                 /* bars after step s */
+static hs_result live_batch[LIVE_STEPS][N_LIVE];    /* hs_sweep over series[0, live_end[s]) */
+static int8_t live_position[LIVE_STEPS][N_LIVE];    /* hs_live in process */
+static uint8_t live_crossed[LIVE_STEPS][N_LIVE];
+static size_t live_k(int step) { return 1 + (size_t)step % 3; }
 static char urls[3][160]; /* unix, tcp, shm */
 static pid_t server_pid;
 
@@ -152,7 +164,54 @@ static void check_timeout(void) {
 }
 
 /* ---- load ---------------------------------------------------------------------------------------- */
-static int load_errors;
+/* The expected replies of every live append step, from two independent in-process sources. */
+static int make_live_reference(void) {
+    hs_error err;
+    hs_live *live;
+    hs_sweep_options ref = {.variant = "unchecked", .isa = NULL, .threads = 1};
+    if (hs_live_open(series, LIVE_HISTORY, free_windows, N_LIVE, &live, &err) != HS_OK) return fprintf(stderr, "%s\n", err.msg), 1;
+    size_t end = LIVE_HISTORY;
+    for (int s = 0; s < LIVE_STEPS; s++) {
+        double pnl[N_LIVE];
+        int64_t trades[N_LIVE];
+        if (hs_live_append(live, series + end, live_k(s), pnl, trades, live_position[s], live_crossed[s], &err) != HS_OK ||
+            hs_sweep(series, end + live_k(s), free_windows, N_LIVE, live_batch[s], &ref, &err) != HS_OK)
+            return fprintf(stderr, "live reference: %s\n", err.msg), hs_live_free(live), 1;
+        end = live_end[s] = end + live_k(s);
+        for (int k = 0; k < N_LIVE; k++) /* the two references must agree, or the test would prove nothing */
+            CHECK(live_batch[s][k].trades == trades[k] && memcmp(&live_batch[s][k].pnl, &pnl[k], 8) == 0,
+                  "in-process live differs from the batch sweep at step %d combo %d", s, k);
+    }
+    hs_live_free(live);
+    return 0;
+}
+
+/* A thread's live session: LOAD the history, LIVE_OPEN on it, FREE the handle (the session keeps what it
+ * needs; the handle is not its storage). */
+static int live_open(hs_client *c, uint32_t *session, hs_error *err) {
+    uint32_t h;
+    return hs_client_load(c, series, LIVE_HISTORY, &h, err) != HS_OK ||
+           hs_client_live_open(c, h, free_windows, N_LIVE, session, err) != HS_OK || hs_client_free(c, h, err) != HS_OK;
+}
+
+/* Append step `step`'s bars and compare the reply with the references; non-zero when anything differs. */
+static int live_append_checked(hs_client *c, uint32_t session, int step, hs_error *err) {
+    double pnl[N_LIVE];
+    int64_t trades[N_LIVE];
+    int8_t position[N_LIVE];
+    uint8_t crossed[N_LIVE];
+    size_t k = live_k(step), from = live_end[step] - k;
+    if (hs_client_live_append(c, session, series + from, k, N_LIVE, pnl, trades, position, crossed, err) != HS_OK) return 1;
+    for (int i = 0; i < N_LIVE; i++)
+        if (trades[i] != live_batch[step][i].trades || memcmp(&pnl[i], &live_batch[step][i].pnl, 8) != 0 ||
+            position[i] != live_position[step][i] || crossed[i] != live_crossed[step][i]) {
+            snprintf(err->msg, sizeof err->msg, "live append step %d combo %d differs from the in-process reference", step, i);
+            return 1;
+        }
+    return 0;
+}
+
+static int load_errors, live_appends;
 static pthread_mutex_t load_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *load_client(void *arg) {
@@ -164,11 +223,13 @@ static void *load_client(void *arg) {
         bad = N_REQUESTS;
     }
     static __thread double back[BARS];
+    uint32_t session = 0;
+    int steps = 0;
     for (int r = 0; r < N_REQUESTS && !bad; r++) {
         hs_result got[N_FREE];
         size_t k = (size_t)(id + r) % N_FREE, n = N_FREE - k;
         uint32_t h;
-        switch ((id + r) % 3) {
+        switch ((id + r) % 4) {
         case 0:
             bad += hs_client_sweep(c, series, BARS, free_windows + k, n, got, &err) != HS_OK ||
                    !same_results(got, reference + k, n);
@@ -176,16 +237,24 @@ static void *load_client(void *arg) {
         case 1:
             bad += hs_client_echo(c, series, BARS, back, &err) != HS_OK || memcmp(back, series, sizeof back) != 0;
             break;
-        default:
+        case 2:
             bad += hs_client_load(c, series, BARS, &h, &err) != HS_OK ||
                    hs_client_sweep_handle(c, h, free_windows + k, n, got, &err) != HS_OK ||
                    !same_results(got, reference + k, n) || hs_client_free(c, h, &err) != HS_OK;
+            break;
+        default:
+            bad += (steps == 0 && live_open(c, &session, &err)) || live_append_checked(c, session, steps++, &err);
         }
         if (bad) fprintf(stderr, "load client %d request %d: %s\n", id, r, err.msg);
+    }
+    if (!bad && steps && hs_client_live_close(c, session, &err) != HS_OK) {
+        fprintf(stderr, "load client %d LIVE_CLOSE: %s\n", id, err.msg);
+        bad++;
     }
     if (c && bad < N_REQUESTS) hs_client_close(c);
     pthread_mutex_lock(&load_lock);
     load_errors += bad;
+    live_appends += steps;
     pthread_mutex_unlock(&load_lock);
     return NULL;
 }
@@ -202,15 +271,21 @@ int main(void) {
     check_basics(urls[1]);
     check_basics(urls[2]);
     check_timeout();
+    if (make_live_reference()) return 1;
     pthread_t t[N_THREADS];
     for (int i = 0; i < N_THREADS; i++) pthread_create(&t[i], NULL, load_client, (void *)(intptr_t)i);
     for (int i = 0; i < N_THREADS; i++) pthread_join(t[i], NULL);
     CHECK(load_errors == 0, "load: %d of %d requests failed", load_errors, N_THREADS * N_REQUESTS);
+    int expected_appends = 0; /* request r of thread id is an append when (id + r) % 4 == 3 */
+    for (int id = 0; id < N_THREADS; id++)
+        for (int r = 0; r < N_REQUESTS; r++) expected_appends += (id + r) % 4 == 3;
+    CHECK(live_appends == expected_appends, "load: %d live appends made, %d planned", live_appends, expected_appends);
     long rss = server_peak_rss_kb();
     /* 32 connections each hold at most one 24 kB request and its reply; 200 MB is far above what a
      * bounded server needs and far below what a leak per request (1,600 x 24 kB+) would add to it. */
     CHECK(rss > 0 && rss < RSS_BOUND_KB, "server peak RSS %ld kB (bound %ld kB)", rss, (long)RSS_BOUND_KB);
-    printf("test_engine_client: load %d x %d requests, server peak RSS %ld kB\n", N_THREADS, N_REQUESTS, rss);
+    printf("test_engine_client: load %d x %d requests (%d live appends), server peak RSS %ld kB\n", N_THREADS, N_REQUESTS,
+           live_appends, rss);
     kill(server_pid, SIGTERM);
     int status = 0;
     waitpid(server_pid, &status, 0);
