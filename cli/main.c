@@ -72,7 +72,8 @@ static const char *const usage_gen =
     "usage: hmasweep gen --output FILE [--format f64|csv|npy] [--seed N --bars N --vol X --start X]\n"
     "\n"
     "Write the synthetic close series of SPEC §1.  The format defaults from the file extension (.csv,\n"
-    ".npy, otherwise raw little-endian f64).\n";
+    ".npy, otherwise raw little-endian f64).  --output - writes to stdout (raw f64 unless --format says\n"
+    "otherwise), e.g. `hmasweep gen --output - | hmasweep run --input -`.\n";
 
 /* ---- series --------------------------------------------------------------------------------------------- */
 static int load_series(const cli_options *o, double **close, size_t *n) {

@@ -10,7 +10,8 @@
  *   byte 3      combos = 1 + b % 6;  byte 4: threads for OpenMP variants (1 + b % 2)
  *   then 6 × u16 per combo: window = 1 + u16 % n
  *   then the series parameters: 8-byte seed and a volatility byte, or raw doubles (shape 1)
- * Sizes are kept small so one input runs every variant in about a millisecond. */
+ * Sizes are kept small so one input runs every variant in about a millisecond.
+ * hs:fuzz-max-len 1400   (the most this layout reads: 5 + 72 window bytes + 9 + 160 raw doubles) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,11 +3,18 @@
 #
 #   fuzz/run.sh ci                 bounded: every target for ~60 s in all, on top of the committed corpora
 #                                  (a scratch copy: the committed corpora are not changed); CI runs this
-#   fuzz/run.sh long [SECONDS]     the long campaign: every target for SECONDS (default 1800), corpora kept
-#                                  in build/fuzz/corpus/<target>, then line coverage of the library from a
-#                                  coverage build replaying those corpora; writes reports/fuzz.md
+#   fuzz/run.sh long [SECONDS] [TARGET=SECONDS ...]
+#                                  the long campaign: every target for SECONDS (default 1800), or what a
+#                                  TARGET=SECONDS names (those run first, in the order given); one libFuzzer
+#                                  process at a time, single worker, at nice 19 so it barely disturbs others'
+#                                  timings; corpora kept in build/fuzz/corpus/<target>; one line per target
+#                                  in build/fuzz/logs/summary.tsv; then fuzz/coverage.sh writes reports/fuzz.md
+#   fuzz/run.sh coverage           only the coverage step and the report (fuzz/coverage.sh), from the corpora
+#                                  and logs the last `long` left
 #   fuzz/run.sh build              just configure and build build/fuzz
 # Environment: FUZZ_TARGETS="fuzz_diff fuzz_cli" to run only some; FUZZ_CI_SECONDS (default 60).
+# A target may bound its input size with a line `hs:fuzz-max-len N` in its source (default 8192): fuzz_diff
+# reads at most ~1.4 KB, and longer inputs would only spend mutations on bytes it never looks at.
 # Exit status: non-zero when a target crashes, hangs, leaks or a sanitizer reports (the input that did it
 # is under build/fuzz/artifacts/).  Needs clang and libFuzzer (Debian: clang, libclang-rt-14-dev).
 set -euo pipefail
@@ -39,7 +46,12 @@ run_target() {
   local seeds=()
   [[ -d "$root/fuzz/corpus/$name" ]] && seeds=("$root/fuzz/corpus/$name")
   # -rss_limit_mb and -timeout make a runaway allocation or a hang a reported failure, not a stall.
-  "$bdir/fuzz/$name" "${dict[@]}" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len=8192 \
+  local max_len
+  max_len=$(sed -n 's/.*hs:fuzz-max-len[ \t]*\([0-9]*\).*/\1/p' "$root/fuzz/$name.c" | head -1)
+  # No -jobs/-fork: one in-process libFuzzer worker, i.e. one core.  The outer timeout is a backstop
+  # only: libFuzzer stops itself after -max_total_time.
+  ${FUZZ_NICE:-} timeout -k 10 $((secs + 300)) \
+  "$bdir/fuzz/$name" "${dict[@]}" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -max_len="${max_len:-8192}" \
     -print_final_stats=1 -artifact_prefix="$bdir/artifacts/$name-" "$corpus" "${seeds[@]}" >"$log" 2>&1
 }
 
@@ -66,19 +78,37 @@ ci)
   exit $failed
   ;;
 long)
-  secs=${2:-1800}
+  secs=1800
+  declare -A plan=()
+  order=()
+  shift
+  for a in "$@"; do
+    if [[ $a == *=* ]]; then plan[${a%%=*}]=${a#*=}; order+=("${a%%=*}"); else secs=$a; fi
+  done
+  for t in $(targets); do [[ -n ${plan[$t]:-} ]] || order+=("$t"); done
   build
   mkdir -p "$bdir/logs"
+  summary=$bdir/logs/summary.tsv
+  printf 'target\tseconds\twall_s\texecutions\texec_per_s\tcov\tft\tcorpus_files\tresult\n' >"$summary"
+  echo "fuzz/run.sh long $*" >"$bdir/logs/command"
+  export FUZZ_NICE="nice -n 19"
   failed=0
-  for t in $(targets); do
-    log=$bdir/logs/$t.log
-    run_target "$t" "$secs" "$bdir/corpus/$t" "$log" || { echo "fuzz $t: FAILED (see $log)"; failed=1; }
-    printf 'fuzz %-16s %6ds  %12s execs  %s\n' "$t" "$secs" "$(execs_of "$log")" "$(cov_of "$log")"
+  for t in "${order[@]}"; do
+    s=${plan[$t]:-$secs} log=$bdir/logs/$t.log result=ok t0=$SECONDS
+    run_target "$t" "$s" "$bdir/corpus/$t" "$log" || { echo "fuzz $t: FAILED (see $log)"; failed=1; result=FAILED; }
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$s" $((SECONDS - t0)) "$(execs_of "$log")" \
+      "$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)" \
+      "$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)" "$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)" \
+      "$(ls "$bdir/corpus/$t" | wc -l)" "$result" >>"$summary"
+    printf 'fuzz %-16s %6ds  %12s execs  %s\n' "$t" "$s" "$(execs_of "$log")" "$(cov_of "$log")"
   done
-  bash "$root/fuzz/coverage.sh" "$secs" $failed
+  FUZZ_FAILED=$failed bash "$root/fuzz/coverage.sh"
   exit $failed
   ;;
+coverage)
+  bash "$root/fuzz/coverage.sh"
+  ;;
 *)
-  echo "usage: fuzz/run.sh ci | long [SECONDS] | build" >&2; exit 2
+  echo "usage: fuzz/run.sh ci | long [SECONDS] [TARGET=SECONDS ...] | coverage | build" >&2; exit 2
   ;;
 esac

@@ -76,7 +76,8 @@ HS_API hs_status hs_parse_series(const void *bytes, size_t len, const char *form
 HS_API hs_status hs_read_series_limited(const char *path, const char *format, size_t max_bytes, double **out,
                                         size_t *n, hs_error *err);
 /* Write a series as "f64", "csv" or "npy": a regular file is replaced only once it is written whole
- * (temporary file + rename), and a failure removes nothing but that temporary file. */
+ * (temporary file + rename), and a failure removes nothing but that temporary file.  Path "-" writes
+ * to stdout (flushed, not closed). */
 HS_API hs_status hs_write_series(const char *path, const char *format, const double *x, size_t n, hs_error *err);
 /* Every price finite and > 0, and at least one bar. */
 HS_API hs_status hs_check_series(const double *x, size_t n, hs_error *err);

@@ -839,6 +839,23 @@ static hs_status open_output(const char *path, char **final_path, char **tmp_pat
     return HS_OK;
 }
 
+/* Path "-" is stdout, as it is stdin for the readers (issue 10: `gen --output -` used to create a file
+ * named "-").  stdout is flushed, not closed: the caller's stream stays usable, and a full disk or a
+ * closed pipe is still reported here rather than lost at exit. */
+static hs_status write_stdout(int (*writer)(FILE *, const double *, size_t), const double *x, size_t n,
+                              hs_error *err) {
+    errno = 0;
+    int ok = writer(stdout, x, n);
+    int saved_errno = errno;
+    if (fflush(stdout) != 0 && ok) {
+        ok = 0;
+        saved_errno = errno;
+    }
+    if (!ok || ferror(stdout))
+        return hs_fail(err, HS_ERR_DATA, "error writing stdout: %s", strerror(saved_errno ? saved_errno : EIO));
+    return HS_OK;
+}
+
 hs_status hs_write_series(const char *path, const char *format, const double *x, size_t n, hs_error *err) {
     if (!path || !format || (!x && n > 0))
         return hs_fail(err, HS_ERR_USAGE, "hs_write_series: path, format and x must not be NULL");
@@ -848,6 +865,8 @@ hs_status hs_write_series(const char *path, const char *format, const double *x,
         return status;
     int (*writer)(FILE *, const double *, size_t) = fmt == FORMAT_CSV ? write_csv : fmt == FORMAT_NPY ? write_npy
                                                                                                       : write_f64;
+    if (strcmp(path, "-") == 0)
+        return write_stdout(writer, x, n, err);
     char *final_path, *tmp;
     FILE *f;
     if ((status = open_output(path, &final_path, &tmp, &f, err)) != HS_OK)

@@ -89,6 +89,24 @@ for fmt in f64 csv npy; do
   got=$("$cli" run --input "$tmp/s.$fmt" --lengths 6,9,20 --format csv)
   if [[ "$got" == "$want" ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: --input $fmt differs"; fi
 done
+# --output - is stdout (issue 10: it used to create a file named "-"): byte for byte what a file of that
+# format gets, raw f64 readable by `run --input -`, nothing created in the working directory, and a
+# write error reported.
+for fmt in f64 csv npy; do
+  if (cd "$tmp" && "$cli" gen --bars 2000 --seed 9 --output - --format $fmt >"$tmp/stdout.$fmt") &&
+     cmp -s "$tmp/stdout.$fmt" "$tmp/s.$fmt" && [[ ! -e "$tmp/-" ]]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: gen --output - --format $fmt differs from the file or created '-'"; fi
+done
+got=$("$cli" gen --bars 2000 --seed 9 --output - | "$cli" run --input - --lengths 6,9,20 --format csv 2>&1)
+if [[ "$got" == "$want" ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: gen --output - | run --input -: $got"; fi
+got=$("$cli" gen --bars 3 --seed 9 --output - --format csv)
+if [[ $(printf '%s\n' "$got" | head -1) == close && $(printf '%s\n' "$got" | wc -l) -eq 4 ]]; then
+  pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: gen --output - --format csv wrote: $got"; fi
+if [[ -w /dev/full ]]; then
+  out=$("$cli" gen --bars 10 --output - --format csv 2>&1 >/dev/full); rc=$?
+  if [[ $rc -eq 1 && $out == *"error writing stdout"* ]]; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: gen --output - >/dev/full -> $rc $out"; fi
+fi
 ok '"combos": [' -- run --bars 2000 --lengths 6,9 --format json
 ok "fingerprint: combo 0 (L=6)" -- run --bars 2000 --lengths 6,9
 ok "unchecked" -- variants
