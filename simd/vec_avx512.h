@@ -11,6 +11,8 @@ static inline hs_vd vd_zero(void) { return _mm512_setzero_pd(); }
 static inline hs_vd vd_add(hs_vd a, hs_vd b) { return _mm512_add_pd(a, b); }
 static inline hs_vd vd_sub(hs_vd a, hs_vd b) { return _mm512_sub_pd(a, b); }
 static inline hs_vd vd_mul(hs_vd a, hs_vd b) { return _mm512_mul_pd(a, b); }
+static inline hs_vd vd_abs(hs_vd a) { return _mm512_abs_pd(a); }
+static inline hs_vd vd_max(hs_vd a, hs_vd b) { return _mm512_max_pd(a, b); } /* not for NaN */
 static inline hs_vd vd_div(hs_vd a, hs_vd b) { return _mm512_div_pd(a, b); }
 static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return _mm512_fmadd_pd(a, b, c); }
 static inline double vd_hsum(hs_vd v) {

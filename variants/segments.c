@@ -111,9 +111,21 @@ static __attribute__((noinline)) vsums anchor_vec(const double *x, size_t k, int
     return (vsums){vd_add(vd_add(a[0], a[1]), vd_add(a[2], a[3])), vd_add(vd_add(b[0], b[1]), vd_add(b[2], b[3]))};
 }
 
+/* x_old − x_new.  With hardware FMA as fma(x_new, −1, x_old): the product is exact, so the one rounding
+ * is the subtraction's, bit for bit (a zero difference is +0 either way), but it runs on the FMA pipes.
+ * AMD Zen 3 (this machine) adds on two pipes and multiplies/FMAs on two others; the d pass had 21 adds
+ * and 14 multiplies per step, so the adds bound it.  Moving the seven subtractions across: 14 and 21. */
+static inline hs_vd seg_diff(hs_vd x_old, hs_vd x_new) {
+#if defined(HS_TU_AVX2) || defined(HS_TU_AVX512) || defined(HS_TU_NEON)
+    return vd_fma(x_new, vd_set1(-1.0), x_old);
+#else
+    return vd_sub(x_old, x_new);
+#endif
+}
+
 static inline void vstep(vsums *s, hs_vd w, hs_vd x_new, hs_vd x_old) {
     s->s2 = vd_add(s->s2, seg_fma(w, x_new, s->n1));
-    s->n1 = vd_add(s->n1, vd_sub(x_old, x_new));
+    s->n1 = vd_add(s->n1, seg_diff(x_old, x_new));
 }
 
 /* Per combo: windows, weights, and the scalings folded where that is exact or inside the bound:
@@ -136,58 +148,119 @@ typedef struct {
 #define SEG_CHUNK 128
 #endif
 
-static inline void level1_store(const seg_state *st, const seg_consts *c, seg_thread *t, size_t k) {
-    size_t at = (k & t->ring_mask) * HS_VN;
-    vd_storeu(t->ring_raw + at, seg_fma(st->s0.s2, c->two_inv0, vd_mul(st->s1.s2, c->ninv[1])));
-    vd_storeu(t->ring_raw3 + at, seg_fma(st->s5.s2, c->ninv[5], seg_fma(st->s3.s2, c->three_inv3,
-                                                                         vd_mul(st->s4.s2, c->ninv[4]))));
+static inline hs_vd raw_of(hs_vd s2_0, hs_vd s2_1, const seg_consts *c) {
+    return seg_fma(s2_0, c->two_inv0, vd_mul(s2_1, c->ninv[1]));
+}
+static inline hs_vd raw3_of(hs_vd s2_3, hs_vd s2_4, hs_vd s2_5, const seg_consts *c) {
+    return seg_fma(s2_5, c->ninv[5], seg_fma(s2_3, c->three_inv3, vd_mul(s2_4, c->ninv[4])));
+}
+static inline hs_vd d_of(hs_vd h_s2, hs_vd h3_s2, hs_vd inv5, hs_vd ninv2) {
+    return seg_fma(h3_s2, inv5, vd_mul(h_s2, ninv2));
 }
 
-/* First level, steps (k0, k1): slide the five WMAs of close, write raw and raw3 into the rings. */
-static __attribute__((noinline)) void level1_steps(const double *xt, seg_thread *t, const seg_consts *c, seg_state *io, size_t k0, size_t k1) {
-    const size_t o0 = (size_t)c->w[0] * HS_VN, o1 = (size_t)c->w[1] * HS_VN, o3 = (size_t)c->w[3] * HS_VN;
-    const size_t o4 = (size_t)c->w[4] * HS_VN, o5 = (size_t)c->w[5] * HS_VN;
-    seg_state st = *io;
+static inline void level1_store(const seg_state *st, const seg_consts *c, seg_thread *t, size_t k) {
+    size_t at = (k & t->ring_mask) * HS_VN;
+    vd_storeu(t->ring_raw + at, raw_of(st->s0.s2, st->s1.s2, c));
+    vd_storeu(t->ring_raw3 + at, raw3_of(st->s3.s2, st->s4.s2, st->s5.s2, c));
+}
+
+/* The first level runs as two loops per chunk, raw (w0, w1) then raw3 (w3, w4, w5), and the second level
+ * as a third: each loop then keeps its sums AND its constants in registers (one loop over all five
+ * windows reloaded ten constants from memory every step: load-bound), and the stores into the rings
+ * (double) no longer force reloads of constants read through pointers.  Each loop's running sums are
+ * independent chains of one add per step (latency 3 cycles), which is what bounds the short loops. */
+static __attribute__((noinline)) void level1_raw(const double *restrict xt, double *restrict ring, size_t m,
+                                                 const seg_consts *c, vsums *p0, vsums *p1, size_t k0, size_t k1) {
+    const size_t o0 = (size_t)c->w[0] * HS_VN, o1 = (size_t)c->w[1] * HS_VN;
+    const hs_vd wd0 = c->wd[0], wd1 = c->wd[1];
+    const seg_consts cc = *c;
+    vsums s0 = *p0, s1 = *p1;
     for (size_t k = k0 + 1; k < k1; k++) {
         const double *x = xt + k * HS_VN;
         hs_vd x_new = vd_loadu(x);
-        vstep(&st.s0, c->wd[0], x_new, vd_loadu(x - o0));
-        vstep(&st.s1, c->wd[1], x_new, vd_loadu(x - o1));
-        vstep(&st.s3, c->wd[3], x_new, vd_loadu(x - o3));
-        vstep(&st.s4, c->wd[4], x_new, vd_loadu(x - o4));
-        vstep(&st.s5, c->wd[5], x_new, vd_loadu(x - o5));
-        level1_store(&st, c, t, k);
+        vstep(&s0, wd0, x_new, vd_loadu(x - o0));
+        vstep(&s1, wd1, x_new, vd_loadu(x - o1));
+        vd_storeu(ring + (k & m) * HS_VN, raw_of(s0.s2, s1.s2, &cc));
     }
-    *io = st;
+    *p0 = s0;
+    *p1 = s1;
+}
+
+static __attribute__((noinline)) void level1_raw3(const double *restrict xt, double *restrict ring, size_t m,
+                                                  const seg_consts *c, vsums *p3, vsums *p4, vsums *p5, size_t k0,
+                                                  size_t k1) {
+    const size_t o3 = (size_t)c->w[3] * HS_VN, o4 = (size_t)c->w[4] * HS_VN, o5 = (size_t)c->w[5] * HS_VN;
+    const hs_vd wd3 = c->wd[3], wd4 = c->wd[4], wd5 = c->wd[5];
+    const seg_consts cc = *c;
+    vsums s3 = *p3, s4 = *p4, s5 = *p5;
+    for (size_t k = k0 + 1; k < k1; k++) {
+        const double *x = xt + k * HS_VN;
+        hs_vd x_new = vd_loadu(x);
+        vstep(&s3, wd3, x_new, vd_loadu(x - o3));
+        vstep(&s4, wd4, x_new, vd_loadu(x - o4));
+        vstep(&s5, wd5, x_new, vd_loadu(x - o5));
+        vd_storeu(ring + (k & m) * HS_VN, raw3_of(s3.s2, s4.s2, s5.s2, &cc));
+    }
+    *p3 = s3;
+    *p4 = s4;
+    *p5 = s5;
 }
 
 static inline void d_masks(const seg_state *st, const seg_consts *c, seg_thread *t, size_t j) {
     const unsigned lanes = (1u << HS_VN) - 1;
-    hs_vd d = seg_fma(st->h3.s2, c->inv[5], vd_mul(st->h.s2, c->ninv[2]));
+    hs_vd d = d_of(st->h.s2, st->h3.s2, c->inv[5], c->ninv[2]);
     t->signs[j] = (unsigned char)vd_signbits(d);
     t->uncertain[j] = (unsigned char)(~vd_certain_bits(d, c->tau) & lanes);
     t->uncertain_lanes |= t->uncertain[j];
 }
 
-/* Second level, steps (k0, k1): slide the two smoothing WMAs over the rings, d, the masks. */
-static __attribute__((noinline)) void level2_steps(seg_thread *t, const seg_consts *c, seg_state *io, size_t k0, size_t k1, size_t second) {
+/* Second level, steps (k0, k1): slide the two smoothing WMAs over the rings, d, the sign bytes.  The
+ * uncertain bars are only detected here, in vector registers: `worst` is the running maximum of |d|
+ * where |d| > tau, and +inf where not (NaN included), so the chunk is all certain iff worst <= DBL_MAX
+ * (certify_sure, lane by lane).  Otherwise it returns 1 and the caller reruns the chunk with
+ * level2_masks, which writes the per-step uncertain bytes (the same arithmetic, so the same d).  A
+ * movemask, a byte store and the scalar OR per step fewer: a third of this loop before (reports). */
+static __attribute__((noinline)) int level2_signs(const double *restrict ring, const double *restrict ring3,
+                                                  unsigned char *restrict signs, size_t m, const seg_consts *c,
+                                                  vsums *ph, vsums *ph3, size_t k0, size_t k1) {
+    const size_t r2 = (size_t)c->w[2], r5 = (size_t)c->w[5];
+    const hs_vd wd2 = c->wd[2], wd5 = c->wd[5], inv5 = c->inv[5], ninv2 = c->ninv[2], tau = c->tau;
+    const hs_vd inf = vd_set1(INFINITY);
+    vsums h = *ph, h3 = *ph3;
+    hs_vd worst = vd_zero();
+    for (size_t k = k0 + 1; k < k1; k++) {
+        vstep(&h, wd2, vd_loadu(ring + (k & m) * HS_VN), vd_loadu(ring + ((k - r2) & m) * HS_VN));
+        vstep(&h3, wd5, vd_loadu(ring3 + (k & m) * HS_VN), vd_loadu(ring3 + ((k - r5) & m) * HS_VN));
+        hs_vd d = d_of(h.s2, h3.s2, inv5, ninv2), a = vd_abs(d);
+        signs[k] = (unsigned char)vd_signbits(d);
+        worst = vd_max(worst, vd_blend(vd_cmpgt_mask(a, tau), inf, a));
+    }
+    *ph = h;
+    *ph3 = h3;
+    return vd_absgt_bits(worst, vd_set1(DBL_MAX)) != 0;
+}
+
+/* level2_signs writing the uncertain bytes too (a chunk with an uncertain lane: rare on market-like
+ * data, every chunk on the gate's flat stretches). */
+static __attribute__((noinline)) void level2_masks(seg_thread *t, const seg_consts *c, vsums *ph, vsums *ph3,
+                                                   size_t k0, size_t k1, size_t second) {
     const size_t m = t->ring_mask, r2 = (size_t)c->w[2], r5 = (size_t)c->w[5];
     const unsigned lanes = (1u << HS_VN) - 1;
     const double *ring = t->ring_raw, *ring3 = t->ring_raw3;
     unsigned char *signs = t->signs - second, *unc = t->uncertain - second;
-    vsums h = io->h, h3 = io->h3;
+    vsums h = *ph, h3 = *ph3;
     unsigned any = 0;
     for (size_t k = k0 + 1; k < k1; k++) {
         vstep(&h, c->wd[2], vd_loadu(ring + (k & m) * HS_VN), vd_loadu(ring + ((k - r2) & m) * HS_VN));
         vstep(&h3, c->wd[5], vd_loadu(ring3 + (k & m) * HS_VN), vd_loadu(ring3 + ((k - r5) & m) * HS_VN));
-        hs_vd d = seg_fma(h3.s2, c->inv[5], vd_mul(h.s2, c->ninv[2]));
+        hs_vd d = d_of(h.s2, h3.s2, c->inv[5], c->ninv[2]);
         signs[k] = (unsigned char)vd_signbits(d);
         unc[k] = (unsigned char)(~vd_certain_bits(d, c->tau) & lanes);
         any |= unc[k];
     }
     t->uncertain_lanes |= any;
-    io->h = h;
-    io->h3 = h3;
+    *ph = h;
+    *ph3 = h3;
 }
 
 /* The pass over steps [k0, steps): blocks of SEG_BLOCK steps, each starting with direct sums (the
@@ -212,8 +285,15 @@ static void fused_pass(const seg_layout *L, seg_thread *t, const seg_consts *c, 
         }
         for (size_t done = blk; done + 1 < end;) { /* step `done` is computed; run (done, stop) */
             size_t stop = done + 1 + SEG_CHUNK < end ? done + 1 + SEG_CHUNK : end;
-            level1_steps(xt, t, c, &st, done, stop);
-            if (with_d) level2_steps(t, c, &st, done, stop, second);
+            level1_raw(xt, t->ring_raw, m, c, &st.s0, &st.s1, done, stop);
+            level1_raw3(xt, t->ring_raw3, m, c, &st.s3, &st.s4, &st.s5, done, stop);
+            if (with_d) {
+                vsums h = st.h, h3 = st.h3;
+                if (level2_signs(t->ring_raw, t->ring_raw3, t->signs - second, m, c, &st.h, &st.h3, done, stop)) {
+                    st.h = h, st.h3 = h3;
+                    level2_masks(t, c, &st.h, &st.h3, done, stop, second);
+                }
+            }
             done = stop - 1;
         }
     }
@@ -315,6 +395,9 @@ static hs_result segments_combo(const double *close, const seg_layout *L, seg_th
         size_t j_lo = first_d > lo ? first_d - lo : 0;
         lane_books(close, L, t, w, lane, j_lo, hi - lo, &book);
     }
+    /* level2_signs leaves the uncertain bytes of an all-certain chunk unwritten: they must be zero for
+     * the next combo (thread_alloc zeroes them; only level2_masks and d_masks write them). */
+    if (t->uncertain_lanes) memset(t->uncertain, 0, L->seg);
     return hs_book_finish(&book, close[L->n - 1]);
 }
 
