@@ -119,8 +119,10 @@ static void point_arrays(const unsigned char *body, size_t body_len, hs_request 
     }
 }
 
-hs_wire_code hs_codec_parse_request(const unsigned char *body, size_t body_len, const hs_codec_limits *lim,
-                                    hs_request *req, hs_error *err) {
+size_t hs_codec_header_bytes(unsigned op) { return op < HS_OP_COUNT ? 1u + 4u * header_fields[op] : 1u; }
+
+hs_wire_code hs_codec_parse_header(const unsigned char *body, size_t have, size_t body_len, const hs_codec_limits *lim,
+                                   hs_request *req, hs_error *err) {
     memset(req, 0, sizeof *req);
     if (body_len == 0) return CODEC_FAIL(err, HS_WIRE_BAD_REQUEST, "empty request body (no opcode)");
     if (body_len > lim->max_frame_bytes)
@@ -130,10 +132,11 @@ hs_wire_code hs_codec_parse_request(const unsigned char *body, size_t body_len, 
     if (req->op >= HS_OP_COUNT)
         return CODEC_FAIL(err, HS_WIRE_BAD_REQUEST, "unknown opcode %u (docs/protocol.md lists 0 to %d)", req->op,
                           HS_OP_COUNT - 1);
-    size_t header = 1u + 4u * header_fields[req->op];
+    size_t header = hs_codec_header_bytes(req->op);
     if (body_len < header)
         return CODEC_FAIL(err, HS_WIRE_BAD_REQUEST, "%s body of %zu bytes is shorter than its %zu-byte header",
                           op_names[req->op], body_len, header);
+    if (have < header) return CODEC_FAIL(err, HS_WIRE_NOMEM, "internal: %zu of the %zu header bytes given", have, header);
     read_fields(body, req);
     const char *why = NULL;
     uint64_t want = implied_length(req, body_len, &why);
@@ -144,6 +147,13 @@ hs_wire_code hs_codec_parse_request(const unsigned char *body, size_t body_len, 
         return CODEC_FAIL(err, HS_WIRE_BAD_REQUEST,
                           "%s: body_len %zu does not match its header (n_bars = %u, n_combos = %u, k = %u: expected %llu)",
                           op_names[req->op], body_len, req->n_bars, req->n_combos, req->k, (unsigned long long)want);
+    return HS_WIRE_OK;
+}
+
+hs_wire_code hs_codec_parse_request(const unsigned char *body, size_t body_len, const hs_codec_limits *lim,
+                                    hs_request *req, hs_error *err) {
+    hs_wire_code code = hs_codec_parse_header(body, body_len, body_len, lim, req, err);
+    if (code) return code;
     size_t off = hs_codec_array_offset(req->op);
     if (off && req->op != HS_OP_AUTH && ((uintptr_t)(body + off) & 7u))
         return CODEC_FAIL(err, HS_WIRE_NOMEM, "internal: request arrays not 8-byte aligned (reader must pad by %zu)",

@@ -90,6 +90,14 @@ hs_wire_code hs_codec_check_prefix(uint32_t body_len, const hs_codec_limits *lim
 hs_wire_code hs_codec_parse_request(const unsigned char *body, size_t body_len, const hs_codec_limits *lim,
                                     hs_request *req, hs_error *err);
 
+/* The first part of hs_codec_parse_request, for a reader that has only the start of a body (`have` >=
+ * hs_codec_header_bytes(op) of body_len bytes): the opcode and its header fields, checked against
+ * body_len and the limits exactly as the full parse checks them.  No array is pointed at or checked.
+ * The server uses it to start an ECHO reply before the body has arrived (engine/session.c). */
+size_t hs_codec_header_bytes(unsigned op);
+hs_wire_code hs_codec_parse_header(const unsigned char *body, size_t have, size_t body_len, const hs_codec_limits *lim,
+                                   hs_request *req, hs_error *err);
+
 /* Windows from 1 to n_bars, and n_bars × Σ(windows) ≤ max_work (for SWEEP_HANDLE / LIVE_OPEN, whose
  * n_bars is the loaded series'). */
 hs_wire_code hs_codec_check_windows(const hs_windows *w, size_t n_combos, size_t n_bars, uint64_t max_work,

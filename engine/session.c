@@ -497,6 +497,38 @@ static const char *read_failure(int rc) {
                                           : "read error in the middle of a frame";
 }
 
+/* ECHO on a transport that can relay (shm): the reply's prefix goes out as soon as the header is read,
+ * and the close array moves from the request ring to the reply ring with one copy, chunk by chunk, while
+ * the client is still writing it (stream.h `relay`).  The body's first byte (the opcode) is in body[0].
+ * Returns 0 served, 1 close the connection, -1 not taken: *have body bytes are in the buffer and the
+ * caller reads the rest and serves the frame as usual (a header the codec refuses gets its error there). */
+static int echo_relay(session *ss, unsigned char *body, uint32_t body_len, const hs_codec_limits *lim,
+                      long long deadline, size_t *have) {
+    size_t header = hs_codec_header_bytes(HS_OP_ECHO);
+    if (body_len < header) return -1;
+    int rc = hs_stream_read_full(ss->s, body + 1, header - 1, deadline, NULL);
+    if (rc) return lost(ss, HS_WIRE_LIMIT, read_failure(rc));
+    *have = header;
+    hs_request req;
+    hs_error err;
+    if (hs_codec_parse_header(body, header, body_len, lim, &req, &err) != HS_WIRE_OK) return -1;
+    unsigned char prefix[4];
+    size_t n = 8u * (size_t)req.n_bars;
+    hs_codec_put_u32(prefix, (uint32_t)n);
+    long long left = deadline - hs_now_ms();
+    ssize_t moved = ss->s->relay(ss->s->ctx, prefix, 4, n, left > 0 ? (int)left : 0);
+    if (moved == 0) return -1;
+    if (moved < 0) { /* part of the reply may be out: no error reply can follow it */
+        ss->st->lost_boundary = 1;
+        return log_event(ss, "%s", "closing: ECHO relay failed mid-frame"), 1;
+    }
+    /* the combos' windows: read and dropped (an ECHO does not use them) */
+    rc = hs_stream_read_full(ss->s, body + header + n, body_len - header - n, deadline, NULL);
+    if (rc) return lost(ss, HS_WIRE_LIMIT, read_failure(rc));
+    ss->st->frames++;
+    return 0;
+}
+
 /* One frame: 0 served (keep going), 1 close the connection. */
 static int serve_frame(session *ss) {
     /* The prefix and the opcode (which says where to place the body for alignment) in one read when
@@ -521,7 +553,12 @@ static int serve_frame(session *ss) {
     if (!buf) return lost(ss, HS_WIRE_NOMEM, "out of memory for the request body");
     unsigned char *body = (unsigned char *)buf + pad;
     body[0] = prefix[4];
-    rc = hs_stream_read_full(ss->s, body + 1, body_len - 1, deadline, NULL);
+    size_t have = 1;
+    if (body[0] == HS_OP_ECHO && ss->s->relay && ss->authed) {
+        int served = echo_relay(ss, body, body_len, &lim, deadline, &have);
+        if (served >= 0) return give_rx(ss, buf), served;
+    }
+    rc = hs_stream_read_full(ss->s, body + have, body_len - have, deadline, NULL);
     if (rc) return lost(ss, HS_WIRE_LIMIT, read_failure(rc));
     ss->st->frames++;
     hs_request req;

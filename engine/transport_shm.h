@@ -21,11 +21,14 @@
 #include <stddef.h>
 
 typedef struct {
-    size_t ring_bytes; /* bytes of each ring, a power of two in [4 KiB, 64 MiB]; 0 = 1 MiB */
+    size_t ring_bytes; /* bytes of each ring, a power of two in [4 KiB, 64 MiB]; 0 = HS_SHM_DEFAULT_RING_BYTES */
     int spin_us;       /* how long a wait spins before it sleeps; < 0 = HS_SHM_DEFAULT_SPIN_US */
 } hs_shm_options;
 
-#define HS_SHM_DEFAULT_RING_BYTES ((size_t)1 << 20)
+/* 2 MiB: the default series' close array (150,000 bars, 1.2 MB) fits one ring, so the server can relay
+ * a 1.2 MB ECHO ring to ring (stream.h `relay`); with 1 MiB it fell back to a receive buffer (4 copies
+ * per round trip instead of 3).  A connection maps 2 rings, populated at connect: 4 MiB. */
+#define HS_SHM_DEFAULT_RING_BYTES ((size_t)2 << 20)
 #define HS_SHM_DEFAULT_SPIN_US 50
 
 typedef struct hs_shm_listener hs_shm_listener;

@@ -1,7 +1,8 @@
 /* The shared-memory transport (engine/transport_shm.h): round trips of every size around the ring's,
  * messages far bigger than the ring, several clients of one listener, a peer killed mid-message in each
- * direction (a clear error, never a hang), timeouts, clean close, and the segment's and socket's
- * permissions.  No timing is asserted: every wait has a generous bound and the check is which result
+ * direction (a clear error, never a hang), timeouts, clean close, the segment's and socket's
+ * permissions, and the ECHO relay (ring to ring: data intact while the body arrives in pieces; refused
+ * with nothing moved when the reply would not fit; an error when the client closes mid-body).  No timing is asserted: every wait has a generous bound and the check is which result
  * came back (data, EOF, error or timeout). */
 #define _GNU_SOURCE
 #include "check.h"
@@ -422,6 +423,71 @@ static void test_bad_input(void) {
     hs_shm_listener_close(l2);
 }
 
+/* ---- relay: the server's ECHO reply copied ring to ring (stream.h) ---------------------------------- */
+
+/* The threads below only record what happened; main checks it (the check counters are not atomic). */
+typedef struct {
+    hs_stream *c;
+    const unsigned char *p;
+    size_t n;
+    int failed;
+} pieces_job;
+
+/* The client writes its body in three pieces, pausing between them: the relay must wait for each. */
+static void *write_pieces(void *arg) {
+    pieces_job *j = arg;
+    for (size_t at = 0, step = j->n / 3 + 1; at < j->n; at += step) {
+        struct iovec iov = {(void *)(j->p + at), at + step < j->n ? step : j->n - at};
+        j->failed += write_all(j->c, &iov, 1, WAIT_MS) != (ssize_t)iov.iov_len;
+        usleep(2000);
+    }
+    return NULL;
+}
+
+/* Once the relay has started (its lead bytes arrived), send half the body and close. */
+static void *write_half_then_close(void *arg) {
+    pieces_job *j = arg;
+    unsigned char lead[4];
+    struct iovec iov = {(void *)j->p, j->n};
+    j->failed += read_all(j->c, lead, 4, WAIT_MS) != 4;
+    j->failed += write_all(j->c, &iov, 1, WAIT_MS) != (ssize_t)j->n;
+    j->c->close(j->c->ctx);
+    return NULL;
+}
+
+static void test_relay(void) {
+    hs_shm_options opt = {.ring_bytes = SMALL_RING, .spin_us = 20};
+    hs_shm_listener *l = listen_on("relay", &opt);
+    hs_stream *c = NULL, *s = NULL;
+    connect_pair(l, "relay", &opt, &c, &s);
+    if (!c || !s) return;
+    CHECK(s->relay != NULL, "the shm stream offers relay");
+    static unsigned char out[3000], back[3000];
+    unsigned char lead[4] = {1, 2, 3, 4}, got_lead[4];
+    fill(out, sizeof out, 5);
+    pieces_job j = {c, out, sizeof out, 0};
+    pthread_t th;
+    pthread_create(&th, NULL, write_pieces, &j);
+    CHECK_EQ_I(s->relay(s->ctx, lead, 4, sizeof out, WAIT_MS), 4 + (ssize_t)sizeof out);
+    pthread_join(th, NULL);
+    CHECK(j.failed == 0, "the client's pieces were not all written");
+    CHECK_EQ_I(read_all(c, got_lead, 4, WAIT_MS), 4);
+    CHECK_EQ_I(read_all(c, back, sizeof back, WAIT_MS), (ssize_t)sizeof back);
+    CHECK(memcmp(got_lead, lead, 4) == 0 && memcmp(back, out, sizeof out) == 0, "relayed bytes differ");
+    /* no room for the whole reply: nothing moves, the caller reads and writes instead */
+    CHECK_EQ_I(s->relay(s->ctx, lead, 4, SMALL_RING, WAIT_MS), 0);
+    CHECK_EQ_I(c->read(c->ctx, got_lead, 1, 0), HS_STREAM_TIMEOUT);
+    /* the client closes part way through its body: an error naming it, not a hang */
+    pieces_job half = {c, out, 1000, 0};
+    pthread_create(&th, NULL, write_half_then_close, &half);
+    CHECK_EQ_I(s->relay(s->ctx, lead, 4, 2000, WAIT_MS), HS_STREAM_ERROR);
+    pthread_join(th, NULL);
+    CHECK(half.failed == 0, "the client's half body was not written");
+    CHECK(strstr(hs_shm_stream_error(s), "middle of a frame") != NULL, "relay error: '%s'", hs_shm_stream_error(s));
+    s->close(s->ctx);
+    hs_shm_listener_close(l);
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     snprintf(g_dir, sizeof g_dir, "/tmp/hs-shm-test-XXXXXX");
@@ -435,6 +501,7 @@ int main(void) {
     test_server_killed(1);
     test_server_killed(0);
     test_round_trips();
+    test_relay();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
