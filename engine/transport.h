@@ -32,6 +32,9 @@ hs_status hs_listener_accept(hs_listener *l, hs_stream **out, hs_error *err);
 /* Close the socket and (unix) remove its file if it is still ours. */
 void hs_listener_close(hs_listener *l);
 
+/* Socket buffers for a connected Unix stream socket (both ends): big enough for a 1.2 MB frame. */
+void hs_unix_socket_buffers(int fd);
+
 /* ---- connecting (the C client) ------------------------------------------------------------------ */
 hs_status hs_connect_unix(const char *path, int timeout_ms, hs_stream **out, hs_error *err);
 hs_status hs_connect_tcp(const char *hostport, int timeout_ms, hs_stream **out, hs_error *err);

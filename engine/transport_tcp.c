@@ -130,6 +130,7 @@ hs_status hs_listener_accept(hs_listener *l, hs_stream **out, hs_error *err) {
     } else {
         static unsigned long serial; /* only the accepting thread counts */
         snprintf(peer, sizeof peer, "client#%lu", ++serial);
+        hs_unix_socket_buffers(fd);
     }
     *out = hs_fd_stream(fd, fd, 1, l->kind, peer);
     if (!*out) {

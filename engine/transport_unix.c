@@ -68,6 +68,17 @@ hs_status hs_listen_unix(const char *path, hs_listener *l, hs_error *err) {
     return HS_OK;
 }
 
+/* A Unix stream socket's in-flight bytes are bounded by the sender's SO_SNDBUF (default 208 KiB here):
+ * a 1.2 MB ECHO then crosses in ~6 pieces each way, each a wake-up of the other side.  4 MiB (capped by
+ * the kernel at net.core.wmem_max) lets a whole frame of the default series sit in the socket.  It is a
+ * limit, not an allocation: an idle connection holds nothing more. */
+#define HS_UNIX_SNDBUF (4 << 20)
+
+void hs_unix_socket_buffers(int fd) {
+    int bytes = HS_UNIX_SNDBUF;
+    (void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes); /* best effort: the default still works */
+}
+
 hs_status hs_connect_unix(const char *path, int timeout_ms, hs_stream **out, hs_error *err) {
     *out = NULL;
     struct sockaddr_un a;
@@ -82,6 +93,7 @@ hs_status hs_connect_unix(const char *path, int timeout_ms, hs_stream **out, hs_
         return hs_fail(err, HS_ERR_DATA, "connecting to unix:%s: %s", path, strerror(e));
     }
     (void)timeout_ms;
+    hs_unix_socket_buffers(fd);
     *out = hs_fd_stream(fd, fd, 1, "unix", path);
     if (!*out) {
         close(fd);
