@@ -401,23 +401,24 @@ static hs_result segments_combo(const double *close, const seg_layout *L, seg_th
     return hs_book_finish(&book, close[L->n - 1]);
 }
 
-static int thread_alloc(seg_thread *t, const seg_layout *L, size_t ring) {
-    t->ring_mask = ring - 1;
-    /* C11 aligned_alloc wants a size that is a multiple of the alignment (the scalar ring of 2 bars is
-     * 32 bytes; ASan refuses it — found by fuzz/fuzz_diff). */
-    size_t ring_bytes = (2 * ring * HS_VN * sizeof(double) + 63) & ~(size_t)63;
-    t->ring_raw = aligned_alloc(64, ring_bytes);
-    t->ring_raw3 = t->ring_raw ? t->ring_raw + ring * HS_VN : NULL;
-    size_t mask_bytes = (L->seg + 128 + 63) & ~(size_t)63;
-    t->signs = calloc(2 * mask_bytes, 1);
-    t->uncertain = t->signs ? t->signs + mask_bytes : NULL;
-    t->recomputed = 0;
-    return t->ring_raw && t->signs;
+/* One thread's part of the sweep's single allocation: two rings (ring × HS_VN doubles each), then the
+ * sign and uncertain bytes (seg + 128 each, rounded to 64).  Sizes are multiples of 64, so every part
+ * stays 64-byte aligned. */
+static size_t thread_bytes(const seg_layout *L, size_t ring, size_t *mask_bytes) {
+    *mask_bytes = (L->seg + 128 + 63) & ~(size_t)63;
+    return ((2 * ring * HS_VN * sizeof(double) + 63) & ~(size_t)63) + 2 * *mask_bytes;
 }
 
-static void thread_free(seg_thread *t) {
-    free(t->ring_raw);
-    free(t->signs);
+/* The thread zeroes its own bytes (first touch on its core; the uncertain bytes must start zero). */
+static void thread_init(seg_thread *t, unsigned char *base, const seg_layout *L, size_t ring) {
+    size_t mask_bytes, all = thread_bytes(L, ring, &mask_bytes);
+    t->ring_mask = ring - 1;
+    t->ring_raw = (double *)(void *)base;
+    t->ring_raw3 = t->ring_raw + ring * HS_VN;
+    t->signs = base + (all - 2 * mask_bytes);
+    t->uncertain = t->signs + mask_bytes;
+    memset(t->signs, 0, 2 * mask_bytes);
+    t->recomputed = 0;
 }
 
 /* XT: steps × HS_VN, step-major. */
@@ -442,14 +443,20 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
     size_t ring = 1;
     while (ring <= (size_t)widest + SEG_CHUNK + 1) ring <<= 1; /* a chunk plus the widest second-level window */
     L.steps = L.pad + L.seg;
-    L.xt = aligned_alloc(64, ((L.steps * HS_VN * sizeof(double)) + 63) & ~(size_t)63);
-    if (!L.xt) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the interleaved series (%zu bars)", n);
     long long recomputed = 0;
-    int failed = 0;
     if (threads < 1) threads = 1;
     if ((size_t)threads > n_combos) threads = (int)n_combos; /* a thread with no combo would cost ~a wake-up */
+    /* One allocation, made here, for XT and every thread's rings and masks.  Allocated inside the
+     * parallel region (one malloc arena per thread), the second thread's buffers cost 0.3-0.5 ms per
+     * sweep against 0.1 ms for the first (omp_get_wtime per thread, default sweep, 2026-12-03): a few
+     * percent of a 2-thread sweep that takes 12 ms of CPU per thread. */
+    size_t xt_bytes = (L.steps * HS_VN * sizeof(double) + 63) & ~(size_t)63, mask_bytes;
+    size_t per_thread = thread_bytes(&L, ring, &mask_bytes);
+    unsigned char *block = aligned_alloc(64, xt_bytes + (size_t)threads * per_thread);
+    if (!block) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the interleaved series (%zu bars)", n);
+    L.xt = (double *)(void *)block;
 #ifdef HS_HAVE_OPENMP
-#pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : recomputed) reduction(| : failed)
+#pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : recomputed)
 #endif
     {
         int me = 0, team = 1;
@@ -461,23 +468,21 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
         size_t from = chunk * (size_t)me < L.steps ? chunk * (size_t)me : L.steps;
         fill_layout(close, from, from + chunk < L.steps ? from + chunk : L.steps, &L);
         seg_thread t;
-        int ok = thread_alloc(&t, &L, ring);
-        failed |= !ok;
+        thread_init(&t, block + xt_bytes + (size_t)me * per_thread, &L, ring);
+        /* Combos in grid order, one at a time to whichever thread is free: their costs are nearly equal
+         * (the fused pass is L.steps steps for every combo; the books and anchors differ by ~20%), so
+         * the tail is at most one combo, ~0.25 ms of CPU on the default sweep. */
 #ifdef HS_HAVE_OPENMP
 #pragma omp barrier
 #pragma omp for schedule(dynamic, 1)
 #endif
-        for (size_t c = 0; c < n_combos; c++)
-            if (ok) out[c] = segments_combo(close, &L, &t, &combos[c]);
+        for (size_t c = 0; c < n_combos; c++) out[c] = segments_combo(close, &L, &t, &combos[c]);
         recomputed += t.recomputed;
-        thread_free(&t);
     }
-    free(L.xt);
+    free(block);
     hs_kernel_count_recomputed(recomputed);
-    if (failed) return hs_fail(err, HS_ERR_NOMEM, "out of memory for per-thread rings (%zu bars)", n);
     return HS_OK;
 }
-
 /* One combo (the registry's per-combo entry; the drivers call the sweep kernel above instead).  The
  * combo kernel signature cannot report an error, so an allocation failure gives trades = −1, pnl NaN. */
 hs_result HS_COMBO(segments)(const double *close, size_t n, const hs_windows *win, double *scratch) {
