@@ -7,7 +7,11 @@ Each round runs, in this order: numba single thread (`sweep`), numba `prange` on
 sweep (`--repeat 3`, its median) for each arm below; the default sweep (seed 42, 150,000 bars, 80
 combos) everywhere.  Per arm: median of the rounds, with min-max.  Wall clock (the machine is shared:
 the load average before and after is recorded; interleaving spreads other jobs' load over every arm).
-Every arm's trades are checked against numba's (473,381).  Bounded: about 40 s at 5 rounds.
+Every arm's trades are checked against numba's (473,381).  Then the FMA peak of one core is measured
+(prof/segments/fma_peak.c) and the executed operations of the default sweep (scaling.executed_ops) are
+divided by the segments arms' median times: the share of the peak (2 threads: of two cores' peak).
+Writes reports/segments_vs_numba.json unless --output says otherwise.  Bounded: about 40 s at 5 rounds
+on a quiet machine (numba's 5-7 s per single-thread sweep dominates).
 """
 import argparse
 import json
@@ -20,6 +24,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "peers", "numba"))
+sys.path.insert(0, HERE)
 
 ARMS = [  # (label, variant, threads)
     ("segments 1T", "segments", 1),
@@ -33,6 +38,7 @@ def cli_sweep(cli, variant, threads):
     out = subprocess.run([cli, "run", "--variant", variant, "--threads", str(threads), "--repeat", "3",
                           "--format", "json"], check=True, capture_output=True, text=True).stdout
     r = json.loads(out)
+    cli_sweep.windows = [c["windows"] for c in r["combos"]]
     return r["seconds"], sum(c["trades"] for c in r["combos"]), r["isa"]
 
 
@@ -40,7 +46,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cli", default=os.path.join(ROOT, "build", "release", "hmasweep"))
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--output")
+    ap.add_argument("--output", default=os.path.join(ROOT, "reports", "segments_vs_numba.json"))
     a = ap.parse_args()
     os.environ.setdefault("NUMBA_NUM_THREADS", "2")
     import numpy as np
@@ -80,12 +86,25 @@ def main():
                                     capture_output=True, text=True).stdout.strip(),
               "numba": numba.__version__, "rows": rows,
               "segments_omp_2T_over_1T": own1["segments 1T"] / own1["segments_omp 2T (best)"]}
+    import scaling
+    peak = scaling.fma_peak()
+    lanes = {"avx512": 8, "avx2": 4, "sse2": 2, "neon": 2}.get(isa["segments 1T"], 1)
+    ops, flops = scaling.executed_ops(cli_sweep.windows, 150000, lanes)
+    result["fma_peak"] = peak
+    result["executed"] = {"vector_ops": ops, "flops": flops}
+    if peak:
+        for label, cores in (("segments 1T", 1), ("segments_omp 2T (best)", 2)):
+            result.setdefault("share_of_fma_peak", {})[label] = flops / own1[label] * 1e-9 / (cores * peak["gflops"])
     print(f"| arm | isa | median s | min-max s | x numba 1T |\n|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['arm']} | {r['isa']} | {r['median_s']:.4f} | {r['min_s']:.4f}-{r['max_s']:.4f} | "
               f"{r['x_numba_1T']:.1f} |")
     print(f"segments_omp 2T over segments 1T: {result['segments_omp_2T_over_1T']:.2f}x; "
           f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+    if peak:
+        print(f"FMA peak {peak['gflops']:.1f} GFLOP/s per core ({peak['width']}-bit); executed {flops / 1e6:.0f} MFLOP "
+              "per sweep; share of the peak at the median: " +
+              ", ".join(f"{k} {v * 100:.0f}%" for k, v in result["share_of_fma_peak"].items()))
     if a.output:
         with open(a.output, "w") as f:
             json.dump(result, f, indent=1)

@@ -54,9 +54,11 @@ def fma_peak():
 
 def executed_ops(windows, bars, lanes, block=512):
     """Vector operations the kernel executes for these combos (variants/segments.c, counted from the
-    source): per step 25 in level 1 (5 slides of 4, raw 2, raw3 3) and 12 in level 2 (2 slides of 4, d 2,
-    certification 2), of which 11 are FMAs; per re-anchor 3 per window element (subtract, multiply,
-    add) over the seven windows.  Returns (vector ops, flops counting an FMA as 2 and a lane each)."""
+    source): per step 25 in level 1 (5 slides of 4, raw 2, raw3 3) and 14 in level 2 (2 slides of 4, d 2,
+    certification 4: |d|, compare, select, max), of which 11 are multiply-adds (the 7 subtractions that
+    run as fma(x, -1, y) on FMA ISAs are counted as what they compute: one flop each); per re-anchor 3 per
+    window element (subtract, multiply, add) over the seven windows.  Returns (vector ops, flops counting
+    a multiply-add as 2, the certification's 4 non-arithmetic ops as 0, and a lane each)."""
     seg = -(-bars // lanes)
     ops = flops = 0
     for w in windows:
@@ -64,8 +66,8 @@ def executed_ops(windows, bars, lanes, block=512):
         steps = seg + warm
         anchors = -(-seg // block) + -(-warm // block)
         anchor_ops = 3 * (w[0] + w[1] + w[3] + w[4] + w[5] + w[2] + w[5]) * anchors
-        ops += 37 * steps + anchor_ops
-        flops += ((37 + 11) * steps + anchor_ops) * lanes
+        ops += 39 * steps + anchor_ops
+        flops += ((39 - 4 + 11) * steps + anchor_ops) * lanes
     return ops, flops
 
 
@@ -80,7 +82,7 @@ def profile_shares(cli):
             return None
         rep = subprocess.run(["perf", "report", "-i", data, "--stdio", "--sort", "symbol"], capture_output=True,
                              text=True).stdout
-    parts = {"d pass (level1_steps, level2_steps)": r"level[12]_steps", "books (lane_books)": r"lane_books",
+    parts = {"d pass (level1_raw, level1_raw3, level2_signs, level2_masks)": r"level[12]_", "books (lane_books)": r"lane_books",
              "re-anchor and warm-up anchors (anchor_vec)": r"anchor_vec", "recomputes (recompute_d)": r"recompute_d",
              "layout (fill_layout)": r"fill_layout"}
     total = {k: 0.0 for k in parts}
