@@ -38,6 +38,42 @@ static void check_request(const hs_request *r, const unsigned char *body, size_t
     (void)sink;
 }
 
+/* The server's other replies, from the input's bytes (the coverage report found no input reaching them):
+ * a HELLO with these limits and this variant list parses back to the same fields, and a SWEEP reply puts
+ * each result's pnl and trades where docs/protocol.md says; the opcode names are always printable. */
+static void check_reply_encoders(const uint8_t *data, size_t size, const char *names) {
+    uint8_t raw[24] = {0};
+    memcpy(raw, data, size < sizeof raw ? size : sizeof raw);
+    hs_codec_limits lim = {hs_codec_get_u32(raw), hs_codec_get_u64(raw + 4)};
+    uint64_t loaded = hs_codec_get_u64(raw + 12);
+    unsigned char out[128];
+    size_t len = hs_codec_encode_hello(&lim, loaded, names, out, sizeof out);
+    hs_hello h;
+    hs_error err;
+    int is_error;
+    uint32_t body_len;
+    hs_codec_parse_reply_prefix(hs_codec_get_u32(out), &is_error, &body_len);
+    if (len == 0 || is_error || body_len + 4 != len || hs_codec_parse_hello(out + 4, body_len, &h, &err) != HS_WIRE_OK ||
+        h.version != HS_PROTOCOL_VERSION || h.max_frame_bytes != lim.max_frame_bytes || h.max_work != lim.max_work ||
+        h.max_loaded_per_client != loaded || strcmp(h.variants, names) != 0)
+        abort();
+
+    hs_result res[4];
+    size_t n = size % 5;
+    for (size_t c = 0; c < n; c++) res[c] = (hs_result){(double)raw[c] - 100.5, (int64_t)raw[c + 4] - 1};
+    unsigned char reply[4 + 16 * 4];
+    hs_codec_encode_sweep_reply(res, n, reply);
+    if (hs_codec_sweep_reply_bytes(n) != 4 + 16 * n || hs_codec_get_u32(reply) != 16 * n) abort();
+    for (size_t c = 0; c < n; c++) {
+        uint64_t pnl_bits;
+        memcpy(&pnl_bits, &res[c].pnl, 8);
+        if (hs_codec_get_u64(reply + 4 + 8 * c) != pnl_bits ||
+            hs_codec_get_u64(reply + 4 + 8 * n + 8 * c) != (uint64_t)res[c].trades)
+            abort();
+    }
+    if (!hs_codec_op_name(size ? data[0] : 0)[0]) abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     hs_codec_limits lim = {1u << 16, 1ull << 24};
     hs_error err;
@@ -74,6 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!is_error || body_len + 4 != len || hs_codec_parse_error(out + 4, body_len, msg, sizeof msg) != HS_WIRE_BAD_REQUEST ||
         strcmp(msg, text) != 0)
         abort();
+    check_reply_encoders(data, size, text);
     free(buf);
     return 0;
 }
