@@ -839,19 +839,28 @@ static hs_status open_output(const char *path, char **final_path, char **tmp_pat
     return HS_OK;
 }
 
+typedef int (*series_writer)(FILE *, const double *, size_t);
+
+/* Write the series, then finish the stream (fclose for a file, fflush for stdout): 1, or 0 with the errno
+ * of the first failure in *saved_errno, so that an error only the flush sees (a full disk) is not lost. */
+static int write_stream(series_writer writer, FILE *f, int (*finish)(FILE *), const double *x, size_t n,
+                        int *saved_errno) {
+    errno = 0;
+    int ok = writer(f, x, n);
+    *saved_errno = errno;
+    if (finish(f) != 0 && ok) {
+        ok = 0;
+        *saved_errno = errno;
+    }
+    return ok;
+}
+
 /* Path "-" is stdout, as it is stdin for the readers (issue 10: `gen --output -` used to create a file
  * named "-").  stdout is flushed, not closed: the caller's stream stays usable, and a full disk or a
  * closed pipe is still reported here rather than lost at exit. */
-static hs_status write_stdout(int (*writer)(FILE *, const double *, size_t), const double *x, size_t n,
-                              hs_error *err) {
-    errno = 0;
-    int ok = writer(stdout, x, n);
-    int saved_errno = errno;
-    if (fflush(stdout) != 0 && ok) {
-        ok = 0;
-        saved_errno = errno;
-    }
-    if (!ok || ferror(stdout))
+static hs_status write_stdout(series_writer writer, const double *x, size_t n, hs_error *err) {
+    int saved_errno;
+    if (!write_stream(writer, stdout, fflush, x, n, &saved_errno) || ferror(stdout))
         return hs_fail(err, HS_ERR_DATA, "error writing stdout: %s", strerror(saved_errno ? saved_errno : EIO));
     return HS_OK;
 }
@@ -863,21 +872,15 @@ hs_status hs_write_series(const char *path, const char *format, const double *x,
     hs_status status = parse_format(format, &fmt, err);
     if (status != HS_OK)
         return status;
-    int (*writer)(FILE *, const double *, size_t) = fmt == FORMAT_CSV ? write_csv : fmt == FORMAT_NPY ? write_npy
-                                                                                                      : write_f64;
+    series_writer writer = fmt == FORMAT_CSV ? write_csv : fmt == FORMAT_NPY ? write_npy : write_f64;
     if (strcmp(path, "-") == 0)
         return write_stdout(writer, x, n, err);
     char *final_path, *tmp;
     FILE *f;
     if ((status = open_output(path, &final_path, &tmp, &f, err)) != HS_OK)
         return status;
-    errno = 0;
-    int ok = writer(f, x, n);
-    int saved_errno = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = 0;
-        saved_errno = errno;
-    }
+    int saved_errno;
+    int ok = write_stream(writer, f, fclose, x, n, &saved_errno);
     if (ok && tmp && rename(tmp, final_path ? final_path : path) != 0) {
         ok = 0;
         saved_errno = errno;
