@@ -12,7 +12,9 @@
  *
  * One fused pass per combo: the five WMAs of close as running sums (sliding.c's S1/S2 steps), raw and
  * raw3, small ring buffers of raw/raw3 for the two smoothing WMAs (no n-length arrays), d, and per step
- * two bytes: the lanes' sign bits and the lanes where |d| <= TAU or d is not finite (not certified).
+ * a byte of the lanes' sign bits, plus, only in chunks where some lane is uncertain, a byte of the lanes
+ * where |d| <= TAU or d is not finite (not certified).  The pass runs chunk by chunk as three short
+ * loops (raw, raw3, level 2) whose sums and constants stay in registers.
  * Running sums are re-anchored by direct sums every SEG_BLOCK steps; the warm-up runs the first level
  * only, from the first step whose raw value the second level needs.
  *
@@ -430,7 +432,7 @@ static void fill_layout(const double *close, size_t k_from, size_t k_to, seg_lay
         }
 }
 
-/* The whole sweep: layout once, then combos (each one thread's, costliest first) over `threads`. */
+/* The whole sweep: layout once, then combos (each one thread's, grid order, dynamic) over `threads`. */
 hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_t n, const hs_windows *combos,
                                                      size_t n_combos, hs_result *out, int threads, hs_error *err) {
     if (n_combos == 0) return HS_OK;

@@ -10,7 +10,7 @@ Measures, through the CLI (`hmasweep run --format json --repeat R`, the median s
 and reports the time per bar-combo (which a linear kernel keeps flat), the measured FMA peak of one core
 (prof/segments/fma_peak.c, compiled here), the executed vector-op throughput of the default sweep against
 it, and (when `perf` can sample cpu-clock) the share of time in each part of the kernel by symbol:
-level1_steps + level2_steps (the d pass), lane_books (books), anchor_vec (re-anchoring and warm-up
+level1_raw + level1_raw3 + level2_signs + level2_masks (the d pass), lane_books (books), anchor_vec (re-anchoring and warm-up
 anchors), recompute_d (uncertain bars).  Writes <out>/segments_scaling.json, <out>/segments_scaling.png
 and prints a markdown summary.  Bounded: about 2-4 minutes on 2 cores (--quick: under a minute).  The
 machine this project runs on is shared by several engineers: every figure carries the load average.
