@@ -179,3 +179,38 @@ def live_append(conn, session, bars):
 
 def live_close(conn, session):
     _send_op(conn, OP_LIVE_CLOSE, [session])
+
+
+def sweep_handle_frame(handle, windows):
+    """One SWEEP_HANDLE request frame as bytes (for pipelining: many frames written at once)."""
+    windows = np.ascontiguousarray(np.asarray(windows, dtype="<i8").reshape(-1, 6))
+    head = struct.pack("<BII", OP_SWEEP_HANDLE, handle, windows.shape[0])
+    return struct.pack("<I", len(head) + windows.nbytes) + head + windows.tobytes()
+
+
+def pipelined(conn, request, k, reply_bytes):
+    """Write `request` (k frames back to back) in one sendall, then read the k replies, each a body of
+    `reply_bytes`: one round trip of latency plus k messages' cost.  Returns the k bodies as one
+    (k, reply_bytes) uint8 array.  The server reads frame by frame and answers in order (docs/protocol.md),
+    so nothing is lost; all k replies must fit the socket buffers while the client is still writing, which
+    holds for small frames (80 SWEEP_HANDLE replies are 1.6 KB)."""
+    conn.sock.sendall(request)
+    frame = 4 + reply_bytes
+    buf = bytearray(k * frame)
+    view = memoryview(buf)
+    got = checked = 0
+    while got < len(buf):
+        n = conn.sock.recv_into(view[got:])
+        if n == 0:
+            raise EngineError("the server closed the connection mid-reply")
+        got += n
+        # an error reply has another length, and waiting for bytes that never come would hang: check
+        # each frame's length prefix as soon as its 4 bytes are in
+        prefixes_in = (got - 4) // frame + 1 if got >= 4 else 0
+        for i in range(checked, prefixes_in):
+            (m,) = struct.unpack_from("<I", buf, i * frame)
+            if m != reply_bytes:
+                raise EngineError(f"reply {i} of {k}: length prefix {m:#x}, expected {reply_bytes}"
+                                  + (" (an error reply)" if m & ERROR_BIT else ""))
+        checked = max(checked, prefixes_in)
+    return np.frombuffer(buf, dtype=np.uint8).reshape(k, frame)[:, 4:]

@@ -3,11 +3,11 @@
  *
  *   hs_ipc_client sweep  --address URL --series F.f64 --windows F.i64 [--rounds N]
  *       N timed batch sweeps on one connection; prints {"seconds": [...], "pnl": [...], "trades": [...]}
- *   hs_ipc_client echo   --address URL --series F.f64 --sizes a,b,.. --reps a,b,..
- *       one JSON line per size: {"n", "p50_us", "p99_us", "min_us", "n_reps"} (single round trips)
+ *   hs_ipc_client echo   --address URL --series F.f64 --sizes a,b,.. --reps a,b,.. [--budget-ms T --min-reps M]
+ *       one JSON line per size (at most its reps, stopping after T ms once M are done): {"n", "p50_us", "p99_us", "min_us", "n_reps"} (single round trips)
  *   hs_ipc_client preload --address URL --series F.f64 [--rounds N]
- *       LOAD 16 bars, then N x 80 SWEEP_HANDLE calls of one tiny combo: {"total_ms" (median of the N),
- *       "per_call_p50_us", "repeats"}: the boundary of the 80 window-only calls
+ *       LOAD 16 bars, then N x 80 SWEEP_HANDLE calls of one tiny combo: {"totals_ms": [N totals],
+ *       "pnl": [last], "trades": [last]}: the boundary of the 80 window-only calls
  *   hs_ipc_client perbar --address URL|inproc --series F.f64 --windows F.i64 --bars N
  *       a live session opened on the first bars (the longest window), then one append per later bar of one bar each (over the wire, or hs_live_append
  *       in process); prints {"total_s", "appends", "pnl": [...], "trades": [...]} — the final results,
@@ -38,7 +38,7 @@ static int die(const char *what, const char *msg) {
 
 typedef struct {
     const char *address, *series, *windows, *sizes, *reps;
-    long rounds, bars;
+    long rounds, bars, budget_ms, min_reps;
 } args;
 
 static int parse(int argc, char **argv, args *a) {
@@ -52,6 +52,8 @@ static int parse(int argc, char **argv, args *a) {
         else if (!strcmp(k, "--reps")) a->reps = v;
         else if (!strcmp(k, "--rounds")) a->rounds = strtol(v, NULL, 10);
         else if (!strcmp(k, "--bars")) a->bars = strtol(v, NULL, 10);
+        else if (!strcmp(k, "--budget-ms")) a->budget_ms = strtol(v, NULL, 10);
+        else if (!strcmp(k, "--min-reps")) a->min_reps = strtol(v, NULL, 10);
         else if (!strcmp(k, "--mode")) { /* batch only */ }
         else return 0;
         i++;
@@ -147,11 +149,18 @@ static int cmd_echo(const args *a, const double *close, size_t n_bars) {
         double *t = malloc((size_t)reps * sizeof *t);
         if (hs_client_echo(c, close, (size_t)n, out, &err) != HS_OK) return die("echo", err.msg); /* warm-up */
         if (memcmp(out, close, (size_t)n * sizeof *out) != 0) return die("echo", "the echo is not verbatim");
-        for (long r = 0; r < reps; r++) {
+        /* at most `reps` calls, or --budget-ms per size once --min-reps are done (a slow tail across
+         * vCPUs must not stretch the whole curve) */
+        double t_end = now_s() + (a->budget_ms > 0 ? 1e-3 * (double)a->budget_ms : 1e30);
+        long done = 0;
+        while (done < reps) {
             double t0 = now_s();
             if (hs_client_echo(c, close, (size_t)n, out, &err) != HS_OK) return die("echo", err.msg);
-            t[r] = (now_s() - t0) * 1e6;
+            double t1 = now_s();
+            t[done++] = (t1 - t0) * 1e6;
+            if (t1 > t_end && done >= a->min_reps) break;
         }
+        reps = done;
         qsort(t, (size_t)reps, sizeof *t, cmp_double);
         printf("{\"n\": %ld, \"p50_us\": %.3f, \"p99_us\": %.3f, \"min_us\": %.3f, \"n_reps\": %ld}\n", n,
                t[reps / 2], t[(long)(0.99 * (double)(reps - 1))], t[0], reps);
@@ -165,33 +174,35 @@ static int cmd_echo(const args *a, const double *close, size_t n_bars) {
 }
 
 /* LOAD a short series once, then --rounds x (80 SWEEP_HANDLE calls of one combo's windows): the kernel has
- * almost nothing to do, so the 80 calls' time is their boundary. */
+ * almost nothing to do, so the 80 calls' time is their boundary.  Prints every round's total and the
+ * last reply (the harness gates it); a reply that differs from the first one fails here. */
 static int cmd_preload(const args *a, const double *close, size_t n_bars) {
     hs_client *c;
     hs_error err;
     uint32_t h;
     size_t n = n_bars < 16 ? n_bars : 16;
     hs_windows w = {{1, 2, 1, 1, 1, 2}};
-    hs_result r;
+    hs_result r, first;
     long rounds = a->rounds > 0 ? a->rounds : 1;
-    double *tot = malloc((size_t)rounds * sizeof *tot), *per = malloc((size_t)rounds * 80 * sizeof *per);
-    if (!tot || !per || connect_to(a->address, &c)) return 1;
+    double *tot = malloc((size_t)rounds * sizeof *tot);
+    if (!tot || connect_to(a->address, &c)) return 1;
     if (hs_client_load(c, close, n, &h, &err) != HS_OK) return die("load", err.msg);
+    if (hs_client_sweep_handle(c, h, &w, 1, &first, &err) != HS_OK) return die("sweep_handle", err.msg);
     for (long k = 0; k < rounds; k++) {
         double t0 = now_s();
-        for (int i = 0; i < 80; i++) {
-            double t1 = now_s();
+        for (int i = 0; i < 80; i++)
             if (hs_client_sweep_handle(c, h, &w, 1, &r, &err) != HS_OK) return die("sweep_handle", err.msg);
-            per[k * 80 + i] = (now_s() - t1) * 1e6;
-        }
         tot[k] = (now_s() - t0) * 1e3;
+        if (r.trades != first.trades || memcmp(&r.pnl, &first.pnl, sizeof r.pnl))
+            return die("preload", "a reply differs from the first one");
     }
     hs_client_close(c);
-    qsort(tot, (size_t)rounds, sizeof *tot, cmp_double);
-    qsort(per, (size_t)rounds * 80, sizeof *per, cmp_double);
-    printf("{\"total_ms\": %.4f, \"per_call_p50_us\": %.3f, \"repeats\": %ld}\n", tot[rounds / 2],
-           per[rounds * 40], rounds);
-    free(tot), free(per);
+    printf("{\"totals_ms\": [");
+    for (long k = 0; k < rounds; k++) printf("%s%.4f", k ? ", " : "", tot[k]);
+    printf("], ");
+    print_results(&r.pnl, &r.trades, 1);
+    printf("}\n");
+    free(tot);
     return 0;
 }
 

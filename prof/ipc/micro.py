@@ -20,6 +20,25 @@ def _reps(n, quick):
     return max(5, r // 40) if quick else r
 
 
+# A point stops after its reps or after this long, whichever comes first (but never under ECHO_MIN_REPS):
+# across vCPUs a 150,000-float echo on the loaded box had a 10-45 ms tail, and one curve took 9.5 s.
+ECHO_POINT_BUDGET_S = 1.0
+ECHO_MIN_REPS = 30
+
+
+def _time_calls(call, reps):
+    """Single-call latencies (ns) of `call`, at most `reps` of them, bounded by ECHO_POINT_BUDGET_S."""
+    ns, t_end = [], time.perf_counter_ns() + int(ECHO_POINT_BUDGET_S * 1e9)
+    for i in range(reps):
+        t0 = time.perf_counter_ns()
+        call()
+        t1 = time.perf_counter_ns()
+        ns.append(t1 - t0)
+        if t1 > t_end and i + 1 >= min(reps, ECHO_MIN_REPS):
+            break
+    return ns
+
+
 def _stats(ns):
     a = np.asarray(ns, dtype=np.float64) / 1e3  # µs
     return {"p50_us": float(np.percentile(a, 50)), "p99_us": float(np.percentile(a, 99)),
@@ -35,12 +54,7 @@ def _echo_python(conn, close, n, reps, form):
     got = call()  # warm-up, and the echo must be verbatim
     if bytes(got) != x.tobytes():
         raise RuntimeError(f"echo of {n} floats is not verbatim")
-    ns = []
-    for _ in range(reps):
-        t0 = time.perf_counter_ns()
-        call()
-        ns.append(time.perf_counter_ns() - t0)
-    return _stats(ns)
+    return _stats(_time_calls(call, reps))
 
 
 def _package_client():
@@ -64,12 +78,7 @@ def _echo_package(addr, close, sizes, quick):
             c.echo(x, out=out)
             if out.tobytes() != x.tobytes():
                 raise RuntimeError(f"package echo of {n} floats is not verbatim")
-            ns = []
-            for _ in range(_reps(n, quick)):
-                t0 = time.perf_counter_ns()
-                c.echo(x, out=out)
-                ns.append(time.perf_counter_ns() - t0)
-            res[str(n)] = _stats(ns)
+            res[str(n)] = _stats(_time_calls(lambda: c.echo(x, out=out), _reps(n, quick)))
     finally:
         c.close()
     return res
@@ -79,7 +88,9 @@ def _echo_c(env, addr, sizes, quick):
     """The C client's echo curve (hs_ipc_client echo): one JSON line per size."""
     reps = ",".join(str(_reps(n, quick)) for n in sizes)
     p = subprocess.run([env.ipc_client, "echo", "--address", addr, "--series", os.path.join(env.tmp, "series.f64"),
-                        "--sizes", ",".join(map(str, sizes)), "--reps", reps], capture_output=True, text=True)
+                        "--sizes", ",".join(map(str, sizes)), "--reps", reps,
+                        "--budget-ms", str(int(ECHO_POINT_BUDGET_S * 1e3)), "--min-reps", str(ECHO_MIN_REPS)],
+                       capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"hs_ipc_client echo {addr}: exit {p.returncode}: {p.stderr[-300:]}")
     return {str(r["n"]): {k: r[k] for k in ("p50_us", "p99_us", "min_us", "n_reps")} for r in
@@ -258,14 +269,47 @@ def spawn_cost(env, quick):
 
 
 # ---- per-bar break-even -----------------------------------------------------------------------------
-def per_bar(env, quick, log, reference=None):
-    """150,000 one-bar LIVE_APPENDs over each transport against the same appends in process (the C
-    client hs_ipc_client does both, so the client's own cost is the same on every row)."""
+# Across vCPUs every append is a cross-vCPU wake-up each way (~100-300 µs here), so 150,000 of them took
+# 44-49 s per transport on the loaded box: a bounded count gives the same per-call figure in a tenth of
+# the time.  Same-vCPU rows and in process keep the full 150,000 bars.
+CROSS_PERBAR_BARS = 15_000
+
+
+def _batch_reference(env, n_bars, length):
+    """(PnL, trades) of one combo over the first n_bars by a batch sweep (`hmasweep run`): what the last
+    live append must equal, bit for bit."""
+    path = os.path.join(env.tmp, f"perbar_{n_bars}.f64")
+    np.ascontiguousarray(env.close[:n_bars], dtype="<f8").tofile(path)
+    p = subprocess.run([env.cli, "run", "--variant", "unchecked", "--input", path, "--format", "json",
+                        "--lengths", str(length)], capture_output=True, text=True, check=True)
+    c = json.loads(p.stdout)["combos"][0]
+    return float(c["pnl"]), int(c["trades"])
+
+
+def _perbar_once(env, addr, wfile, bars, cpu):
+    """hs_ipc_client perbar, pinned to `cpu` (None: this process's vCPU)."""
+    old = os.sched_getaffinity(0)
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})  # the child inherits this process's affinity
+    try:
+        return subprocess.run([env.ipc_client, "perbar", "--address", addr, "--series",
+                               os.path.join(env.tmp, "series.f64"), "--windows", wfile, "--bars", str(bars)],
+                              capture_output=True, text=True)
+    finally:
+        os.sched_setaffinity(0, old)
+
+
+def per_bar(env, quick, log, lengths):
+    """One-bar LIVE_APPENDs over each transport against the same appends in process (the C client
+    hs_ipc_client does both, so the client's own cost is the same on every row).  Each row's final
+    (PnL, trades) is gated against a batch sweep over the same bars."""
     if not env.serve_available():
         return {"missing": "`hmasweep serve` (the engine issue) is not on main yet"}
     if not os.access(env.ipc_client, os.X_OK):
         return {"missing": "hs_ipc_client (the C client) is not built"}
     bars = min(env.close.size, 3000 if quick else 150_000)
+    cross_bars = min(bars, 2000 if quick else CROSS_PERBAR_BARS)
+    refs = {n: _batch_reference(env, n, lengths[0]) for n in {bars, cross_bars}}
     rows = {}
     transports = ["inproc", "unix", "tcp"] + (["shm"] if env.serve_supports("--shm") else [])
     wfile = os.path.join(env.tmp, "windows_perbar.i64")
@@ -279,18 +323,11 @@ def per_bar(env, quick, log, reference=None):
                 argv, addr = arch.serve_argv(env, tr, "unchecked")
                 srv = arch.Server(env, argv, addr)
             # in process: the client's vCPU; over a transport: client on the server's vCPU, then across
-            places = [("", None)] if tr == "inproc" else [(" same", env.server_cpu), (" cross", other)]
-            for label, cpu in places:
+            places = [("", None, bars)] if tr == "inproc" else [(" same", env.server_cpu, bars),
+                                                                (" cross", other, cross_bars)]
+            for label, cpu, n in places:
                 key = tr + label
-                old = os.sched_getaffinity(0)
-                if cpu is not None:
-                    os.sched_setaffinity(0, {cpu})
-                try:
-                    p = subprocess.run([env.ipc_client, "perbar", "--address", addr, "--series",
-                                        os.path.join(env.tmp, "series.f64"), "--windows", wfile, "--bars", str(bars)],
-                                       capture_output=True, text=True)
-                finally:
-                    os.sched_setaffinity(0, old)
+                p = _perbar_once(env, addr, wfile, n, cpu)
                 if p.returncode != 0 and "no live mode" in p.stderr:
                     rows[key] = {"missing": "live mode over the wire (the live issue) is not on main yet"}
                     continue
@@ -299,75 +336,150 @@ def per_bar(env, quick, log, reference=None):
                     log(f"  perbar {key}: ERROR {p.stderr[-200:]}")
                     continue
                 rows[key] = r = json.loads(p.stdout)
-                r["client_cpu"] = cpu if cpu is not None else sorted(old)[0]
+                r["client_cpu"] = cpu if cpu is not None else sorted(os.sched_getaffinity(0))[0]
                 r["server_cpu"] = env.server_cpu if tr != "inproc" else None
-                if reference is not None and bars == env.close.size:
-                    rp, rt = reference
-                    same = r["trades"][0] == rt and np.float64(r["pnl"][0]).tobytes() == np.float64(rp).tobytes()
-                    r["gate"] = "ok, bit-identical" if same else f"FAIL: {r['pnl'][0]!r}/{r['trades'][0]} vs {rp!r}/{rt}"
-                log(f"  perbar {key}: {r.get('total_s', 0):.3f} s for {r['appends']} appends, final {r.get('gate')}")
+                rp, rt = refs[n]
+                same = r["trades"][0] == rt and np.float64(r["pnl"][0]).tobytes() == np.float64(rp).tobytes()
+                r["gate"] = "ok, bit-identical" if same else f"FAIL: {r['pnl'][0]!r}/{r['trades'][0]} vs {rp!r}/{rt}"
+                log(f"  perbar {key}: {r.get('total_s', 0):.3f} s for {r['appends']} appends, final {r['gate']}")
         except Exception as e:
             rows[tr] = {"error": str(e)}
         finally:
             if srv:
                 srv.stop()
-    return {"bars": bars, "combos": 1, "rows": rows}
+    return {"bars": bars, "cross_bars": cross_bars, "combos": 1, "length": int(lengths[0]), "rows": rows}
 
 
 # ---- preload: the boundary of 80 window-only calls --------------------------------------------------
-def preload_boundary(env, quick):
-    """LOAD a 16-bar series once, then 80 SWEEP_HANDLE calls of one combo with windows (1..2): the kernel
-    has nothing to do, so the 80 calls' total is their boundary (Python client, ours; unix and tcp)."""
-    if not env.serve_available():
-        return {"python · unix": {"missing": "`hmasweep serve` (the engine issue) is not on main yet"}}
-    res = {}
-    x = np.ascontiguousarray(env.close[:16])
-    w = np.array([[1, 2, 1, 1, 1, 2]], dtype="<i8")
-    for tr in ("unix", "tcp"):
-        srv = None
-        try:
-            argv, addr = arch.serve_argv(env, tr, "unchecked")
-            srv = arch.Server(env, argv, addr)
-            conn = frames.Conn(addr)
-            h = frames.load(conn, x)
-            totals, per = [], []
-            for _ in range(3 if quick else 21):
+PRELOAD_BARS = 16                    # the kernel's work on 16 bars is well under a µs: the calls are boundary
+PRELOAD_WINDOWS = [[1, 2, 1, 1, 1, 2]]  # 9 trades on the first 16 bars: a gate value that can fail
+PRELOAD_CALLS = 80                   # one per combo of the default sweep
+
+
+def _preload_reference(close):
+    """(PnL, trades) of the preload combo in process (the Python package), or None when it is absent."""
+    try:
+        import hmasweep
+    except ImportError:
+        return None
+    r = hmasweep.sweep(close, windows=np.array(PRELOAD_WINDOWS), variant="unchecked")
+    return float(r.pnl[0]), int(r.trades[0])
+
+
+def _preload_gate(ref, pnl, trades):
+    if ref is None:
+        return "not gated (the Python package is absent)"
+    ok = int(trades) == ref[1] and np.float64(pnl).tobytes() == np.float64(ref[0]).tobytes()
+    return "ok, bit-identical" if ok else f"FAIL: {pnl!r}/{trades} vs {ref[0]!r}/{ref[1]}"
+
+
+def _preload_python(addr, x, repeats, pipelined):
+    """Python client (frames.py, ours): 80 SWEEP_HANDLE calls one after another, or all 80 written back
+    to back and then the 80 replies read (pipelined).  Returns totals (ns) and the last reply."""
+    conn = frames.Conn(addr)
+    try:
+        h = frames.load(conn, x)
+        totals, last = [], None
+        if pipelined:
+            req = frames.sweep_handle_frame(h, PRELOAD_WINDOWS) * PRELOAD_CALLS
+            frames.pipelined(conn, req, PRELOAD_CALLS, 16)  # warm-up
+            for _ in range(repeats):
                 t0 = time.perf_counter_ns()
-                for _ in range(80):
-                    t1 = time.perf_counter_ns()
-                    frames.sweep_handle(conn, h, w)
-                    per.append(time.perf_counter_ns() - t1)
+                bodies = frames.pipelined(conn, req, PRELOAD_CALLS, 16)
                 totals.append(time.perf_counter_ns() - t0)
-            conn.close()
-            res[f"python · {tr}"] = {"total_ms": float(np.median(totals)) / 1e6,
-                                     "per_call_p50_us": float(np.median(per)) / 1e3, "repeats": len(totals)}
-        except Exception as e:
-            res[f"python · {tr}"] = {"error": str(e)}
-        finally:
-            if srv:
-                srv.stop()
-    if not os.access(env.ipc_client, os.X_OK):
-        return res
+            if len({bytes(b) for b in bodies}) != 1:
+                raise RuntimeError("the 80 pipelined replies differ")
+            last = frames.decode_sweep(bytes(bodies[-1]), 1)
+        else:
+            frames.sweep_handle(conn, h, PRELOAD_WINDOWS)  # warm-up
+            for _ in range(repeats):
+                t0 = time.perf_counter_ns()
+                for _ in range(PRELOAD_CALLS):
+                    last = frames.sweep_handle(conn, h, PRELOAD_WINDOWS)
+                totals.append(time.perf_counter_ns() - t0)
+        return totals, (float(last[0][0]), int(last[1][0]))
+    finally:
+        conn.close()
+
+
+def _preload_package(addr, x, repeats):
+    """The Python package's client (hmasweep.Client; over shm it calls the library's C client)."""
+    c = _package_client()(addr)
+    try:
+        h = c.load(x)
+        r = c.sweep_handle(h, windows=np.array(PRELOAD_WINDOWS))
+        totals = []
+        for _ in range(repeats):
+            t0 = time.perf_counter_ns()
+            for _ in range(PRELOAD_CALLS):
+                r = c.sweep_handle(h, windows=np.array(PRELOAD_WINDOWS))
+            totals.append(time.perf_counter_ns() - t0)
+        return totals, (float(r.pnl[0]), int(r.trades[0]))
+    finally:
+        c.close()
+
+
+def _preload_c(env, addr, repeats):
+    """hs_ipc_client preload: the C client, 80 sequential calls per repeat."""
+    p = subprocess.run([env.ipc_client, "preload", "--address", addr, "--series", os.path.join(env.tmp, "series.f64"),
+                        "--rounds", str(repeats)], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"hs_ipc_client preload {addr}: exit {p.returncode}: {p.stderr[-200:]}")
+    out = json.loads(p.stdout)
+    return [1e6 * t for t in out["totals_ms"]], (float(out["pnl"][0]), int(out["trades"][0]))
+
+
+def _preload_clients(env, transport):
+    """(client, form) pairs that can reach `transport`."""
+    out = [] if transport == "shm" else [("python", "sequential"), ("python", "pipelined")]
+    if _package_client() is not None and transport == "shm":
+        out.append(("python", "package"))
+    if os.access(env.ipc_client, os.X_OK):
+        out.append(("c", "sequential"))
+    return out
+
+
+def preload_boundary(env, quick):
+    """LOAD a 16-bar series once, then 80 SWEEP_HANDLE calls of one combo: the kernel has nothing to do,
+    so the 80 calls' total is their boundary.  Every transport, client and placement (same vCPU as the
+    server, and across vCPUs); every row's result is gated against the same combo in process."""
+    if not env.serve_available():
+        return {"missing": "`hmasweep serve` (the engine issue) is not on main yet"}
+    x = np.ascontiguousarray(env.close[:PRELOAD_BARS])
+    ref = _preload_reference(x)
+    repeats = 3 if quick else 21
     other = 0 if env.server_cpu != 0 else 1
+    rows = []
     for tr in ("unix", "tcp") + (("shm",) if env.serve_supports("--shm") else ()):
         srv = None
         try:
             argv, addr = arch.serve_argv(env, tr, "unchecked")
             srv = arch.Server(env, argv, addr)
-            for placement, cpu in (("same vCPU", env.server_cpu), ("cross vCPU", other)):
-                old = os.sched_getaffinity(0)
-                os.sched_setaffinity(0, {cpu})
-                try:
-                    p = subprocess.run([env.ipc_client, "preload", "--address", addr, "--series",
-                                        os.path.join(env.tmp, "series.f64"), "--rounds", "3" if quick else "21"],
-                                       capture_output=True, text=True)
-                finally:
-                    os.sched_setaffinity(0, old)
-                key = f"c · {tr} · {placement} (c{cpu}/s{env.server_cpu})"
-                res[key] = json.loads(p.stdout) if p.returncode == 0 else {"error": p.stderr[-200:]}
+            for client, form in _preload_clients(env, tr):
+                for placement, cpu in (("same", env.server_cpu), ("cross", other)):
+                    row = {"transport": tr, "client": client, "form": form, "placement": placement,
+                           "client_cpu": cpu, "server_cpu": env.server_cpu}
+                    rows.append(row)
+                    old = os.sched_getaffinity(0)
+                    os.sched_setaffinity(0, {cpu})  # this process, and the C client it starts
+                    try:
+                        if client == "c":
+                            totals, last = _preload_c(env, addr, repeats)
+                        elif form == "package":
+                            totals, last = _preload_package("shm:" + addr[4:] if tr == "shm" else addr, x, repeats)
+                        else:
+                            totals, last = _preload_python(addr, x, repeats, form == "pipelined")
+                    except Exception as e:
+                        row["error"] = str(e)[-300:]
+                        continue
+                    finally:
+                        os.sched_setaffinity(0, old)
+                    t = np.asarray(totals) / 1e6
+                    row.update(total_ms=float(np.median(t)), min_ms=float(t.min()), max_ms=float(t.max()),
+                               repeats=len(totals), gate=_preload_gate(ref, *last))
         except Exception as e:
-            res[f"c · {tr}"] = {"error": str(e)}
+            rows.append({"transport": tr, "error": str(e)[-300:]})
         finally:
             if srv:
                 srv.stop()
-    return res
+    return {"bars": PRELOAD_BARS, "calls": PRELOAD_CALLS, "windows": PRELOAD_WINDOWS, "rows": rows}

@@ -3,6 +3,8 @@ import os
 
 import study as S
 
+PRELOAD_BOUND_MS = 2.0  # the issue's bound on the 80 window-only calls' boundary
+
 
 def _f(x, fmt="{:.3f}"):
     return "—" if x is None else fmt.format(x)
@@ -91,6 +93,55 @@ def architectures_section(raw, L):
     L.append("")
 
 
+FIVE_ROWS = [  # (study row, Rust engine architecture, C engine architecture, what the row is)
+    ("in_process", "in_process_numba", "in_process_c", "in process (the reference)"),
+    ("rust_batch_unix", "rust_batch_unix", "c_batch_unix", "one batch round trip, Unix socket"),
+    ("rust_batch_unchecked", "rust_batch_unchecked", "c_batch_unix_naive",
+     "the build pair (Rust: get_unchecked; C: its pair, checked indexing)"),
+    ("rust_spawn_stdin", "rust_spawn_stdin", "c_spawn_stdin", "spawn per sweep, request on stdin"),
+    ("rust_chatty_unix", "rust_chatty_unix", "c_chatty_unix", "one round trip per combo, series re-sent"),
+]
+
+
+def five_rows_section(raw, L):
+    """The study's table, row for row, for both engines from this one run."""
+    archs = _arch_rows(raw)
+    nb, ci = _median(raw, "in_process_numba"), _median(raw, "in_process_c")
+    if not archs or not (nb or ci):
+        return
+    L.append("**The study's five rows, both engines, this run** (median s; the study's ratio is to in-process numba; "
+             "ours to in-process numba and to the in-process C sweep of the same kernel):\n")
+    L.append("| study row | study s | study ratio | Rust engine: arch (kernel) | s | ÷ numba | C engine: arch (kernel) "
+             "| s | ÷ in_process_c |")
+    L.append("|---|---|---|---|---|---|---|---|---|")
+    for st, rust, c, what in FIVE_ROWS:
+        ss = S.SWEEP_S[st]
+        cells = []
+        for name, base in ((rust, nb), (c, ci)):
+            r, m = archs.get(name, {}), _median(raw, name)
+            cells.append(f"`{name}` ({r.get('kernel', '?')}) | {_f(m, '{:.3f}')} | {_f(m and base and m / base, '{:.3f}×')}")
+        L.append(f"| {st}: {what} | {ss:.3f} | {ss / S.SWEEP_S['in_process']:.2f}× | " + " | ".join(cells) + " |")
+    L.append("")
+
+
+def lanes_line(raw):
+    """How the rounds were spread over vCPUs, and whether the vCPUs agree (the in-process C sweep's median on
+    each), so a reader can judge the two-lane schedule."""
+    lanes = raw["placement"].get("lanes") or [[raw["placement"]["client_cpu"], raw["placement"]["server_cpu"]]]
+    r = _arch_rows(raw).get("in_process_c", {})
+    by = {}
+    for s_, pl in zip(r.get("seconds_all", []), r.get("placement_all", [])):
+        by.setdefault(pl[0], []).append(s_)
+    txt = (f"{len(lanes)} lanes at once, one per vCPU ({', '.join(f'client and servers on vCPU {p[0]}' for p in lanes)}); "
+           "each architecture alternates lanes round by round (prof/ipc/lanes.py)" if len(lanes) > 1 else
+           f"one lane: client on vCPU {lanes[0][0]}, servers on vCPU {lanes[0][1]}")
+    if len(by) > 1:
+        import statistics
+        txt += "; in_process_c median by vCPU: " + ", ".join(
+            f"vCPU {c} {statistics.median(v):.3f} s ({len(v)} runs)" for c, v in sorted(by.items()))
+    return txt
+
+
 def echo_section(raw, L, out):
     e = raw.get("echo")
     if not e:
@@ -119,16 +170,14 @@ def echo_section(raw, L, out):
     L.append("| study: rust · unix | python · study | M2 Max | " + " | ".join(
         f"{study_pts[n]:,}" if n in study_pts else "" for n in sizes) + f" | {S.ECHO_FLOOR_US} | {S.BANDWIDTH_GB_S} |")
     L.append("")
-    def best(tr):
-        cs = [c for c in e["curves"] if c["transport"] == tr and "1" in c["points"]]
-        c = min(cs, key=lambda c: c["points"]["1"]["p50_us"]) if cs else None
-        return c and (c["points"]["1"]["p50_us"], f"{c['client']} client ({c['form']}), {c['placement']} vCPU "
-                      f"(client {c['client_cpu']}, server {c['server_cpu']})")
-    bs, bu = best("shm"), best("unix")
-    if bs and bu:
-        L.append(f"**Shared memory vs Unix socket, 8-byte floor, same run:** shm best p50 {bs[0]:.2f} µs ({bs[1]}), "
-                 f"Unix best p50 {bu[0]:.2f} µs ({bu[1]}): shm is **{bu[0] / bs[0]:.1f}×** lower "
-                 f"(the issue asks for ≥ 10×: {'met' if bu[0] / bs[0] >= 10 else 'NOT met on this VM'}).\n")
+    sv = _shm_vs_unix(raw)
+    if sv:
+        L.append(f"**Shared memory vs Unix socket, 8-byte floor, same run:** shm best p50 {sv[0]:.2f} µs "
+                 f"({_curve_where(sv[1])}), Unix best p50 {sv[2]:.2f} µs ({_curve_where(sv[3])}): shm is "
+                 f"**{sv[4]:.1f}×** lower (the issue asks for ≥ 10×: {'met' if sv[4] >= 10 else 'NOT met in this run'}). "
+                 "Across vCPUs both sides of the shm transport spin, so a message costs a cache-line transfer; on one "
+                 "vCPU the waiter must yield, and the Unix socket's best is always on one vCPU (a socket wake-up "
+                 "across vCPUs costs more, see the cross rows).\n")
     L.append("![echo curve](ipc/echo.png)\n")
 
 
@@ -176,21 +225,53 @@ def spawn_section(raw, L):
     L.append("")
 
 
+def _preload_rows(raw):
+    return [r for r in raw.get("preload", {}).get("rows", []) if "total_ms" in r]
+
+
+def _place(r):
+    return f"{r['placement']} vCPU (c{r['client_cpu']}/s{r['server_cpu']})"
+
+
 def preload_section(raw, L):
     p = raw.get("preload")
     if not p:
         return
-    L.append("**Preload, boundary only:** LOAD once, then 80 SWEEP_HANDLE calls that carry only one combo's "
-             "windows (48 bytes) over a series so short that the kernel's work is negligible; the total is the "
-             "boundary of the 80 calls. The study predicted ≈ 1.3 ms and never built it.\n")
-    L.append("| client · transport | 80 calls total ms | per call µs (p50) | ≤ 2 ms |")
-    L.append("|---|---|---|---|")
-    for k, r in p.items():
-        if "error" in r or "missing" in r:
-            L.append(f"| {k} | {r.get('error') or r.get('missing')} | | |")
+    if "missing" in p:
+        L.append(f"_Preload: missing: {p['missing']}._\n")
+        return
+    n = p["calls"]
+    L.append(f"**Preload, boundary only:** LOAD a {p['bars']}-bar series once, then {n} SWEEP_HANDLE calls that "
+             f"carry only one combo's windows (48 bytes); the kernel's work on {p['bars']} bars is well under a µs, so "
+             f"the total is the boundary of the {n} calls. *sequential* = one call after another (the study's "
+             f"prediction: {n} × a round trip ≈ {S.PRELOAD_PREDICTED_MS} ms, never built); *pipelined* = the {n} "
+             f"requests written back to back on one connection, then the {n} replies read (one round trip of "
+             "latency plus the per-message cost; the server answers frames in order); *package* = the Python "
+             "package's client (over shm it calls the library's C client). Median (min–max) of "
+             f"{max((r['repeats'] for r in _preload_rows(raw)), default=0)} repeats; every row's result is gated "
+             "against the same combo in process.\n")
+    L.append(f"| transport | client · form | placement (client/server vCPU) | {n} calls total ms | min–max ms | "
+             f"per call µs | ≤ 2 ms | gate |")
+    L.append("|---|---|---|---|---|---|---|---|")
+    for r in p["rows"]:
+        where = f"{r.get('client', '')} · {r.get('form', '')}"
+        if "total_ms" not in r:
+            L.append(f"| {r['transport']} | {where} | {r.get('placement', '')} | error: "
+                     f"{r.get('error', '?')[:120]} | | | | |")
             continue
-        L.append(f"| {k} | {r['total_ms']:.3f} | {r['per_call_p50_us']:.1f} | {'yes' if r['total_ms'] <= 2 else 'no'} |")
+        L.append(f"| {r['transport']} | {where} | {_place(r)} | {r['total_ms']:.3f} | {r['min_ms']:.3f}–"
+                 f"{r['max_ms']:.3f} | {1e3 * r['total_ms'] / n:.1f} | {'**yes**' if r['total_ms'] <= 2 else 'no'} | "
+                 f"{r['gate']} |")
+    meet = [r for r in _preload_rows(raw) if r["total_ms"] <= 2]
+    if meet:
+        L.append(f"\nWithin 2 ms: " + "; ".join(f"{r['transport']} · {r['client']} {r['form']} · {_place(r)}"
+                                                  for r in meet) + ".")
     L.append("")
+
+
+def _perbar_inproc_per_call(p):
+    r = p.get("rows", {}).get("inproc", {})
+    return r["total_s"] / r["appends"] if "total_s" in r else None
 
 
 def perbar_section(raw, L):
@@ -201,22 +282,28 @@ def perbar_section(raw, L):
     if "missing" in p:
         L.append(f"_Per-bar break-even: missing: {p['missing']}._\n")
         return
-    rows = p["rows"]
-    inproc = rows.get("inproc", {}).get("total_s")
+    rows, inproc = p["rows"], _perbar_inproc_per_call(p)
+    full = p["bars"]
     L.append(f"A live session opened on the first bars (the longest window), then one LIVE_APPEND of one bar for each "
-             f"later bar of the {p['bars']:,} (combo L=6), from the C client, against the same "
-             "appends in process (hs_live_append). Boundary = transport total − in-process total. The study derived "
-             f"{p['bars']:,} × 14 µs ≈ {S.PER_BAR_IPC_S} s of pure IPC (M2 Max, never measured).\n")
-    L.append("| transport · placement (client vCPU / server vCPU) | total s | per call µs | boundary s | boundary per call µs | final (PnL, trades) = batch |")
-    L.append("|---|---|---|---|---|---|")
+             f"later bar (combo L={p.get('length', '?')}), from the C client, against the same appends in process "
+             f"(hs_live_append). In process and on the server's vCPU: every bar of the {full:,}; across vCPUs the "
+             f"first {p.get('cross_bars', full):,} bars (each append there is a cross-vCPU wake-up each way; the "
+             "per-call figure is the same, the total is scaled). Boundary per call = per call − in-process per "
+             f"call. Each row's final (PnL, trades) is gated against a batch sweep over the same bars. The study "
+             f"derived {S.BARS:,} × {S.ECHO_FLOOR_US:g} µs ≈ {S.PER_BAR_IPC_S} s of pure IPC (M2 Max, never measured).\n")
+    L.append(f"| transport · placement (client/server vCPU) | appends | measured s | per call µs | boundary per call µs "
+             f"| boundary for {full:,} bars, s | final (PnL, trades) = batch |")
+    L.append("|---|---|---|---|---|---|---|")
     for tr, r in rows.items():
         if "error" in r or "missing" in r:
-            L.append(f"| {tr} | {'missing: ' + r['missing'] if 'missing' in r else 'error: ' + r['error'][:120]} | | | | |")
+            L.append(f"| {tr} | {'missing: ' + r['missing'] if 'missing' in r else 'error: ' + r['error'][:120]} | | | | | |")
             continue
-        b = r["total_s"] - inproc if inproc is not None and tr != "inproc" else None
-        n = r.get("appends", p["bars"])
-        L.append(f"| {tr} (c{r.get('client_cpu')}/s{r.get('server_cpu') if r.get('server_cpu') is not None else '—'}) | {r['total_s']:.3f} | {1e6 * r['total_s'] / n:.2f} | {_f(b)} | "
-                 f"{_f(b and 1e6 * b / n, '{:.2f}')} | {r.get('gate', '—')} |")
+        per = r["total_s"] / r["appends"]
+        b = per - inproc if inproc is not None and tr != "inproc" else None
+        sv = r.get("server_cpu")
+        L.append(f"| {tr} (c{r.get('client_cpu')}/s{sv if sv is not None else '—'}) | {r['appends']:,} | "
+                 f"{r['total_s']:.3f} | {1e6 * per:.2f} | {_f(b and 1e6 * b, '{:.2f}')} | "
+                 f"{_f(b and b * (full - r.get('history', 0)), '{:.2f}')} | {r.get('gate', '—')} |")
     L.append("\n![per-bar break-even](ipc/perbar.png)\n")
 
 
@@ -237,15 +324,40 @@ def g_section(raw, L):
     L.append("G = compute per call ÷ floor (the measured 1-float echo p50 of that transport and client). Compute: "
              f"per sweep = the in-process median ({inc:.3f} s), per combo = that ÷ {combos}, per bar = the measured "
              "in-process one-bar live append (one combo)" + ("" if per_bar else " (not measured: live mode missing)") +
-             f". The study: per combo {S.PER_COMBO_US:,.0f} µs / 14 µs ≈ {S.G_PER_COMBO}, per bar {S.PER_BAR_US} µs / 14 µs ≈ 1/84.\n")
+             f". The study: per combo {S.PER_COMBO_US:,.0f} µs / {S.ECHO_FLOOR_US:g} µs ≈ {S.G_PER_COMBO:,}, per bar "
+             f"{S.PER_BAR_US} µs / {S.ECHO_FLOOR_US:g} µs ≈ 1/{S.ECHO_FLOOR_US / S.PER_BAR_US:.0f}.\n")
     L.append("| floor (transport · client) | floor µs | G per sweep | G per combo | G per bar |")
     L.append("|---|---|---|---|---|")
     for k, f in sorted(floors.items(), key=lambda kv: kv[1]):
         L.append(f"| {k} | {f:.2f} | {1e6 * inc / f:,.0f} | {1e6 * inc / combos / f:,.0f} | "
                  f"{_f(per_bar and per_bar / f, '{:.3f}')} |")
-    L.append(f"| study: rust · unix · python | {S.ECHO_FLOOR_US} | {2.010e6 / 14:,.0f} | {S.G_PER_COMBO:,} | "
+    L.append(f"| study: rust · unix · python | {S.ECHO_FLOOR_US} | {1e6 * S.SWEEP_S['in_process'] / S.ECHO_FLOOR_US:,.0f} | {S.G_PER_COMBO:,} | "
              f"{S.PER_BAR_US / S.ECHO_FLOOR_US:.3f} |")
     L.append("")
+
+
+def _echo_p50(raw, engine, transport, client, form, n, placement="same"):
+    c = _echo_curve(raw, engine, transport, client, form, placement)
+    p = c and c["points"].get(str(n))
+    return p and p["p50_us"]
+
+
+def _best_floor(raw, transport):
+    """(p50 µs, curve) of the lowest 1-float echo over every client, form and placement of a transport."""
+    cs = [c for c in raw.get("echo", {}).get("curves", []) if c["transport"] == transport and "1" in c["points"]]
+    c = min(cs, key=lambda c: c["points"]["1"]["p50_us"]) if cs else None
+    return c and (c["points"]["1"]["p50_us"], c)
+
+
+def _curve_where(c):
+    return (f"{c['engine']} server, {c['client']} client ({c['form']}), {c['placement']} vCPU "
+            f"(client {c['client_cpu']}, server {c['server_cpu']})")
+
+
+def _shm_vs_unix(raw):
+    """The issue's shared-memory claim from one run: (shm floor, its curve, unix floor, its curve, ratio)."""
+    bs, bu = _best_floor(raw, "shm"), _best_floor(raw, "unix")
+    return bs and bu and (bs[0], bs[1], bu[0], bu[1], bu[0] / bs[0])
 
 
 def findings_section(raw, L):
@@ -254,13 +366,15 @@ def findings_section(raw, L):
     out = []
     nb, rb, rc, rs, rch = (med(n) for n in ("in_process_numba", "rust_batch_unix", "rust_batch_unchecked",
                                             "rust_spawn_stdin", "rust_chatty_unix"))
+    rt = _echo_p50(raw, "c", "unix", "c", "ours", raw["bars"])
     if nb and rb:
         out.append(f"- **Rust engine vs numba** (the study's open question): rust_batch_unix {rb / nb:.2f}× numba here, "
                    f"{S.SWEEP_S['rust_batch_unix'] / S.SWEEP_S['in_process']:.2f}× on the M2 Max"
                    + (f"; the unchecked build {rc / nb:.2f}× (study {S.SWEEP_S['rust_batch_unchecked'] / S.SWEEP_S['in_process']:.2f}×)" if rc else "")
-                   + ". Almost all of it is compute, not boundary: the batch round trip is about 2 ms (echo of 150,000 "
-                   "floats, §2) in a multi-second sweep. peers/README.md and reports/gap.md attribute the gap on x86 "
-                   "(rustc's x86-64 baseline target, the unsigned int→float conversion in the unchecked build).")
+                   + f". Almost all of it is compute, not boundary: the batch round trip is {_f(rt and rt / 1e3, '{:.2f}')} "
+                   f"ms (echo of {raw['bars']:,} floats, C client, §2) in a {rb:.1f} s sweep. peers/README.md and "
+                   "reports/gap.md attribute the gap on x86 (rustc's x86-64 baseline target, the unsigned int→float "
+                   "conversion in the unchecked build).")
     cb, ci = med("c_batch_unix"), med("in_process_c")
     if cb and ci:
         spread = _arch_rows(raw)["in_process_c"]["max"] - _arch_rows(raw)["in_process_c"]["min"]
@@ -273,25 +387,30 @@ def findings_section(raw, L):
                       "round trip's own cost)."))
     cc = med("c_chatty_unix")
     if cc and cb:
-        out.append(f"- **Chatty:** c_chatty_unix − c_batch_unix = {1e3 * (cc - cb):+.0f} ms (79 extra 1.2 MB requests); "
-                   f"rust_chatty_unix − rust_batch_unix = {_f(rch and rb and 1e3 * (rch - rb), '{:+.0f}')} ms; the study "
-                   f"{S.CHATTY_EXTRA_MS:.0f} ms.")
-    pre = raw.get("preload", {})
-    pu = pre.get("python · unix", {})
-    for k, r in pre.items():
-        if k != "python · unix" and "total_ms" in r:
-            out.append(f"- Preload, {k}: {r['total_ms']:.2f} ms for the 80 calls ({r['per_call_p50_us']:.1f} µs each): "
-                       f"{'within' if r['total_ms'] <= 2 else 'over'} the 2 ms bound.")
-    if "total_ms" in pu:
-        out.append(f"- **Preload (never built by the study):** 80 window-only calls cost {pu['total_ms']:.2f} ms of boundary "
-                   f"over Unix ({pu['per_call_p50_us']:.1f} µs each, Python client); the study predicted ≈ "
-                   f"{S.PRELOAD_PREDICTED_MS} ms; the issue's bound is 2 ms: {'met' if pu['total_ms'] <= 2 else 'NOT met'}.")
+        out.append(f"- **Chatty:** c_chatty_unix − c_batch_unix = {1e3 * (cc - cb):+.0f} ms ({raw['combos'] - 1} extra "
+                   f"{8 * raw['bars'] / 1e6:.1f} MB requests); rust_chatty_unix − rust_batch_unix = "
+                   f"{_f(rch and rb and 1e3 * (rch - rb), '{:+.0f}')} ms; the study {S.CHATTY_EXTRA_MS:.0f} ms.")
+    rows = _preload_rows(raw)
+    if rows:
+        meet = [r for r in rows if r["total_ms"] <= PRELOAD_BOUND_MS]
+        miss = [r for r in rows if r["total_ms"] > PRELOAD_BOUND_MS]
+        fmt = lambda r: f"{r['transport']} {r['client']} {r['form']} {r['placement']} {r['total_ms']:.2f}"
+        out.append(f"- **Preload (never built by the study; predicted ≈ {S.PRELOAD_PREDICTED_MS} ms; the issue's bound "
+                   f"{PRELOAD_BOUND_MS:g} ms; totals in ms, transport client form placement):** within the bound: "
+                   + ("; ".join(map(fmt, meet)) or "none") + ". Over it: " + ("; ".join(map(fmt, miss)) or "none")
+                   + ". Sequential calls pay a round trip each; "
+                   "across vCPUs that is a wake-up each way, pipelining pays it once (§1, preload table).")
+    sv = _shm_vs_unix(raw)
+    if sv:
+        out.append(f"- **Shared memory vs Unix socket** (8-byte floor, same run): shm {sv[0]:.2f} µs ({_curve_where(sv[1])}) "
+                   f"vs Unix {sv[2]:.2f} µs ({_curve_where(sv[3])}): **{sv[4]:.1f}×** lower; the issue asks ≥ 10×: "
+                   + ("met." if sv[4] >= 10 else "NOT met in this run."))
     cs = med("c_spawn_stdin")
     if rs and rb:
         out.append(f"- **Spawn:** rust_spawn_stdin − rust_batch_unix = {1e3 * (rs - rb):+.0f} ms, c_spawn_stdin − "
-                   f"c_batch_unix = {_f(cs and cb and 1e3 * (cs - cb), '{:+.0f}')} ms (the study: {S.SPAWN_MS:.0f} ms). A "
-                   "difference of two multi-second medians on a shared box is noisy; the direct measurement (§4) is the "
-                   "better figure.")
+                   f"c_batch_unix = {_f(cs and cb and 1e3 * (cs - cb), '{:+.0f}')} ms (the study: {S.SPAWN_MS:.0f} ms). "
+                   "A difference of two multi-second medians is within their spread; the direct measurement (§4) is "
+                   "the better figure.")
     js, jo, fast_in = med("json_batch"), med("json_batch_orjson"), med("in_process_c_fast")
     if js and ci:
         out.append(f"- **JSON end to end** (jansson server, json/orjson client): json_batch − in_process_c = "
@@ -302,15 +421,15 @@ def findings_section(raw, L):
         if m and fast_in:
             out.append(f"- **{b}:** {m:.4f} s vs {fast_in:.4f} s in process: the boundary is "
                        f"{100 * (m - fast_in) / m:.0f}% of the time behind a {fast_in * 1e3:.1f} ms kernel.")
-    e = raw.get("echo", {})
-    rust_u = _echo_curve(raw, "rust", "unix", "python", "study")
-    if rust_u:
-        p1 = rust_u["points"].get("1", {}).get("p50_us")
-        pN = rust_u["points"].get("150000", {}).get("p50_us")
-        out.append(f"- **Echo, the study's own setup** (Rust engine, Unix socket, Python client in the study's form, one "
-                   f"vCPU): floor {_f(p1, '{:.1f}')} µs (study {S.ECHO_FLOOR_US}), 150,000 floats {_f(pN, '{:,.0f}')} µs "
-                   f"(study {S.ECHO_150K_US:,}). The floor is higher here: a shared 2-vCPU KVM guest, where client and "
-                   "server share one vCPU and every round trip is two context switches.")
+    p1 = _echo_p50(raw, "rust", "unix", "python", "study", 1)
+    pN = _echo_p50(raw, "rust", "unix", "python", "study", raw["bars"])
+    if p1:
+        out.append(f"- **Echo, the study's own setup** (Rust engine, Unix socket, Python client in the study's form, "
+                   f"client and server on one vCPU): floor {p1:.1f} µs (study {S.ECHO_FLOOR_US}), {raw['bars']:,} floats "
+                   f"{_f(pN, '{:,.0f}')} µs (study {S.ECHO_150K_US:,}). "
+                   + (f"The floor is {p1 / S.ECHO_FLOOR_US:.1f}× the study's: on this 2-vCPU KVM guest client and server "
+                      "share one vCPU, so every round trip is two context switches; across vCPUs (§2) it is two "
+                      "wake-ups." if p1 > S.ECHO_FLOOR_US else "The floor is at or below the study's."))
     if out:
         L.append("## 0. Findings: the study's claims beside ours\n")
         L.extend(out)
@@ -363,8 +482,11 @@ def plots(raw, out):
         if rows:
             fig, ax = plt.subplots(figsize=(7, 4))
             ks = list(rows)
-            ax.bar(ks, [rows[k]["total_s"] for k in ks], color="tab:green", label="measured, C client")
-            ax.axhline(S.PER_BAR_IPC_S, color="tab:red", ls="--", label="study: derived 150,000 × 14 µs (boundary only)")
+            # the total for every bar after the history: measured, or scaled from the bounded cross-vCPU rows
+            full = [rows[k]["total_s"] / rows[k]["appends"] * (p["bars"] - rows[k].get("history", 0)) for k in ks]
+            ax.bar(ks, full, color="tab:green", label="C client (across vCPUs: scaled from the bounded count)")
+            ax.axhline(S.PER_BAR_IPC_S, color="tab:red", ls="--",
+                       label=f"study: derived {S.BARS:,} × {S.ECHO_FLOOR_US:g} µs (boundary only)")
             inc = _median(raw, "in_process_numba")
             if inc:
                 ax.axhline(inc, color="k", ls=":", label="the whole batch sweep in process (numba)")
@@ -387,12 +509,12 @@ def write(raw, out, report_md):
     L.append(f"**all_ok: {str(raw.get('all_ok')).lower()}** — every architecture that ran gave per-combo (PnL, "
              "trades) equal to the in-process reference (`hmasweep run`, the C reference port): trades equal, "
              "|ΔPnL| ≤ 1e-6, and bit-identical (every kernel here is tier 0).\n")
-    load = max(m["loadavg_before"][0], m.get("loadavg_after", (0,))[0])
+    load = m["loadavg_before"][0]  # after the run it includes the run's own lanes
     if raw["rounds"] < 10 or load > m["logical_cpus"]:
         L.append(f"> **Read the sweep-level rows with care.** This run used {raw['rounds']} interleaved rounds"
-                 + (" (fewer than the 10 the issue asks for: the full run did not fit before the deadline on this box)"
+                 + (" (fewer than the 10 the issue asks for)"
                     if raw["rounds"] < 10 else "")
-                 + f", on {m['logical_cpus']} vCPUs with a load average of about {load:.0f} from other jobs. Multi-second "
+                 + f", on {m['logical_cpus']} vCPUs with a load average of {load:.1f} when it started. Multi-second "
                  "sweeps were slowed by whatever overlapped them, so differences between whole-sweep medians (the "
                  "'by difference' table, spawn and chatty derived from sweeps) are dominated by that noise, not by the "
                  "boundary. The pinned latency figures (echo curve, preload, per-bar, spawn measured directly) are "
@@ -400,20 +522,23 @@ def write(raw, out, report_md):
                  "quiet machine gives the 10-round table.\n")
     L.append("## Machine and conditions\n")
     L.append(f"- {m['cpu']}, {m['logical_cpus']} vCPUs (KVM guest: {m['hypervisor']}), {m['mem_gib']} GiB; AVX2 "
-             f"{m['avx2']}, AVX-512 {m['avx512f']}. **Shared machine**: about 8 engineers built and tested on it during "
-             f"the run; load average before {tuple(round(x, 2) for x in m['loadavg_before'])}, after "
-             f"{tuple(round(x, 2) for x in m.get('loadavg_after', (0, 0, 0)))}.")
-    L.append(f"- Placement: client pinned to vCPU {pl['client_cpu']}, every server to vCPU {pl['server_cpu']} "
-             "(sched_setaffinity); the echo floor is also measured across vCPUs.")
+             f"{m['avx2']}, AVX-512 {m['avx512f']}. Load average before {tuple(round(x, 2) for x in m['loadavg_before'])}, "
+             f"after {tuple(round(x, 2) for x in m.get('loadavg_after', (0, 0, 0)))}"
+             + (" (**shared**: other jobs were running when it started)." if load > 0.5 else
+                " (quiet when it started; the load after includes the run's own processes)."))
+    L.append(f"- Placement of the architectures: {lanes_line(raw)}. Curves, preload, spawn and per-bar run alone "
+             f"afterwards: server on vCPU {pl['server_cpu']}, client on the same vCPU and across (sched_setaffinity).")
     L.append("- Versions: " + ", ".join(f"{k} {val}" for k, val in v.items()) + ".")
     L.append(f"- Started {raw['started_utc']} UTC; the whole run took {raw.get('wall_seconds', 0):.0f} s"
-             + (" (quick mode)." if raw.get("quick") else "."))
+             + (" (quick mode)" if raw.get("quick") else "") + (": " + ", ".join(
+                 f"{k} {v:.0f} s" for k, v in raw["part_seconds"].items()) if raw.get("part_seconds") else "") + ".")
     L.append(f"- The study's machine: {S.MACHINE}.")
     for n in raw.get("notes", []):
         L.append(f"- Note: {n}")
     L.append("")
     findings_section(raw, L)
     L.append("## 1. The architectures (the study's table and past it)\n")
+    five_rows_section(raw, L)
     architectures_section(raw, L)
     L.append("![architectures](ipc/architectures.png)\n")
     preload_section(raw, L)

@@ -31,6 +31,7 @@ sys.path.insert(0, HERE)
 import numpy as np  # noqa: E402
 
 import arch  # noqa: E402
+import lanes  # noqa: E402
 import micro  # noqa: E402
 import report  # noqa: E402
 
@@ -121,65 +122,94 @@ def gate(ref, got):
             "bit_identical": bits}
 
 
-def run_architectures(archs, rounds, ref_fn, log):
+def _new_row(a):
+    return {"group": a.group, "study": a.study, "kernel": a.kernel, "transport": a.transport,
+            "client": a.client, "seconds_all": [], "placement_all": []}
+
+
+def _summarise(row):
+    s = row["seconds_all"]
+    if s:
+        row["median"] = float(np.median(s))
+        row["min"], row["max"] = float(min(s)), float(max(s))
+
+
+def run_architectures(archs, rounds, ref, places, lane_args, log):
     """Interleaved: each round runs every available architecture once, the order rotated by one per
-    round.  Returns {name: {...}}."""
-    res = {}
-    live = []
-    for a in archs:
-        why = a.missing()
-        row = {"group": a.group, "study": a.study, "kernel": a.kernel, "transport": a.transport,
-               "client": a.client, "seconds_all": []}
-        res[a.name] = row
-        if why:
-            row["missing"] = why
-            log(f"  {a.name}: missing: {why}")
-            continue
-        try:
-            a.start()
-            live.append(a)
-        except Exception as e:  # a server that cannot start is reported, the others still run
-            row["missing"] = f"could not start: {e}"
-            log(f"  {a.name}: could not start: {e}")
-    ref = None
+    round, spread over the lanes (lanes.py: one worker per (client, server) vCPU pair).  Every sweep's
+    results go through the gate against `ref`.  Returns {name: row}."""
+    res = {a.name: _new_row(a) for a in archs}
+    pool = lanes.Lanes(places, *lane_args)
     try:
+        for name, why in pool.missing.items():
+            res[name]["missing"] = why
+            log(f"  {name}: missing: {why}")
+        live = [n for n in pool.names if n not in pool.missing]
+
+        def on_result(name, place, reply):
+            row = res[name]
+            if reply[0] != "ok":
+                row["error"] = reply[1]
+                log(f"  {name}: ERROR {reply[1]}")
+                return
+            _, dt, p, t = reply
+            row["seconds_all"].append(dt)
+            row["placement_all"].append(list(place))
+            g = gate(ref, (p, t))
+            if "gate" not in row or not g["ok"]:
+                row["gate"] = g
+
         for r in range(rounds):
             order = live[r % len(live):] + live[:r % len(live)] if live else []
-            for a in order:
-                row = res[a.name]
-                if "error" in row:
-                    continue
-                try:
-                    if hasattr(a, "run_timed"):
-                        secs, p, t = a.run_timed(1)
-                        dt = secs[0]
-                    else:
-                        t0 = time.perf_counter()
-                        p, t = a.run()
-                        dt = time.perf_counter() - t0
-                except Exception as e:
-                    row["error"] = str(e)
-                    log(f"  {a.name}: ERROR {e}")
-                    continue
-                row["seconds_all"].append(dt)
-                if ref is None:
-                    ref = ref_fn()
-                g = gate(ref, (p, t))
-                if "gate" not in row or not g["ok"]:
-                    row["gate"] = g
+            pool.run_round([n for n in order if "error" not in res[n]], r, on_result)
             log(f"  round {r + 1}/{rounds} done")
     finally:
-        for a in live:
-            try:
-                a.stop()
-            except Exception:
-                pass
+        pool.close()
     for row in res.values():
-        s = row["seconds_all"]
-        if s:
-            row["median"] = float(np.median(s))
-            row["min"], row["max"] = float(min(s)), float(max(s))
+        _summarise(row)
     return res
+
+
+def all_ok(raw, skip):
+    """True when every architecture that ran passed the gate and every preload and per-bar row that ran
+    gave the in-process result; a part whose dependency is absent is reported missing, not failed."""
+    archs = raw.get("architectures", {})
+    ran = [r for r in archs.values() if "missing" not in r]
+    ok = ("arch" in skip or any("median" in r for r in ran)) and all(r.get("gate", {}).get("ok") for r in ran)
+    ok = ok and not any("error" in r for r in ran)
+    rows = list(raw.get("perbar", {}).get("rows", {}).values()) + raw.get("preload", {}).get("rows", [])
+    for r in rows:
+        if "missing" in r:
+            continue
+        if "error" in r or str(r.get("gate", "")).startswith("FAIL"):
+            ok = False
+    return bool(ok)
+
+
+def build_all(a):
+    """The build step of the run (or, with --no-build, only the Rust engine, which ctest does not build)."""
+    if not a.no_build:
+        return build(a.build)
+    if shutil.which("cargo"):
+        sh(["cargo", "build", "--release", "--offline", "--quiet"], cwd=os.path.join(ROOT, "peers", "rust"))
+    return []
+
+
+def reference(cli, series, lengths):
+    """The gate's reference: the in-process sweep of the C reference port (`hmasweep run`)."""
+    p = subprocess.run([cli, "run", "--variant", "unchecked", "--input", series, "--format", "json", "--lengths",
+                        ",".join(map(str, lengths))], capture_output=True, text=True, check=True)
+    combos = json.loads(p.stdout)["combos"]
+    return np.array([c["pnl"] for c in combos]), np.array([c["trades"] for c in combos], dtype=np.int64)
+
+
+def lane_places(a, ncpu):
+    """(client vCPU, server vCPU) per lane.  Two lanes (lanes.py) put each one's client and servers
+    together on its own vCPU; one lane keeps --client-cpu/--server-cpu as given."""
+    if a.lanes > 1 and a.client_cpu == a.server_cpu and ncpu >= 2:
+        others = [c for c in range(ncpu) if c != a.server_cpu]
+        return [[c, c] for c in [a.server_cpu] + others[:a.lanes - 1]]
+    return [[a.client_cpu, a.server_cpu]]
 
 
 def main(argv=None):
@@ -196,6 +226,9 @@ def main(argv=None):
     last = (os.cpu_count() or 1) - 1
     ap.add_argument("--client-cpu", type=int, default=min(1, last))
     ap.add_argument("--server-cpu", type=int, default=min(1, last))
+    ap.add_argument("--lanes", type=int, default=min(2, os.cpu_count() or 1),
+                    help="architectures timed in this many lanes at once, one vCPU each (default 2 when there "
+                    "are 2 vCPUs; 1 = one after another, with --client-cpu/--server-cpu)")
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: arch,echo,serial,spawn,perbar")
     a = ap.parse_args(argv)
     report_md = os.path.join(ROOT, "reports", "ipc.md")
@@ -216,10 +249,18 @@ def main(argv=None):
     def log(msg):
         print(f"[{time.time() - t_start:6.1f}s] {msg}", flush=True)
 
-    log("build")
-    notes = [] if a.no_build else build(a.build)
-    if a.no_build and shutil.which("cargo"):
-        sh(["cargo", "build", "--release", "--offline", "--quiet"], cwd=os.path.join(ROOT, "peers", "rust"))
+    parts = {}
+
+    def timed(part, fn):
+        """Run one part of the study, logging it and recording its wall time (raw['part_seconds'])."""
+        log(part)
+        t0 = time.time()
+        try:
+            return fn()
+        finally:
+            parts[part] = round(time.time() - t0, 1)
+
+    notes = timed("build", lambda: build_all(a))
     os.sched_setaffinity(0, {a.client_cpu})
     pkg = os.path.join(a.build, "python")
     if os.path.isdir(os.path.join(pkg, "hmasweep")):
@@ -237,45 +278,31 @@ def main(argv=None):
         windows = np.array([windows_from_length(L) for L in lengths], dtype=np.int64)
         env = arch.Env(a.build, close, windows, a.server_cpu, tmp)
         fast = fastest_variant(cli)
+        places = lane_places(a, ncpu)
         raw = {"quick": a.quick, "rounds": rounds, "bars": int(close.size), "combos": int(len(windows)),
-               "placement": {"client_cpu": a.client_cpu, "server_cpu": a.server_cpu,
+               "lengths": [int(L) for L in lengths],
+               "placement": {"client_cpu": a.client_cpu, "server_cpu": a.server_cpu, "lanes": places,
                              "note": "client = this Python process (or hs_ipc_client), server = every engine process"},
                "machine": machine(), "versions": versions(env), "fast_variant": fast, "notes": notes,
                "started_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())}
-
-        def reference():
-            p = subprocess.run([cli, "run", "--variant", "unchecked", "--input", series, "--format", "json", "--lengths",
-                                ",".join(map(str, lengths))], capture_output=True, text=True, check=True)
-            combos = json.loads(p.stdout)["combos"]
-            return (np.array([c["pnl"] for c in combos]), np.array([c["trades"] for c in combos], dtype=np.int64))
-
+        ref = timed("reference", lambda: reference(cli, series, lengths))
         if "arch" not in skip:
-            log(f"architectures: {rounds} interleaved rounds, {close.size} bars x {len(windows)} combos")
-            raw["architectures"] = run_architectures(arch.architectures(env, fast), rounds, reference, log)
-        if "arch" not in skip:
-            log("preload boundary: 80 window-only calls")
-            raw["preload"] = micro.preload_boundary(env, quick=a.quick)
+            raw["architectures"] = timed(
+                "architectures", lambda: run_architectures(arch.architectures(env, fast), rounds, ref, places,
+                                                           (a.build, close, windows, tmp, fast), log))
+            raw["preload"] = timed("preload", lambda: micro.preload_boundary(env, quick=a.quick))
         if "echo" not in skip:
-            log("echo curve")
-            raw["echo"] = micro.echo_curves(env, quick=a.quick, log=log, client_cpu=a.client_cpu)
+            raw["echo"] = timed("echo", lambda: micro.echo_curves(env, quick=a.quick, log=log, client_cpu=a.client_cpu))
         if "serial" not in skip:
-            log("serialization of 150,000 float64")
-            raw["serialization"] = micro.serialization(quick=a.quick)
+            raw["serialization"] = timed("serialization", lambda: micro.serialization(quick=a.quick))
         if "spawn" not in skip:
-            log("spawn cost")
-            raw["spawn"] = micro.spawn_cost(env, quick=a.quick)
+            raw["spawn"] = timed("spawn", lambda: micro.spawn_cost(env, quick=a.quick))
         if "perbar" not in skip:
-            log("per-bar break-even")
-            ref = reference()
-            raw["perbar"] = micro.per_bar(env, quick=a.quick, log=log, reference=(float(ref[0][0]), int(ref[1][0])))
+            raw["perbar"] = timed("perbar", lambda: micro.per_bar(env, quick=a.quick, log=log, lengths=lengths))
+        raw["part_seconds"] = parts
         raw["machine"]["loadavg_after"] = os.getloadavg()
         raw["wall_seconds"] = time.time() - t_start
-        archs = raw.get("architectures", {})
-        raw["all_ok"] = ("arch" in skip or any("median" in r for r in archs.values())) and all(r.get("gate", {}).get("ok", False) for r in archs.values()
-                            if "missing" not in r) and not any("error" in r for r in archs.values())
-        perbar_rows = raw.get("perbar", {}).get("rows", {}).values()
-        if any(str(r.get("gate", "")).startswith("FAIL") for r in perbar_rows):
-            raw["all_ok"] = False
+        raw["all_ok"] = all_ok(raw, skip)
         os.makedirs(out, exist_ok=True)
         with open(raw_path, "w") as f:
             json.dump(raw, f, indent=1)
@@ -286,7 +313,8 @@ def main(argv=None):
         state = r.get("missing") and f"missing ({r['missing']})" or r.get("error") and f"ERROR {r['error']}" \
             or f"{r['median']:.4f} s  gate {'ok' if r['gate']['ok'] else 'FAIL ' + str(r['gate'])}"
         print(f"  {name:24s} {state}")
-    print(f"all_ok: {str(raw['all_ok']).lower()}   raw: {raw_path}   wall {raw['wall_seconds']:.0f} s")
+    print(f"all_ok: {str(raw['all_ok']).lower()}   raw: {raw_path}   wall {raw['wall_seconds']:.0f} s   parts "
+          + ", ".join(f"{k} {v:.0f} s" for k, v in raw.get("part_seconds", {}).items()))
     return 0 if raw["all_ok"] else 1
 
 

@@ -3,6 +3,8 @@
 
 MACHINE = "Apple M2 Max (macOS), Python 3.14.6, numpy 2.4.3, numba 0.64.0, rustc 1.94.0 (release, zero crates)"
 
+BARS, COMBOS = 150_000, 80    # the default sweep the study timed
+
 # architecture -> sweep seconds (150,000 bars x 80 combos)
 SWEEP_S = {
     "in_process": 2.010,
