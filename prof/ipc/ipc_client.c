@@ -4,7 +4,7 @@
  *   hs_ipc_client sweep  --address URL --series F.f64 --windows F.i64 [--rounds N]
  *       N timed batch sweeps on one connection; prints {"seconds": [...], "pnl": [...], "trades": [...]}
  *   hs_ipc_client echo   --address URL --series F.f64 --sizes a,b,.. --reps a,b,.. [--budget-ms T --min-reps M]
- *       one JSON line per size (at most its reps, stopping after T ms once M are done): {"n", "p50_us", "p99_us", "min_us", "n_reps"} (single round trips)
+ *       [--form study|ours]: one JSON line per size (at most its reps, stopping after T ms once M are done): {"n", "p50_us", "p99_us", "min_us", "n_reps"} (single round trips)
  *   hs_ipc_client preload --address URL --series F.f64 [--rounds N]
  *       LOAD 16 bars, then N x 80 SWEEP_HANDLE calls of one tiny combo: {"totals_ms": [N totals],
  *       "pnl": [last], "trades": [last]}: the boundary of the 80 window-only calls
@@ -39,6 +39,7 @@ static int die(const char *what, const char *msg) {
 typedef struct {
     const char *address, *series, *windows, *sizes, *reps;
     long rounds, bars, budget_ms, min_reps;
+    int study; /* echo --form study */
 } args;
 
 static int parse(int argc, char **argv, args *a) {
@@ -55,6 +56,10 @@ static int parse(int argc, char **argv, args *a) {
         else if (!strcmp(k, "--budget-ms")) a->budget_ms = strtol(v, NULL, 10);
         else if (!strcmp(k, "--min-reps")) a->min_reps = strtol(v, NULL, 10);
         else if (!strcmp(k, "--mode")) { /* batch only */ }
+        else if (!strcmp(k, "--form")) {
+            if (strcmp(v, "study") && strcmp(v, "ours")) return 0;
+            a->study = !strcmp(v, "study");
+        }
         else return 0;
         i++;
     }
@@ -136,6 +141,25 @@ static int cmp_double(const void *x, const void *y) {
     return (a > b) - (a < b);
 }
 
+/* One echo round trip.  Ours: the caller's arrays, sent and received in place.  The study's form, in C:
+ * what its Python client does per call (a new request object the payload is copied into, a new reply
+ * object), as a fresh malloc + memcpy of the payload and a fresh reply buffer, freed after the call;
+ * the frame itself still goes through the library's codec (no second copy of it here). */
+static hs_status echo_once(hs_client *c, const double *close, size_t n, double *out, int study, hs_error *err) {
+    if (!study) return hs_client_echo(c, close, n, out, err);
+    double *req = malloc(n * sizeof *req), *rep = malloc(n * sizeof *rep);
+    if (!req || !rep) {
+        free(req), free(rep);
+        snprintf(err->msg, sizeof err->msg, "echo: out of memory");
+        return HS_ERR_NOMEM;
+    }
+    memcpy(req, close, n * sizeof *req);
+    hs_status st = hs_client_echo(c, req, n, rep, err);
+    memcpy(out, rep, n * sizeof *out); /* the caller keeps the verbatim check */
+    free(req), free(rep);
+    return st;
+}
+
 static int cmd_echo(const args *a, const double *close, size_t n_bars) {
     hs_client *c;
     if (!a->sizes || !a->reps || connect_to(a->address, &c)) return a->sizes ? 1 : die("echo", "--sizes and --reps are required");
@@ -147,7 +171,7 @@ static int cmd_echo(const args *a, const double *close, size_t n_bars) {
         long n = strtol(sp, &e1, 10), reps = strtol(rp, &e2, 10);
         if (n < 1 || (size_t)n > n_bars || reps < 1) return die("echo", "a size is outside 1..n_bars or reps < 1");
         double *t = malloc((size_t)reps * sizeof *t);
-        if (hs_client_echo(c, close, (size_t)n, out, &err) != HS_OK) return die("echo", err.msg); /* warm-up */
+        if (echo_once(c, close, (size_t)n, out, a->study, &err) != HS_OK) return die("echo", err.msg); /* warm-up */
         if (memcmp(out, close, (size_t)n * sizeof *out) != 0) return die("echo", "the echo is not verbatim");
         /* at most `reps` calls, or --budget-ms per size once --min-reps are done (a slow tail across
          * vCPUs must not stretch the whole curve) */
@@ -155,7 +179,7 @@ static int cmd_echo(const args *a, const double *close, size_t n_bars) {
         long done = 0;
         while (done < reps) {
             double t0 = now_s();
-            if (hs_client_echo(c, close, (size_t)n, out, &err) != HS_OK) return die("echo", err.msg);
+            if (echo_once(c, close, (size_t)n, out, a->study, &err) != HS_OK) return die("echo", err.msg);
             double t1 = now_s();
             t[done++] = (t1 - t0) * 1e6;
             if (t1 > t_end && done >= a->min_reps) break;
