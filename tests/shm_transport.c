@@ -2,8 +2,9 @@
  * messages far bigger than the ring, several clients of one listener, a peer killed mid-message in each
  * direction (a clear error, never a hang), timeouts, clean close, the segment's and socket's
  * permissions, and the ECHO relay (ring to ring: data intact while the body arrives in pieces; refused
- * with nothing moved when the reply would not fit; an error when the client closes mid-body).  No timing is asserted: every wait has a generous bound and the check is which result
- * came back (data, EOF, error or timeout). */
+ * with nothing moved when the reply would not fit; an error when the client closes mid-body).  No timing
+ * is asserted: every wait has a generous bound and the check is which result came back (data, EOF,
+ * error or timeout). */
 #define _GNU_SOURCE
 #include "check.h"
 #include "transport.h"

@@ -71,14 +71,19 @@ typedef struct {
 typedef struct {
     double *ring_raw, *ring_raw3;
     size_t ring_mask;
-    unsigned char *signs, *uncertain; /* seg + 64 bytes each */
+    unsigned char *signs, *uncertain; /* seg + 128 bytes each (thread_bytes) */
     unsigned uncertain_lanes;         /* OR of this combo's uncertain bytes: lanes that need them read */
     long long recomputed;
 } seg_thread;
 
+/* The ISAs whose vd_fma is one hardware instruction (SSE2's and the scalar's are emulated or libm). */
+#if defined(HS_TU_AVX2) || defined(HS_TU_AVX512) || defined(HS_TU_NEON)
+#define SEG_HW_FMA 1
+#endif
+
 /* Hardware FMA where the ISA has it (one rounding fewer, inside the same bound); elsewhere a multiply
  * and an add, the rounding the bound was derived for.  Only approximate values (certified later) use it. */
-#if defined(HS_TU_AVX2) || defined(HS_TU_AVX512) || defined(HS_TU_NEON)
+#ifdef SEG_HW_FMA
 #define seg_fma vd_fma
 #else
 static inline hs_vd seg_fma(hs_vd a, hs_vd b, hs_vd c) { return vd_add(vd_mul(a, b), c); }
@@ -118,7 +123,7 @@ static __attribute__((noinline)) vsums anchor_vec(const double *x, size_t k, int
  * AMD Zen 3 (this machine) adds on two pipes and multiplies/FMAs on two others; the d pass had 21 adds
  * and 14 multiplies per step, so the adds bound it.  Moving the seven subtractions across: 14 and 21. */
 static inline hs_vd seg_diff(hs_vd x_old, hs_vd x_new) {
-#if defined(HS_TU_AVX2) || defined(HS_TU_AVX512) || defined(HS_TU_NEON)
+#ifdef SEG_HW_FMA
     return vd_fma(x_new, vd_set1(-1.0), x_old);
 #else
     return vd_sub(x_old, x_new);
@@ -398,7 +403,7 @@ static hs_result segments_combo(const double *close, const seg_layout *L, seg_th
         lane_books(close, L, t, w, lane, j_lo, hi - lo, &book);
     }
     /* level2_signs leaves the uncertain bytes of an all-certain chunk unwritten: they must be zero for
-     * the next combo (thread_alloc zeroes them; only level2_masks and d_masks write them). */
+     * the next combo (thread_init zeroes them; only level2_masks and d_masks write them). */
     if (t->uncertain_lanes) memset(t->uncertain, 0, L->seg);
     return hs_book_finish(&book, close[L->n - 1]);
 }
@@ -485,6 +490,7 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
     hs_kernel_count_recomputed(recomputed);
     return HS_OK;
 }
+
 /* One combo (the registry's per-combo entry; the drivers call the sweep kernel above instead).  The
  * combo kernel signature cannot report an error, so an allocation failure gives trades = −1, pnl NaN. */
 hs_result HS_COMBO(segments)(const double *close, size_t n, const hs_windows *win, double *scratch) {

@@ -34,7 +34,7 @@ def study_request(opcode, close, params):
 def request_parts(opcode, close, windows):
     """Header and payload buffers of one request, without joining them (for sendmsg)."""
     close = np.ascontiguousarray(close, dtype="<f8")
-    windows = np.ascontiguousarray(np.asarray(windows, dtype="<i8").reshape(-1, 6))
+    windows = _windows(windows)
     body_len = 9 + close.nbytes + windows.nbytes
     head = struct.pack("<IBII", body_len, opcode, close.size, windows.shape[0])
     return [head] + [memoryview(a.reshape(-1)).cast("B") for a in (close, windows) if a.size]
@@ -141,15 +141,24 @@ def read_stdout_reply(data):
 OP_LOAD, OP_SWEEP_HANDLE, OP_FREE, OP_LIVE_OPEN, OP_LIVE_APPEND, OP_LIVE_CLOSE = 3, 4, 5, 6, 7, 8
 
 
-def _send_op(conn, opcode, head_fields, array=None):
-    """[u32 len][u8 op][u32 fields...][array bytes], zero-copy."""
-    parts = [b""]
+def _windows(windows):
+    """Windows as a contiguous (n, 6) little-endian int64 array, as every windows-carrying op sends them."""
+    return np.ascontiguousarray(np.asarray(windows, dtype="<i8").reshape(-1, 6))
+
+
+def _op_parts(opcode, head_fields, array=None):
+    """[u32 len][u8 op][u32 fields...] as bytes, then the array's bytes as a memoryview (no copy)."""
     payload = b"" if array is None else memoryview(np.ascontiguousarray(array)).cast("B")
     head = struct.pack("<B%dI" % len(head_fields), opcode, *head_fields)
     parts = [struct.pack("<I", len(head) + len(payload)) + head]
     if len(payload):
         parts.append(payload)
-    conn.send_parts(parts)
+    return parts
+
+
+def _send_op(conn, opcode, head_fields, array=None):
+    """Send one op's frame zero-copy and return its reply body."""
+    conn.send_parts(_op_parts(opcode, head_fields, array))
     return conn._reply_into()
 
 
@@ -161,13 +170,13 @@ def load(conn, close):
 
 def sweep_handle(conn, handle, windows):
     """SWEEP_HANDLE: only the windows travel."""
-    windows = np.ascontiguousarray(np.asarray(windows, dtype="<i8").reshape(-1, 6))
+    windows = _windows(windows)
     body = _send_op(conn, OP_SWEEP_HANDLE, [handle, windows.shape[0]], windows)
     return decode_sweep(body, windows.shape[0])
 
 
 def live_open(conn, handle, windows):
-    windows = np.ascontiguousarray(np.asarray(windows, dtype="<i8").reshape(-1, 6))
+    windows = _windows(windows)
     return struct.unpack("<I", _send_op(conn, OP_LIVE_OPEN, [handle, windows.shape[0]], windows))[0]
 
 
@@ -183,9 +192,8 @@ def live_close(conn, session):
 
 def sweep_handle_frame(handle, windows):
     """One SWEEP_HANDLE request frame as bytes (for pipelining: many frames written at once)."""
-    windows = np.ascontiguousarray(np.asarray(windows, dtype="<i8").reshape(-1, 6))
-    head = struct.pack("<BII", OP_SWEEP_HANDLE, handle, windows.shape[0])
-    return struct.pack("<I", len(head) + windows.nbytes) + head + windows.tobytes()
+    windows = _windows(windows)
+    return b"".join(_op_parts(OP_SWEEP_HANDLE, [handle, windows.shape[0]], windows))
 
 
 def pipelined(conn, request, k, reply_bytes):
