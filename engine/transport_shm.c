@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include "transport_shm.h"
+#include "cpu_relax.h"
 
 #include "error.h"
 
@@ -120,13 +121,6 @@ static int64_t now_ns(void) {
     return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-static void cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
 
 static int64_t deadline_after(int timeout_ms) { return timeout_ms < 0 ? INT64_MAX : now_ns() + (int64_t)timeout_ms * 1000000; }
 
@@ -240,7 +234,7 @@ static int spin_wait(shm_end *e, _Atomic uint64_t *word, uint64_t old, _Atomic u
     if (stop > deadline) stop = deadline;
     for (unsigned i = 1;; i++) {
         if (wait_ready(word, old, closed)) return 1;
-        cpu_relax();
+        hs_cpu_relax();
         if ((i & 31) == 0) {
             int mine = note_cpu(e);
             if (mine == atomic_load_explicit(peer_cpu, memory_order_relaxed) || now_ns() >= stop)

@@ -26,6 +26,7 @@
 
 #include "hmasweep.h"
 #include "hmasweep_client.h"
+#include "../engine/cpu_relax.h"
 
 #ifndef HS_CLI
 #define HS_CLI "hmasweep"
@@ -114,7 +115,7 @@ enum { PROBE_TRIPS = 20000 };
 static void *probe_peer(void *arg) {
     pin(*(int *)arg);
     for (uint64_t i = 1; i <= PROBE_TRIPS; i++) {
-        while (atomic_load_explicit(&probe_ping, memory_order_acquire) != i) __builtin_ia32_pause();
+        while (atomic_load_explicit(&probe_ping, memory_order_acquire) != i) hs_cpu_relax();
         atomic_store_explicit(&probe_pong, i, memory_order_release);
     }
     return NULL;
@@ -129,7 +130,7 @@ static double line_rtt_ns(int cpu_b, double *lat) {
     for (uint64_t i = 1; i <= PROBE_TRIPS; i++) {
         double t0 = now_ns();
         atomic_store_explicit(&probe_ping, i, memory_order_release);
-        while (atomic_load_explicit(&probe_pong, memory_order_acquire) != i) __builtin_ia32_pause();
+        while (atomic_load_explicit(&probe_pong, memory_order_acquire) != i) hs_cpu_relax();
         lat[i - 1] = now_ns() - t0;
     }
     pthread_join(t, NULL);
