@@ -69,19 +69,25 @@ static int send_json(int fd, json_t *reply) {
 
 static json_t *error_reply(const char *msg) { return json_pack("{s:s}", "error", msg); }
 
-/* The close array as doubles (malloc'ed), or NULL with msg set. */
-static double *parse_close(json_t *arr, size_t *n, char *msg, size_t cap) {
+/* Room for one element per member of a non-empty JSON array (malloc'ed), or NULL with msg set:
+ * `shape` names what the array must be, `unit` what one member is. */
+static void *alloc_per_member(json_t *arr, size_t elem, size_t *n, const char *shape, const char *unit,
+                              char *msg, size_t cap) {
     if (!json_is_array(arr) || json_array_size(arr) == 0) {
-        snprintf(msg, cap, "\"close\" must be a non-empty array of numbers");
+        snprintf(msg, cap, "%s", shape);
         return NULL;
     }
     *n = json_array_size(arr);
-    double *x = malloc(*n * sizeof *x);
-    if (!x) {
-        snprintf(msg, cap, "out of memory for %zu prices", *n);
-        return NULL;
-    }
-    for (size_t i = 0; i < *n; i++) {
+    void *p = malloc(*n * elem);
+    if (!p) snprintf(msg, cap, "out of memory for %zu %s", *n, unit);
+    return p;
+}
+
+/* The close array as doubles (malloc'ed), or NULL with msg set. */
+static double *parse_close(json_t *arr, size_t *n, char *msg, size_t cap) {
+    double *x = alloc_per_member(arr, sizeof *x, n, "\"close\" must be a non-empty array of numbers", "prices",
+                                 msg, cap);
+    for (size_t i = 0; x && i < *n; i++) {
         json_t *v = json_array_get(arr, i);
         if (!json_is_number(v)) {
             snprintf(msg, cap, "close[%zu] is not a number", i);
@@ -93,32 +99,30 @@ static double *parse_close(json_t *arr, size_t *n, char *msg, size_t cap) {
     return x;
 }
 
+/* One combo's six integers from params[k] into w, or -1 with msg set. */
+static int parse_combo(json_t *c, size_t k, hs_windows *w, char *msg, size_t cap) {
+    if (!json_is_array(c) || json_array_size(c) != 6) {
+        snprintf(msg, cap, "params[%zu] is not an array of six integers", k);
+        return -1;
+    }
+    for (size_t j = 0; j < 6; j++) {
+        json_t *v = json_array_get(c, j);
+        if (!json_is_integer(v)) {
+            snprintf(msg, cap, "params[%zu][%zu] is not an integer", k, j);
+            return -1;
+        }
+        w->w[j] = json_integer_value(v);
+    }
+    return 0;
+}
+
 static hs_windows *parse_params(json_t *arr, size_t *n, char *msg, size_t cap) {
-    if (!json_is_array(arr) || json_array_size(arr) == 0) {
-        snprintf(msg, cap, "\"params\" must be a non-empty array of six-integer arrays");
-        return NULL;
-    }
-    *n = json_array_size(arr);
-    hs_windows *w = malloc(*n * sizeof *w);
-    if (!w) {
-        snprintf(msg, cap, "out of memory for %zu combos", *n);
-        return NULL;
-    }
-    for (size_t k = 0; k < *n; k++) {
-        json_t *c = json_array_get(arr, k);
-        if (!json_is_array(c) || json_array_size(c) != 6) {
-            snprintf(msg, cap, "params[%zu] is not an array of six integers", k);
+    hs_windows *w = alloc_per_member(arr, sizeof *w, n, "\"params\" must be a non-empty array of six-integer arrays",
+                                     "combos", msg, cap);
+    for (size_t k = 0; w && k < *n; k++) {
+        if (parse_combo(json_array_get(arr, k), k, &w[k], msg, cap) != 0) {
             free(w);
             return NULL;
-        }
-        for (size_t j = 0; j < 6; j++) {
-            json_t *v = json_array_get(c, j);
-            if (!json_is_integer(v)) {
-                snprintf(msg, cap, "params[%zu][%zu] is not an integer", k, j);
-                free(w);
-                return NULL;
-            }
-            w[k].w[j] = json_integer_value(v);
         }
     }
     return w;
