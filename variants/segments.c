@@ -50,6 +50,32 @@
 
 static double eps_seg(int64_t w) { return eps_slide_block(w, SEG_BLOCK); }
 
+/* Time per part of the sweep, compiled in only for prof/segments/seg_profile.c (which defines
+ * SEG_PROFILE and includes this file; the library never defines it, so the production kernel has none
+ * of it): CLOCK_MONOTONIC around each block's anchors, each combo's fused pass and its books.  The d pass
+ * is the fused pass less its anchors (the clock calls themselves fall inside the anchors' part). */
+#ifdef SEG_PROFILE
+#include <time.h>
+enum { SEG_PART_FUSED, SEG_PART_ANCHORS, SEG_PART_BOOKS, SEG_PARTS };
+extern double seg_profile_seconds[SEG_PARTS];
+static inline double seg_profile_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+#define SEG_TIMED(part, ...)                                                                                \
+    do {                                                                                                     \
+        double seg_t0_ = seg_profile_now();                                                                  \
+        __VA_ARGS__;                                                                                         \
+        seg_profile_seconds[part] += seg_profile_now() - seg_t0_;                                            \
+    } while (0)
+#else
+#define SEG_TIMED(part, ...)                                                                                \
+    do {                                                                                                     \
+        __VA_ARGS__;                                                                                         \
+    } while (0)
+#endif
+
 static inline int64_t imax(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /* Look-back of a combo: the first level must start max(w2, w5) − 1 steps before the second, and reads
@@ -280,14 +306,16 @@ static void fused_pass(const seg_layout *L, seg_thread *t, const seg_consts *c, 
     for (size_t blk = k0, end; blk < L->steps; blk = end) {
         end = blk + SEG_BLOCK < L->steps ? blk + SEG_BLOCK : L->steps;
         if (blk < second && end > second) end = second; /* the second level starts on a block edge */
-        seg_state st = {anchor_vec(xt, blk, w[0], all), anchor_vec(xt, blk, w[1], all), anchor_vec(xt, blk, w[3], all),
-                        anchor_vec(xt, blk, w[4], all), anchor_vec(xt, blk, w[5], all), {vd_zero(), vd_zero()},
-                        {vd_zero(), vd_zero()}};
+        seg_state st;
+        SEG_TIMED(SEG_PART_ANCHORS, st = (seg_state){anchor_vec(xt, blk, w[0], all), anchor_vec(xt, blk, w[1], all),
+                                                     anchor_vec(xt, blk, w[3], all), anchor_vec(xt, blk, w[4], all),
+                                                     anchor_vec(xt, blk, w[5], all), {vd_zero(), vd_zero()},
+                                                     {vd_zero(), vd_zero()}});
         level1_store(&st, c, t, blk);
         int with_d = blk >= second;
         if (with_d) {
-            st.h = anchor_vec(t->ring_raw, blk, w[2], m);
-            st.h3 = anchor_vec(t->ring_raw3, blk, w[5], m);
+            SEG_TIMED(SEG_PART_ANCHORS, st.h = anchor_vec(t->ring_raw, blk, w[2], m);
+                      st.h3 = anchor_vec(t->ring_raw3, blk, w[5], m));
             d_masks(&st, c, t, blk - second);
         }
         for (size_t done = blk; done + 1 < end;) { /* step `done` is computed; run (done, stop) */
@@ -395,13 +423,13 @@ static hs_result segments_combo(const double *close, const seg_layout *L, seg_th
     c.tau = vd_set1(certify_threshold_eps(L->max_close, w, eps_seg));
     size_t second = L->pad, k0 = second - (size_t)(imax(w[2], w[5]) - 1);
     t->uncertain_lanes = 0;
-    fused_pass(L, t, &c, k0, second);
-    for (int lane = 0; lane < HS_VN; lane++) {
+    SEG_TIMED(SEG_PART_FUSED, fused_pass(L, t, &c, k0, second));
+    SEG_TIMED(SEG_PART_BOOKS, for (int lane = 0; lane < HS_VN; lane++) {
         size_t lo = (size_t)lane * L->seg, hi = lo + L->seg < L->n ? lo + L->seg : L->n;
         if (hi <= lo || hi <= first_d) continue;
         size_t j_lo = first_d > lo ? first_d - lo : 0;
         lane_books(close, L, t, w, lane, j_lo, hi - lo, &book);
-    }
+    });
     /* level2_signs leaves the uncertain bytes of an all-certain chunk unwritten: they must be zero for
      * the next combo (thread_init zeroes them; only level2_masks and d_masks write them). */
     if (t->uncertain_lanes) memset(t->uncertain, 0, L->seg);

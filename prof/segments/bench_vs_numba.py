@@ -10,8 +10,12 @@ the load average before and after is recorded; interleaving spreads other jobs' 
 Every arm's trades are checked against numba's (473,381).  Then the FMA peak of one core is measured
 (prof/segments/fma_peak.c) and the executed operations of the default sweep (scaling.executed_ops) are
 divided by the segments arms' median times: the share of the peak (2 threads: of two cores' peak).
-Writes reports/segments_vs_numba.json unless --output says otherwise.  Bounded: about 40 s at 5 rounds
-on a quiet machine (numba's 5-7 s per single-thread sweep dominates).
+The hot loop's own share: each round also runs prof/segments/seg_profile.c (built as seg_profile_<isa>
+next to the CLI, the CLI's ISA): the kernel with per-part clocks compiled in, one thread, three profiled
+sweeps interleaved with three of the library's, bit-identical results checked; the d pass's executed
+operations (scaling.dpass_ops) over its measured time (median and best of all profiled sweeps) is the
+hot loop's share of the peak.  Writes reports/segments_vs_numba.json unless --output says otherwise.
+Bounded: about 40-70 s at 5 rounds on a quiet machine (numba's 4-7 s per single-thread sweep dominates).
 """
 import argparse
 import json
@@ -42,10 +46,18 @@ def cli_sweep(cli, variant, threads):
     return r["seconds"], sum(c["trades"] for c in r["combos"]), r["isa"]
 
 
+def seg_profile(exe):
+    """One run of seg_profile_<isa>: three profiled sweeps interleaved with three library sweeps."""
+    out = subprocess.run([exe, "--rounds", "3"], check=True, capture_output=True, text=True).stdout
+    return [json.loads(line) for line in out.splitlines()]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cli", default=os.path.join(ROOT, "build", "release", "hmasweep"))
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--profile-dir", default=None,
+                    help="where seg_profile_<isa> was built (default: prof/ next to the CLI)")
     ap.add_argument("--output", default=os.path.join(ROOT, "reports", "segments_vs_numba.json"))
     a = ap.parse_args()
     os.environ.setdefault("NUMBA_NUM_THREADS", "2")
@@ -63,6 +75,8 @@ def main():
     times = {"numba 1T": [], "numba prange 2T": []}
     times.update({arm[0]: [] for arm in ARMS})
     isa = {}
+    profiled = []
+    prof_dir = a.profile_dir or os.path.join(os.path.dirname(os.path.abspath(a.cli)), "prof")
     for _ in range(a.rounds):
         for label, fn in (("numba 1T", h.sweep), ("numba prange 2T", h.sweep_prange)):
             t0 = time.perf_counter()
@@ -73,6 +87,9 @@ def main():
             sec, total, isa[label] = cli_sweep(a.cli, variant, threads)
             assert total == 473381, (label, total)
             times[label].append(sec)
+        exe = os.path.join(prof_dir, "seg_profile_" + isa["segments 1T"])
+        if os.path.exists(exe):
+            profiled += seg_profile(exe)
     load_after = os.getloadavg()
     base1 = statistics.median(times["numba 1T"])
     rows = []
@@ -95,6 +112,21 @@ def main():
     if peak:
         for label, cores in (("segments 1T", 1), ("segments_omp 2T (best)", 2)):
             result.setdefault("share_of_fma_peak", {})[label] = flops / own1[label] * 1e-9 / (cores * peak["gflops"])
+    if profiled:
+        assert all(p["trades"] == 473381 for p in profiled)
+        _, dflops = scaling.dpass_ops(cli_sweep.windows, 150000, lanes)
+        parts = {k: [p[k] for p in profiled] for k in ("library_s", "profiled_s", "dpass_s", "anchors_s", "books_s",
+                                                        "rest_s")}
+        summary = {k: {"median": statistics.median(v), "min": min(v), "max": max(v)} for k, v in parts.items()}
+        # Shares of the profiled sweep, per sweep, then the median (each sweep's parts add up to it).
+        shares = {k: statistics.median(p[k] / p["profiled_s"] for p in profiled)
+                  for k in ("dpass_s", "anchors_s", "books_s", "rest_s")}
+        hot = {"isa": profiled[0]["isa"], "sweeps": len(profiled), "dpass_flops": dflops, "seconds": summary,
+               "share_of_profiled_sweep": shares}
+        if peak:
+            hot["share_of_fma_peak_median"] = dflops / summary["dpass_s"]["median"] * 1e-9 / peak["gflops"]
+            hot["share_of_fma_peak_best"] = dflops / summary["dpass_s"]["min"] * 1e-9 / peak["gflops"]
+        result["hot_loop"] = hot
     print(f"| arm | isa | median s | min-max s | x numba 1T |\n|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['arm']} | {r['isa']} | {r['median_s']:.4f} | {r['min_s']:.4f}-{r['max_s']:.4f} | "
@@ -105,6 +137,18 @@ def main():
         print(f"FMA peak {peak['gflops']:.1f} GFLOP/s per core ({peak['width']}-bit); executed {flops / 1e6:.0f} MFLOP "
               "per sweep; share of the peak at the median: " +
               ", ".join(f"{k} {v * 100:.0f}%" for k, v in result["share_of_fma_peak"].items()))
+    if profiled:
+        sm = hot["seconds"]
+        print(f"hot loop (d pass), seg_profile_{hot['isa']}, {hot['sweeps']} profiled sweeps interleaved with as many "
+              f"library sweeps: d pass {sm['dpass_s']['median'] * 1e3:.1f} ms median "
+              f"[{sm['dpass_s']['min'] * 1e3:.1f}-{sm['dpass_s']['max'] * 1e3:.1f}] of a profiled sweep of "
+              f"{sm['profiled_s']['median'] * 1e3:.1f} ms (library sweep {sm['library_s']['median'] * 1e3:.1f} ms); "
+              f"{dflops / 1e6:.0f} MFLOP executed in it")
+        print("  shares of the profiled sweep: " + ", ".join(f"{k[:-2]} {v * 100:.0f}%"
+                                                           for k, v in hot["share_of_profiled_sweep"].items()))
+        if peak:
+            print(f"  hot loop's share of the FMA peak: {hot['share_of_fma_peak_median'] * 100:.0f}% at the median d pass, "
+                  f"{hot['share_of_fma_peak_best'] * 100:.0f}% at the best")
     if a.output:
         with open(a.output, "w") as f:
             json.dump(result, f, indent=1)

@@ -52,23 +52,42 @@ def fma_peak():
     return max(rows, key=lambda r: r["gflops"])
 
 
-def executed_ops(windows, bars, lanes, block=512):
-    """Vector operations the kernel executes for these combos (variants/segments.c, counted from the
-    source): per step 25 in level 1 (5 slides of 4, raw 2, raw3 3) and 14 in level 2 (2 slides of 4, d 2,
-    certification 4: |d|, compare, select, max), of which 11 are multiply-adds (the 7 subtractions that
-    run as fma(x, -1, y) on FMA ISAs are counted as what they compute: one flop each); per re-anchor 3 per
-    window element (subtract, multiply, add) over the seven windows.  Returns (vector ops, flops counting
-    a multiply-add as 2, the certification's 4 non-arithmetic ops as 0, and a lane each)."""
+def dpass_ops(windows, bars, lanes):
+    """Vector operations of the d pass (variants/segments.c: level1_raw, level1_raw3, level2_signs, and each
+    block's first step), counted from the source.  Level 1 runs every step from the combo's warm-up start,
+    seg + max(w2, w5) - 1 steps: 25 ops a step (5 slides of 4, raw 2, raw3 3), 33 flops (8 multiply-adds
+    as 2, the 7 subtractions that run as fma(x, -1, y) on FMA ISAs as the one flop they compute).  Level 2
+    runs the segment's seg steps: 14 ops (2 slides of 4, d 2, certification 4: |d|, compare, select, max),
+    13 flops (the certification counts 0).  Returns (vector ops, flops, a lane each).  Chunks rerun by
+    level2_masks (only where a lane is uncertain: a few per sweep on the default series) are not counted."""
     seg = -(-bars // lanes)
     ops = flops = 0
     for w in windows:
-        warm = max(w[2], w[5]) - 1
-        steps = seg + warm
-        anchors = -(-seg // block) + -(-warm // block)
-        anchor_ops = 3 * (w[0] + w[1] + w[3] + w[4] + w[5] + w[2] + w[5]) * anchors
-        ops += 39 * steps + anchor_ops
-        flops += ((39 - 4 + 11) * steps + anchor_ops) * lanes
+        steps = seg + max(w[2], w[5]) - 1
+        ops += 25 * steps + 14 * seg
+        flops += (33 * steps + 13 * seg) * lanes
     return ops, flops
+
+
+def anchor_ops(windows, bars, lanes, block=512):
+    """Vector operations of the re-anchors (anchor_vec): per anchor 3 per window element (subtract,
+    multiply, add; each a flop) over the five close windows at every block and the two second-level
+    windows at every block of the segment.  Returns (vector ops, flops, a lane each)."""
+    seg = -(-bars // lanes)
+    ops = 0
+    for w in windows:
+        warm = max(w[2], w[5]) - 1
+        blocks1, blocks2 = -(-seg // block) + -(-warm // block), -(-seg // block)
+        ops += 3 * ((w[0] + w[1] + w[3] + w[4] + w[5]) * blocks1 + (w[2] + w[5]) * blocks2)
+    return ops, ops * lanes
+
+
+def executed_ops(windows, bars, lanes, block=512):
+    """Vector operations the kernel executes for these combos: the d pass (dpass_ops) and the re-anchors
+    (anchor_ops); the books are scalar and counted as none.  Returns (vector ops, flops counting a
+    multiply-add as 2, the certification's 4 non-arithmetic ops as 0, and a lane each)."""
+    d, a = dpass_ops(windows, bars, lanes), anchor_ops(windows, bars, lanes, block)
+    return d[0] + a[0], d[1] + a[1]
 
 
 def profile_shares(cli):

@@ -1,0 +1,101 @@
+/* seg_profile: the segments kernel with its per-part clocks compiled in (SEG_PROFILE, variants/segments.c),
+ * one thread, interleaved with the library's own `segments` (no clocks) on the same series, so that the
+ * d pass's time is measured directly in a real sweep and the clocks' cost is visible beside it.
+ *
+ *   seg_profile [--rounds R] [--bars N] [--grid LO:HI:COUNT]      (default 9, 150000, 6:200:80: the default sweep)
+ *
+ * Built once per ISA by prof/CMakeLists.txt (seg_profile_<isa>, this file compiled with that ISA's flags,
+ * HS_ISA_NAME=prof_<isa>, so its symbols never clash with the library's).  Each round runs one profiled
+ * sweep and one library sweep (hs_sweep, variant segments, the same ISA, 1 thread), checks that both give
+ * the same trades and bit-identical PnL, and prints one JSON line per round: wall seconds of both, and the
+ * profiled sweep's seconds in the d pass (fused pass less anchors), anchors, books, and the rest (layout,
+ * allocation).  prof/segments/bench_vs_numba.py runs it and divides the d pass's executed operations
+ * (scaling.dpass_ops) by the d pass's time. */
+#define _POSIX_C_SOURCE 200809L
+#define SEG_PROFILE 1
+#include "segments.c"
+
+#include <stdio.h>
+
+#include "hmasweep.h"
+
+double seg_profile_seconds[SEG_PARTS];
+
+#define HS_STR_(x) #x
+#define HS_STR(x) HS_STR_(x)
+
+static double seconds_now(void) { return seg_profile_now(); }
+
+int main(int argc, char **argv) {
+    int rounds = 9;
+    size_t bars = 150000, count = 80;
+    long long lo = 6, hi = 200;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
+        else if (!strcmp(argv[i], "--bars")) bars = (size_t)strtoull(argv[i + 1], NULL, 10);
+        else if (!strcmp(argv[i], "--grid") && sscanf(argv[i + 1], "%lld:%lld:%zu", &lo, &hi, &count) == 3) {
+        } else {
+            fprintf(stderr, "seg_profile: unknown or malformed option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (rounds < 1 || bars < 1 || count < 1) {
+        fprintf(stderr, "seg_profile: rounds, bars and combos must be positive\n");
+        return 2;
+    }
+    hs_error err = {0};
+    double *close = malloc(bars * sizeof *close);
+    int64_t *len = malloc(count * sizeof *len);
+    hs_windows *win = malloc(count * sizeof *win);
+    hs_result *a = malloc(count * sizeof *a), *b = malloc(count * sizeof *b);
+    if (!close || !len || !win || !a || !b) {
+        fprintf(stderr, "seg_profile: out of memory\n");
+        return 1;
+    }
+    if (hs_make_close(42, bars, 0.0008, 100.0, close, &err) != HS_OK || hs_grid(lo, hi, count, len, &err) != HS_OK) {
+        fprintf(stderr, "seg_profile: %s\n", err.msg);
+        return 1;
+    }
+    for (size_t c = 0; c < count; c++)
+        if (hs_windows_from_length(len[c], &win[c], &err) != HS_OK) {
+            fprintf(stderr, "seg_profile: %s\n", err.msg);
+            return 1;
+        }
+    const char *isa = HS_STR(HS_ISA_NAME) + 5; /* "prof_avx2" -> "avx2" */
+    hs_sweep_report rep = {0};
+    hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+    opt.variant = "segments";
+    opt.isa = isa;
+    opt.threads = 1;
+    opt.report = &rep;
+    for (int r = 0; r < rounds; r++) {
+        memset(seg_profile_seconds, 0, sizeof seg_profile_seconds);
+        double t0 = seconds_now();
+        hs_status st = HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(close, bars, win, count, a, 1, &err);
+        double t_prof = seconds_now() - t0;
+        t0 = seconds_now();
+        hs_status st2 = hs_sweep(close, bars, win, count, b, &opt, &err);
+        double t_lib = seconds_now() - t0;
+        if (st != HS_OK || st2 != HS_OK) {
+            fprintf(stderr, "seg_profile: %s\n", err.msg);
+            return 1;
+        }
+        long long trades = 0;
+        for (size_t c = 0; c < count; c++) {
+            if (a[c].trades != b[c].trades || memcmp(&a[c].pnl, &b[c].pnl, sizeof a[c].pnl)) {
+                fprintf(stderr, "seg_profile: combo %zu differs from the library's segments (%s)\n", c, rep.isa);
+                return 1;
+            }
+            trades += a[c].trades;
+        }
+        double fused = seg_profile_seconds[SEG_PART_FUSED], anchors = seg_profile_seconds[SEG_PART_ANCHORS];
+        double books = seg_profile_seconds[SEG_PART_BOOKS];
+        printf("{\"isa\": \"%s\", \"library_isa\": \"%s\", \"bars\": %zu, \"combos\": %zu, \"trades\": %lld, "
+               "\"library_s\": %.6f, \"profiled_s\": %.6f, \"dpass_s\": %.6f, \"anchors_s\": %.6f, \"books_s\": %.6f, "
+               "\"rest_s\": %.6f}\n",
+               isa, rep.isa, bars, count, trades, t_lib, t_prof, fused - anchors, anchors, books,
+               t_prof - fused - books);
+    }
+    free(close), free(len), free(win), free(a), free(b);
+    return 0;
+}
