@@ -334,7 +334,30 @@ static void fused_pass(const seg_layout *L, seg_thread *t, const seg_consts *c, 
     }
 }
 
-/* Bits j of one lane over 64 steps from a byte-per-step mask: bit `lane` of bytes [at, at + 64). */
+/* Bits j of one lane over 64 steps from a byte-per-step mask: bit `lane` of bytes [at, at + 64).
+ * On x86 a 64-bit shift by 7 − lane puts each byte's bit `lane` in that byte's top bit (a shift below 8
+ * never carries another byte's bit there) and a byte movemask collects them: 2 shifts and 2 movemasks per
+ * 32 bytes (AVX2) against 8 multiply steps of 6 operations each.  Integer bits only: the same on every ISA. */
+#if defined(HS_TU_AVX2) || defined(HS_TU_AVX512)
+static inline uint64_t lane_bits64(const unsigned char *bytes, size_t at, int lane) {
+    const __m128i by = _mm_cvtsi32_si128(7 - lane);
+    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)(bytes + at));
+    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(bytes + at + 32));
+    uint32_t a = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi64(lo, by));
+    uint32_t b = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi64(hi, by));
+    return (uint64_t)b << 32 | a;
+}
+#elif defined(HS_TU_SSE2)
+static inline uint64_t lane_bits64(const unsigned char *bytes, size_t at, int lane) {
+    const __m128i by = _mm_cvtsi32_si128(7 - lane);
+    uint64_t word = 0;
+    for (int q = 0; q < 4; q++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(bytes + at + 16 * (size_t)q));
+        word |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_sll_epi64(x, by)) << (16 * q);
+    }
+    return word;
+}
+#else
 static inline uint64_t lane_bits64(const unsigned char *bytes, size_t at, int lane) {
     uint64_t word = 0;
     for (int q = 0; q < 8; q++) {
@@ -345,6 +368,7 @@ static inline uint64_t lane_bits64(const unsigned char *bytes, size_t at, int la
     }
     return word;
 }
+#endif
 
 /* The tier-0 d of one bar, from the building blocks in the reference order. */
 static __attribute__((noinline)) double recompute_d(const double *close, size_t bar, const int64_t *w) {
