@@ -13,8 +13,8 @@
  * One fused pass per combo: the five WMAs of close as running sums (sliding.c's S1/S2 steps), raw and
  * raw3, small ring buffers of raw/raw3 for the two smoothing WMAs (no n-length arrays), d, and per step
  * a byte of the lanes' sign bits, plus, only in chunks where some lane is uncertain, a byte of the lanes
- * where |d| <= TAU or d is not finite (not certified).  The pass runs chunk by chunk as three short
- * loops (raw, raw3, level 2) whose sums and constants stay in registers.
+ * where |d| <= TAU or d is not finite (not certified).  The pass runs chunk by chunk as two short
+ * loops (level 1: the five close windows, raw, raw3; level 2: the smoothing WMAs, d, the signs).
  * Running sums are re-anchored by direct sums every SEG_BLOCK steps; the warm-up runs the first level
  * only, from the first step whose raw value the second level needs.
  *
@@ -90,6 +90,7 @@ static size_t combo_first_d(const int64_t *w) { return hs_first_bars_of(w).start
 typedef struct {
     size_t n, seg, pad, steps; /* bars, bars per lane (S), warm-up steps (P), P + S */
     double *xt;                /* steps × HS_VN, lane l of step k = close[l·S − P + k] (clamped) */
+    double *weight;            /* weight[j] = j + 1 for j below the sweep's widest window (anchors) */
     double max_close;
 } seg_layout;
 
@@ -123,10 +124,15 @@ typedef struct {
 } vsums;
 
 /* Direct sums of the window of length w ending at step k of an interleaved series (ring: index masked).
- * Four partial sums break the add chains; the order is free for the bound. */
+ * Four partial sums break the add chains; the order is free for the bound.  The weights j + 1 come from
+ * a table (one broadcast load each) and enter through seg_fma: per element a subtraction and a
+ * multiply-add, against a subtraction, an int-to-double conversion, a broadcast, a multiply and an add
+ * before (anchors 2.3 -> 1.5 ms of a 34 ms sweep, reports/segments.md).  With hardware FMA the product
+ * is not rounded on its own: one rounding fewer per term, inside the direct sum's bound γ_w·denom·M. */
 /* noinline (here and on the other stages): a profile then shows each part's share of the time by symbol
  * (prof/segments); the calls are per block or chunk, not per step. */
-static __attribute__((noinline)) vsums anchor_vec(const double *x, size_t k, int64_t w, size_t mask) {
+static __attribute__((noinline)) vsums anchor_vec(const double *x, size_t k, int64_t w, size_t mask,
+                                                  const double *weight) {
     hs_vd a[4] = {vd_zero(), vd_zero(), vd_zero(), vd_zero()}, b[4] = {vd_zero(), vd_zero(), vd_zero(), vd_zero()};
     size_t first = k - (size_t)(w - 1);
     int64_t j = 0;
@@ -134,12 +140,12 @@ static __attribute__((noinline)) vsums anchor_vec(const double *x, size_t k, int
         for (int q = 0; q < 4; q++) {
             hs_vd v = vd_loadu(x + ((first + (size_t)(j + q)) & mask) * HS_VN);
             a[q] = vd_sub(a[q], v);
-            b[q] = vd_add(b[q], vd_mul(v, vd_set1((double)(j + q + 1))));
+            b[q] = seg_fma(v, vd_set1(weight[j + q]), b[q]);
         }
     for (; j < w; j++) {
         hs_vd v = vd_loadu(x + ((first + (size_t)j) & mask) * HS_VN);
         a[0] = vd_sub(a[0], v);
-        b[0] = vd_add(b[0], vd_mul(v, vd_set1((double)(j + 1))));
+        b[0] = seg_fma(v, vd_set1(weight[j]), b[0]);
     }
     return (vsums){vd_add(vd_add(a[0], a[1]), vd_add(a[2], a[3])), vd_add(vd_add(b[0], b[1]), vd_add(b[2], b[3]))};
 }
@@ -160,6 +166,7 @@ static inline void vstep(vsums *s, hs_vd w, hs_vd x_new, hs_vd x_old) {
     s->s2 = vd_add(s->s2, seg_fma(w, x_new, s->n1));
     s->n1 = vd_add(s->n1, seg_diff(x_old, x_new));
 }
+
 
 /* Per combo: windows, weights, and the scalings folded where that is exact or inside the bound:
  * 2/denom (exact), −1/denom (exact), 3/denom (one rounding more than 3·(S2/denom), well inside it). */
@@ -197,46 +204,31 @@ static inline void level1_store(const seg_state *st, const seg_consts *c, seg_th
     vd_storeu(t->ring_raw3 + at, raw3_of(st->s3.s2, st->s4.s2, st->s5.s2, c));
 }
 
-/* The first level runs as two loops per chunk, raw (w0, w1) then raw3 (w3, w4, w5), and the second level
- * as a third: each loop then keeps its sums AND its constants in registers (one loop over all five
- * windows reloaded ten constants from memory every step: load-bound), and the stores into the rings
- * (double) no longer force reloads of constants read through pointers.  Each loop's running sums are
- * independent chains of one add per step (latency 3 cycles), which is what bounds the short loops. */
-static __attribute__((noinline)) void level1_raw(const double *restrict xt, double *restrict ring, size_t m,
-                                                 const seg_consts *c, vsums *p0, vsums *p1, size_t k0, size_t k1) {
-    const size_t o0 = (size_t)c->w[0] * HS_VN, o1 = (size_t)c->w[1] * HS_VN;
-    const hs_vd wd0 = c->wd[0], wd1 = c->wd[1];
+/* The first level, steps (k0, k1): the five close windows' running sums, raw and raw3 into their rings,
+ * in one loop (x_new loaded once; ten independent add chains per step for the out-of-order core to
+ * overlap).  The constants are copied into a local (the ring stores are double stores and would
+ * otherwise force reloads of constants read through the pointer).  Measured against the two loops it
+ * replaced (raw: w0, w1; raw3: w3, w4, w5), interleaved, seg_profile, default sweep 1T avx2, 20-32
+ * sweeps per arm in three runs: the d pass's time over the library sweep's in the same process 0.733 vs
+ * 0.779-0.847, best d pass 14.7-14.9 vs 15.3-15.5 ms (reports/segments.md, frontier4). */
+static __attribute__((noinline)) void level1(const double *restrict xt, double *restrict ring, double *restrict ring3,
+                                             size_t m, const seg_consts *c, seg_state *p, size_t k0, size_t k1) {
+    const size_t o0 = (size_t)c->w[0] * HS_VN, o1 = (size_t)c->w[1] * HS_VN, o3 = (size_t)c->w[3] * HS_VN,
+                 o4 = (size_t)c->w[4] * HS_VN, o5 = (size_t)c->w[5] * HS_VN;
     const seg_consts cc = *c;
-    vsums s0 = *p0, s1 = *p1;
+    vsums s0 = p->s0, s1 = p->s1, s3 = p->s3, s4 = p->s4, s5 = p->s5;
     for (size_t k = k0 + 1; k < k1; k++) {
         const double *x = xt + k * HS_VN;
         hs_vd x_new = vd_loadu(x);
-        vstep(&s0, wd0, x_new, vd_loadu(x - o0));
-        vstep(&s1, wd1, x_new, vd_loadu(x - o1));
+        vstep(&s0, cc.wd[0], x_new, vd_loadu(x - o0));
+        vstep(&s1, cc.wd[1], x_new, vd_loadu(x - o1));
+        vstep(&s3, cc.wd[3], x_new, vd_loadu(x - o3));
+        vstep(&s4, cc.wd[4], x_new, vd_loadu(x - o4));
+        vstep(&s5, cc.wd[5], x_new, vd_loadu(x - o5));
         vd_storeu(ring + (k & m) * HS_VN, raw_of(s0.s2, s1.s2, &cc));
+        vd_storeu(ring3 + (k & m) * HS_VN, raw3_of(s3.s2, s4.s2, s5.s2, &cc));
     }
-    *p0 = s0;
-    *p1 = s1;
-}
-
-static __attribute__((noinline)) void level1_raw3(const double *restrict xt, double *restrict ring, size_t m,
-                                                  const seg_consts *c, vsums *p3, vsums *p4, vsums *p5, size_t k0,
-                                                  size_t k1) {
-    const size_t o3 = (size_t)c->w[3] * HS_VN, o4 = (size_t)c->w[4] * HS_VN, o5 = (size_t)c->w[5] * HS_VN;
-    const hs_vd wd3 = c->wd[3], wd4 = c->wd[4], wd5 = c->wd[5];
-    const seg_consts cc = *c;
-    vsums s3 = *p3, s4 = *p4, s5 = *p5;
-    for (size_t k = k0 + 1; k < k1; k++) {
-        const double *x = xt + k * HS_VN;
-        hs_vd x_new = vd_loadu(x);
-        vstep(&s3, wd3, x_new, vd_loadu(x - o3));
-        vstep(&s4, wd4, x_new, vd_loadu(x - o4));
-        vstep(&s5, wd5, x_new, vd_loadu(x - o5));
-        vd_storeu(ring + (k & m) * HS_VN, raw3_of(s3.s2, s4.s2, s5.s2, &cc));
-    }
-    *p3 = s3;
-    *p4 = s4;
-    *p5 = s5;
+    p->s0 = s0, p->s1 = s1, p->s3 = s3, p->s4 = s4, p->s5 = s5;
 }
 
 static inline void d_masks(const seg_state *st, const seg_consts *c, seg_thread *t, size_t j) {
@@ -307,21 +299,21 @@ static void fused_pass(const seg_layout *L, seg_thread *t, const seg_consts *c, 
         end = blk + SEG_BLOCK < L->steps ? blk + SEG_BLOCK : L->steps;
         if (blk < second && end > second) end = second; /* the second level starts on a block edge */
         seg_state st;
-        SEG_TIMED(SEG_PART_ANCHORS, st = (seg_state){anchor_vec(xt, blk, w[0], all), anchor_vec(xt, blk, w[1], all),
-                                                     anchor_vec(xt, blk, w[3], all), anchor_vec(xt, blk, w[4], all),
-                                                     anchor_vec(xt, blk, w[5], all), {vd_zero(), vd_zero()},
-                                                     {vd_zero(), vd_zero()}});
+        const double *wt = L->weight;
+        SEG_TIMED(SEG_PART_ANCHORS,
+                  st = (seg_state){anchor_vec(xt, blk, w[0], all, wt), anchor_vec(xt, blk, w[1], all, wt),
+                                   anchor_vec(xt, blk, w[3], all, wt), anchor_vec(xt, blk, w[4], all, wt),
+                                   anchor_vec(xt, blk, w[5], all, wt), {vd_zero(), vd_zero()}, {vd_zero(), vd_zero()}});
         level1_store(&st, c, t, blk);
         int with_d = blk >= second;
         if (with_d) {
-            SEG_TIMED(SEG_PART_ANCHORS, st.h = anchor_vec(t->ring_raw, blk, w[2], m);
-                      st.h3 = anchor_vec(t->ring_raw3, blk, w[5], m));
+            SEG_TIMED(SEG_PART_ANCHORS, st.h = anchor_vec(t->ring_raw, blk, w[2], m, wt);
+                      st.h3 = anchor_vec(t->ring_raw3, blk, w[5], m, wt));
             d_masks(&st, c, t, blk - second);
         }
         for (size_t done = blk; done + 1 < end;) { /* step `done` is computed; run (done, stop) */
             size_t stop = done + 1 + SEG_CHUNK < end ? done + 1 + SEG_CHUNK : end;
-            level1_raw(xt, t->ring_raw, m, c, &st.s0, &st.s1, done, stop);
-            level1_raw3(xt, t->ring_raw3, m, c, &st.s3, &st.s4, &st.s5, done, stop);
+            level1(xt, t->ring_raw, t->ring_raw3, m, c, &st, done, stop);
             if (with_d) {
                 vsums h = st.h, h3 = st.h3;
                 if (level2_signs(t->ring_raw, t->ring_raw3, t->signs - second, m, c, &st.h, &st.h3, done, stop)) {
@@ -493,11 +485,12 @@ static void fill_layout(const double *close, size_t k_from, size_t k_to, seg_lay
 hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_t n, const hs_windows *combos,
                                                      size_t n_combos, hs_result *out, int threads, hs_error *err) {
     if (n_combos == 0) return HS_OK;
-    seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, max_price(close, n)};
-    int64_t widest = 1;
+    seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL, max_price(close, n)};
+    int64_t widest = 1, widest_any = 1;
     for (size_t c = 0; c < n_combos; c++) {
         L.pad = (size_t)imax((int64_t)L.pad, combo_lookback(combos[c].w));
         widest = imax(widest, imax(combos[c].w[2], combos[c].w[5]));
+        for (int q = 0; q < 6; q++) widest_any = imax(widest_any, combos[c].w[q]);
     }
     size_t ring = 1;
     while (ring <= (size_t)widest + SEG_CHUNK + 1) ring <<= 1; /* a chunk plus the widest second-level window */
@@ -510,10 +503,14 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
      * sweep against 0.1 ms for the first (omp_get_wtime per thread, default sweep, 2026-12-03): a few
      * percent of a 2-thread sweep that takes 12 ms of CPU per thread. */
     size_t xt_bytes = (L.steps * HS_VN * sizeof(double) + 63) & ~(size_t)63, mask_bytes;
+    size_t weight_bytes = ((size_t)widest_any * sizeof(double) + 63) & ~(size_t)63;
     size_t per_thread = thread_bytes(&L, ring, &mask_bytes);
-    unsigned char *block = aligned_alloc(64, xt_bytes + (size_t)threads * per_thread);
+    unsigned char *block = aligned_alloc(64, xt_bytes + weight_bytes + (size_t)threads * per_thread);
     if (!block) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the interleaved series (%zu bars)", n);
     L.xt = (double *)(void *)block;
+    L.weight = (double *)(void *)(block + xt_bytes);
+    for (int64_t j = 0; j < widest_any; j++) L.weight[j] = (double)(j + 1);
+    block += weight_bytes; /* the threads' parts follow XT as before; freed through L.xt */
 #ifdef HS_HAVE_OPENMP
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : recomputed)
 #endif
@@ -538,7 +535,7 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
         for (size_t c = 0; c < n_combos; c++) out[c] = segments_combo(close, &L, &t, &combos[c]);
         recomputed += t.recomputed;
     }
-    free(block);
+    free(L.xt);
     hs_kernel_count_recomputed(recomputed);
     return HS_OK;
 }

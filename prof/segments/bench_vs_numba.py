@@ -20,9 +20,11 @@ Bounded: about 40-70 s at 5 rounds on a quiet machine (numba's 4-7 s per single-
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -46,9 +48,10 @@ def cli_sweep(cli, variant, threads):
     return r["seconds"], sum(c["trades"] for c in r["combos"]), r["isa"]
 
 
-def seg_profile(exe):
+def seg_profile(exe, pin):
     """One run of seg_profile_<isa>: three profiled sweeps interleaved with three library sweeps."""
-    out = subprocess.run([exe, "--rounds", "3"], check=True, capture_output=True, text=True).stdout
+    cmd = (["taskset", "-c", str(pin)] if pin is not None else []) + [exe, "--rounds", "3"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return [json.loads(line) for line in out.splitlines()]
 
 
@@ -75,8 +78,14 @@ def main():
     times = {"numba 1T": [], "numba prange 2T": []}
     times.update({arm[0]: [] for arm in ARMS})
     isa = {}
-    profiled = []
+    profiled, round_peaks, round_dpass = [], [], []
     prof_dir = a.profile_dir or os.path.join(os.path.dirname(os.path.abspath(a.cli)), "prof")
+    import scaling
+    tmp = tempfile.TemporaryDirectory()
+    peak_exe = scaling.build_fma_peak(tmp.name)
+    # The hot loop and the peak it is divided by are measured back to back on the same vCPU (the host's
+    # fast and slow modes change within seconds: a peak from another minute would not be comparable).
+    pin = (os.cpu_count() or 1) - 1 if shutil.which("taskset") else None
     for _ in range(a.rounds):
         for label, fn in (("numba 1T", h.sweep), ("numba prange 2T", h.sweep_prange)):
             t0 = time.perf_counter()
@@ -89,7 +98,10 @@ def main():
             times[label].append(sec)
         exe = os.path.join(prof_dir, "seg_profile_" + isa["segments 1T"])
         if os.path.exists(exe):
-            profiled += seg_profile(exe)
+            rows = seg_profile(exe, pin)
+            profiled += rows
+            round_dpass.append(min(r["dpass_s"] for r in rows))
+            round_peaks.append(scaling.run_fma_peak(peak_exe, 0.1, pin)["gflops"] if peak_exe else None)
     load_after = os.getloadavg()
     base1 = statistics.median(times["numba 1T"])
     rows = []
@@ -103,8 +115,7 @@ def main():
                                     capture_output=True, text=True).stdout.strip(),
               "numba": numba.__version__, "rows": rows,
               "segments_omp_2T_over_1T": own1["segments 1T"] / own1["segments_omp 2T (best)"]}
-    import scaling
-    peak = scaling.fma_peak()
+    peak = scaling.run_fma_peak(peak_exe) if peak_exe else None
     lanes = {"avx512": 8, "avx2": 4, "sse2": 2, "neon": 2}.get(isa["segments 1T"], 1)
     ops, flops = scaling.executed_ops(cli_sweep.windows, 150000, lanes)
     result["fma_peak"] = peak
@@ -121,11 +132,17 @@ def main():
         # Shares of the profiled sweep, per sweep, then the median (each sweep's parts add up to it).
         shares = {k: statistics.median(p[k] / p["profiled_s"] for p in profiled)
                   for k in ("dpass_s", "anchors_s", "books_s", "rest_s")}
-        hot = {"isa": profiled[0]["isa"], "sweeps": len(profiled), "dpass_flops": dflops, "seconds": summary,
-               "share_of_profiled_sweep": shares}
+        hot = {"isa": profiled[0]["isa"], "sweeps": len(profiled), "pinned_vcpu": pin, "dpass_flops": dflops,
+               "seconds": summary, "share_of_profiled_sweep": shares}
         if peak:
             hot["share_of_fma_peak_median"] = dflops / summary["dpass_s"]["median"] * 1e-9 / peak["gflops"]
             hot["share_of_fma_peak_best"] = dflops / summary["dpass_s"]["min"] * 1e-9 / peak["gflops"]
+        if all(round_peaks):
+            # Per round: the best d pass of its three sweeps over the peak measured right after it.
+            per_round = [dflops / t * 1e-9 / g for t, g in zip(round_dpass, round_peaks)]
+            hot["round_peaks_gflops"] = round_peaks
+            hot["share_of_round_peak"] = {"per_round": per_round, "median": statistics.median(per_round),
+                                          "min": min(per_round), "max": max(per_round)}
         result["hot_loop"] = hot
     print(f"| arm | isa | median s | min-max s | x numba 1T |\n|---|---|---|---|---|")
     for r in rows:
@@ -147,8 +164,14 @@ def main():
         print("  shares of the profiled sweep: " + ", ".join(f"{k[:-2]} {v * 100:.0f}%"
                                                            for k, v in hot["share_of_profiled_sweep"].items()))
         if peak:
-            print(f"  hot loop's share of the FMA peak: {hot['share_of_fma_peak_median'] * 100:.0f}% at the median d pass, "
+            print(f"  hot loop's share of the FMA peak ({peak['gflops']:.1f} GFLOP/s): "
+                  f"{hot['share_of_fma_peak_median'] * 100:.0f}% at the median d pass, "
                   f"{hot['share_of_fma_peak_best'] * 100:.0f}% at the best")
+        if "share_of_round_peak" in hot:
+            sr = hot["share_of_round_peak"]
+            print(f"  per round (best d pass of the round / peak measured right after it, pinned to vCPU {pin}): "
+                  f"median {sr['median'] * 100:.0f}% [{sr['min'] * 100:.0f}-{sr['max'] * 100:.0f}%]; round peaks "
+                  + ", ".join(f"{g:.1f}" for g in round_peaks) + " GFLOP/s")
     if a.output:
         with open(a.output, "w") as f:
             json.dump(result, f, indent=1)

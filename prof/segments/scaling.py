@@ -10,7 +10,7 @@ Measures, through the CLI (`hmasweep run --format json --repeat R`, the median s
 and reports the time per bar-combo (which a linear kernel keeps flat), the measured FMA peak of one core
 (prof/segments/fma_peak.c, compiled here), the executed vector-op throughput of the default sweep against
 it, and (when `perf` can sample cpu-clock) the share of time in each part of the kernel by symbol:
-level1_raw + level1_raw3 + level2_signs + level2_masks (the d pass), lane_books (books), anchor_vec (re-anchoring and warm-up
+level1 + level2_signs + level2_masks (the d pass), lane_books (books), anchor_vec (re-anchoring and warm-up
 anchors), recompute_d (uncertain bars).  Writes <out>/segments_scaling.json, <out>/segments_scaling.png
 and prints a markdown summary.  Bounded: about 2-4 minutes on 2 cores (--quick: under a minute).  The
 machine this project runs on is shared by several engineers: every figure carries the load average.
@@ -40,20 +40,31 @@ def run(cli, variant, threads, bars=150000, grid="6:200:80", repeat=3):
             "trades": sum(c["trades"] for c in r["combos"]), "windows": [c["windows"] for c in r["combos"]]}
 
 
-def fma_peak():
+def build_fma_peak(directory):
+    """Compile prof/segments/fma_peak.c into `directory`; its path, or None without a C compiler."""
     cc = shutil.which("cc") or shutil.which("gcc")
     if not cc:
         return None
-    with tempfile.TemporaryDirectory() as d:
-        exe = os.path.join(d, "fma_peak")
-        subprocess.run([cc, "-O2", "-o", exe, os.path.join(HERE, "fma_peak.c")], check=True)
-        rows = [json.loads(l) for l in subprocess.run([exe, "0.3"], capture_output=True, text=True,
-                                                        check=True).stdout.splitlines()]
+    exe = os.path.join(directory, "fma_peak")
+    subprocess.run([cc, "-O2", "-o", exe, os.path.join(HERE, "fma_peak.c")], check=True)
+    return exe
+
+
+def run_fma_peak(exe, seconds=0.3, pin=None):
+    """The widest FMA width's row of one fma_peak run ({width, fma_per_ns, gflops}), best of its repeats."""
+    cmd = (["taskset", "-c", str(pin)] if pin is not None else []) + [exe, str(seconds)]
+    rows = [json.loads(l) for l in subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines()]
     return max(rows, key=lambda r: r["gflops"])
 
 
+def fma_peak():
+    with tempfile.TemporaryDirectory() as d:
+        exe = build_fma_peak(d)
+        return run_fma_peak(exe) if exe else None
+
+
 def dpass_ops(windows, bars, lanes):
-    """Vector operations of the d pass (variants/segments.c: level1_raw, level1_raw3, level2_signs, and each
+    """Vector operations of the d pass (variants/segments.c: level1, level2_signs, and each
     block's first step), counted from the source.  Level 1 runs every step from the combo's warm-up start,
     seg + max(w2, w5) - 1 steps: 25 ops a step (5 slides of 4, raw 2, raw3 3), 33 flops (8 multiply-adds
     as 2, the 7 subtractions that run as fma(x, -1, y) on FMA ISAs as the one flop they compute).  Level 2
@@ -101,7 +112,7 @@ def profile_shares(cli):
             return None
         rep = subprocess.run(["perf", "report", "-i", data, "--stdio", "--sort", "symbol"], capture_output=True,
                              text=True).stdout
-    parts = {"d pass (level1_raw, level1_raw3, level2_signs, level2_masks)": r"level[12]_", "books (lane_books)": r"lane_books",
+    parts = {"d pass (level1, level2_signs, level2_masks)": r"^level[12]", "books (lane_books)": r"lane_books",
              "re-anchor and warm-up anchors (anchor_vec)": r"anchor_vec", "recomputes (recompute_d)": r"recompute_d",
              "layout (fill_layout)": r"fill_layout"}
     total = {k: 0.0 for k in parts}
