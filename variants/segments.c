@@ -41,11 +41,13 @@
 #include "error.h"
 #include "vec.h"
 
-/* Steps between re-anchors.  Measured (default sweep, AVX2, 1 thread, shared 2-vCPU EPYC, median of 5;
- * prof/segments/): see reports/segments.md.  Larger blocks anchor less often but widen TAU (the drift
- * term grows with the block length squared), so more bars are recomputed. */
+/* Steps between re-anchors.  Larger blocks anchor less often but widen TAU (the drift term grows with
+ * the block length squared), so more bars are recomputed.  Measured with the anchors' own clock
+ * (prof/segments/seg_profile.c, default sweep, AVX2, 1 thread, 20-30 sweeps per arm interleaved, two
+ * runs, reports/segments.md): 512 / 1024 / 2048 gave anchors 1.38-1.88 / 0.71-0.98 / 0.54 ms and the
+ * profiled sweep over the library's 1.011 / 0.962-0.978 / 0.986 (2048: the books' recomputes grow). */
 #ifndef SEG_BLOCK
-#define SEG_BLOCK 512
+#define SEG_BLOCK 1024
 #endif
 
 static double eps_seg(int64_t w) { return eps_slide_block(w, SEG_BLOCK); }

@@ -8,8 +8,8 @@
  * HS_ISA_NAME=prof_<isa>, so its symbols never clash with the library's).  Each round runs one profiled
  * sweep and one library sweep (hs_sweep, variant segments, the same ISA, 1 thread), checks that both give
  * the same trades and bit-identical PnL, and prints one JSON line per round: wall seconds of both, and the
- * profiled sweep's seconds in the d pass (fused pass less anchors), anchors, books, and the rest (layout,
- * allocation).  prof/segments/bench_vs_numba.py runs it and divides the d pass's executed operations
+ * profiled sweep's seconds in the d pass (fused pass less anchors), anchors, books (with the recomputes), and
+ * the rest (layout, allocation), and the bars it recomputed in tier-0 order.  prof/segments/bench_vs_numba.py runs it and divides the d pass's executed operations
  * (scaling.dpass_ops) by the d pass's time. */
 #define _POSIX_C_SOURCE 200809L
 #define SEG_PROFILE 1
@@ -70,9 +70,11 @@ int main(int argc, char **argv) {
     opt.report = &rep;
     for (int r = 0; r < rounds; r++) {
         memset(seg_profile_seconds, 0, sizeof seg_profile_seconds);
+        long long recomputed = hs_kernel_recomputed_total();
         double t0 = seconds_now();
         hs_status st = HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(close, bars, win, count, a, 1, &err);
         double t_prof = seconds_now() - t0;
+        recomputed = hs_kernel_recomputed_total() - recomputed;
         t0 = seconds_now();
         hs_status st2 = hs_sweep(close, bars, win, count, b, &opt, &err);
         double t_lib = seconds_now() - t0;
@@ -92,9 +94,9 @@ int main(int argc, char **argv) {
         double books = seg_profile_seconds[SEG_PART_BOOKS];
         printf("{\"isa\": \"%s\", \"library_isa\": \"%s\", \"bars\": %zu, \"combos\": %zu, \"trades\": %lld, "
                "\"library_s\": %.6f, \"profiled_s\": %.6f, \"dpass_s\": %.6f, \"anchors_s\": %.6f, \"books_s\": %.6f, "
-               "\"rest_s\": %.6f}\n",
+               "\"rest_s\": %.6f, \"recomputed_bars\": %lld}\n",
                isa, rep.isa, bars, count, trades, t_lib, t_prof, fused - anchors, anchors, books,
-               t_prof - fused - books);
+               t_prof - fused - books, recomputed);
     }
     free(close), free(len), free(win), free(a), free(b);
     return 0;
