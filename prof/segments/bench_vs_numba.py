@@ -92,6 +92,10 @@ def main():
             pnl, trades = fn(close, windows, h.FEE)
             times[label].append(time.perf_counter() - t0)
             assert int(trades.sum()) == 473381, (label, int(trades.sum()))
+        # numba's prange runs on libgomp ("omp" threading layer here), whose idle workers spin on after
+        # the call and took a vCPU from the next arm: segments 1T right after a prange sweep 31.2 ms
+        # median, after a 0.5 s pause 21.1 ms (4 pairs, 15:00 UTC, 2026-12-03, reports/segments.md).
+        time.sleep(0.5)
         for label, variant, threads in ARMS:
             sec, total, isa[label] = cli_sweep(a.cli, variant, threads)
             assert total == 473381, (label, total)
@@ -133,7 +137,8 @@ def main():
         shares = {k: statistics.median(p[k] / p["profiled_s"] for p in profiled)
                   for k in ("dpass_s", "anchors_s", "books_s", "rest_s")}
         hot = {"isa": profiled[0]["isa"], "sweeps": len(profiled), "pinned_vcpu": pin, "dpass_flops": dflops,
-               "seconds": summary, "share_of_profiled_sweep": shares}
+               "seconds": summary, "share_of_profiled_sweep": shares,
+               "recomputed_bars_per_sweep": statistics.median(p.get("recomputed_bars", 0) for p in profiled)}
         if peak:
             hot["share_of_fma_peak_median"] = dflops / summary["dpass_s"]["median"] * 1e-9 / peak["gflops"]
             hot["share_of_fma_peak_best"] = dflops / summary["dpass_s"]["min"] * 1e-9 / peak["gflops"]
@@ -160,7 +165,7 @@ def main():
               f"library sweeps: d pass {sm['dpass_s']['median'] * 1e3:.1f} ms median "
               f"[{sm['dpass_s']['min'] * 1e3:.1f}-{sm['dpass_s']['max'] * 1e3:.1f}] of a profiled sweep of "
               f"{sm['profiled_s']['median'] * 1e3:.1f} ms (library sweep {sm['library_s']['median'] * 1e3:.1f} ms); "
-              f"{dflops / 1e6:.0f} MFLOP executed in it")
+              f"{dflops / 1e6:.0f} MFLOP executed in it; {hot['recomputed_bars_per_sweep']:.0f} bars recomputed per sweep")
         print("  shares of the profiled sweep: " + ", ".join(f"{k[:-2]} {v * 100:.0f}%"
                                                            for k, v in hot["share_of_profiled_sweep"].items()))
         if peak:

@@ -80,10 +80,17 @@ def dpass_ops(windows, bars, lanes):
     return ops, flops
 
 
-def anchor_ops(windows, bars, lanes, block=512):
+def seg_block():
+    """SEG_BLOCK, the steps between re-anchors, read from variants/segments.c (its one definition)."""
+    with open(os.path.join(ROOT, "variants", "segments.c")) as f:
+        return int(re.search(r"#define SEG_BLOCK (\d+)", f.read()).group(1))
+
+
+def anchor_ops(windows, bars, lanes, block=None):
     """Vector operations of the re-anchors (anchor_vec): per anchor 3 per window element (subtract,
     multiply, add; each a flop) over the five close windows at every block and the two second-level
     windows at every block of the segment.  Returns (vector ops, flops, a lane each)."""
+    block = block or seg_block()
     seg = -(-bars // lanes)
     ops = 0
     for w in windows:
@@ -93,7 +100,7 @@ def anchor_ops(windows, bars, lanes, block=512):
     return ops, ops * lanes
 
 
-def executed_ops(windows, bars, lanes, block=512):
+def executed_ops(windows, bars, lanes, block=None):
     """Vector operations the kernel executes for these combos: the d pass (dpass_ops) and the re-anchors
     (anchor_ops); the books are scalar and counted as none.  Returns (vector ops, flops counting a
     multiply-add as 2, the certification's 4 non-arithmetic ops as 0, and a lane each)."""
