@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "seg_profile: %s\n", err.msg);
             return 1;
         }
-    const char *isa = HS_STR(HS_ISA_NAME) + 5; /* "prof_avx2" -> "avx2" */
+    const char *isa = &HS_STR(HS_ISA_NAME)[5]; /* "prof_avx2" -> "avx2" */
     hs_sweep_report rep = {0};
     hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
     opt.variant = "segments";
