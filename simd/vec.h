@@ -13,6 +13,7 @@
  *   hs_vi, vi_set1, vi_add, vi_loadu            int64 index vectors, one per double lane
  *   vd_gather(base, idx)  base[idx[k]] per lane (a hardware gather on AVX2/AVX-512, loads elsewhere)
  *   vd_signbits(v)        vd_absgt_bits(v, t)   lane bitmasks: sign bits; |v| > t (false for NaN)
+ *   vb_lane_bits64(b, l)  bit l of each of the 64 bytes b[0..63], byte j -> bit j (integer: equal on every ISA)
  *
  * A kernel that uses only add/sub/mul/div keeps each lane's operation order identical to the scalar
  * reference, so it is tier 0 on every ISA.
@@ -30,6 +31,22 @@
 #include "vec_neon.h"
 #else
 #include "vec_scalar.h"
+#endif
+
+/* The portable vb_lane_bits64, for the ISAs whose header has no faster one (scalar, NEON). */
+#ifndef HS_HAVE_VB_LANE_BITS64
+#include <stdint.h>
+#include <string.h>
+static inline uint64_t vb_lane_bits64(const unsigned char *bytes, int lane) {
+    uint64_t word = 0;
+    for (int q = 0; q < 8; q++) {
+        uint64_t x;
+        memcpy(&x, bytes + 8 * q, 8);
+        uint64_t t = (x >> lane) & 0x0101010101010101ULL;
+        word |= ((t * 0x0102040810204080ULL) >> 56) << (8 * q); /* byte j's bit -> bit j (no carries) */
+    }
+    return word;
+}
 #endif
 
 #endif

@@ -37,3 +37,4 @@ static inline unsigned vd_signbits(hs_vd v) { return (unsigned)_mm256_movemask_p
 static inline unsigned vd_absgt_bits(hs_vd v, hs_vd t) {
     return (unsigned)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), v), t, _CMP_GT_OQ));
 }
+#include "vec_bytes_avx2.h" /* vb_lane_bits64 */

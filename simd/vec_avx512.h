@@ -38,3 +38,4 @@ static inline unsigned vd_signbits(hs_vd v) { return (unsigned)_mm512_movepi64_m
 static inline unsigned vd_absgt_bits(hs_vd v, hs_vd t) {
     return (unsigned)_mm512_cmp_pd_mask(_mm512_abs_pd(v), t, _CMP_GT_OQ);
 }
+#include "vec_bytes_avx2.h" /* vb_lane_bits64 */

@@ -44,3 +44,14 @@ static inline unsigned vd_signbits(hs_vd v) { return (unsigned)_mm_movemask_pd(v
 static inline unsigned vd_absgt_bits(hs_vd v, hs_vd t) {
     return (unsigned)_mm_movemask_pd(_mm_cmpgt_pd(_mm_andnot_pd(_mm_set1_pd(-0.0), v), t));
 }
+/* vb_lane_bits64 (simd/vec.h) by byte shift and movemask, 16 bytes at a time (see vec_bytes_avx2.h). */
+#define HS_HAVE_VB_LANE_BITS64 1
+static inline uint64_t vb_lane_bits64(const unsigned char *bytes, int lane) {
+    const __m128i by = _mm_cvtsi32_si128(7 - lane);
+    uint64_t word = 0;
+    for (int q = 0; q < 4; q++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(bytes + 16 * q));
+        word |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_sll_epi64(x, by)) << (16 * q);
+    }
+    return word;
+}

@@ -129,7 +129,7 @@ typedef struct {
  * Four partial sums break the add chains; the order is free for the bound.  The weights j + 1 come from
  * a table (one broadcast load each) and enter through seg_fma: per element a subtraction and a
  * multiply-add, against a subtraction, an int-to-double conversion, a broadcast, a multiply and an add
- * before (anchors 2.3 -> 1.5 ms of a 34 ms sweep, reports/segments.md).  With hardware FMA the product
+ * before (anchors 2.34 -> 1.86 ms median, reports/segments.md, frontier4).  With hardware FMA the product
  * is not rounded on its own: one rounding fewer per term, inside the direct sum's bound γ_w·denom·M. */
 /* noinline (here and on the other stages): a profile then shows each part's share of the time by symbol
  * (prof/segments); the calls are per block or chunk, not per step. */
@@ -168,7 +168,6 @@ static inline void vstep(vsums *s, hs_vd w, hs_vd x_new, hs_vd x_old) {
     s->s2 = vd_add(s->s2, seg_fma(w, x_new, s->n1));
     s->n1 = vd_add(s->n1, seg_diff(x_old, x_new));
 }
-
 
 /* Per combo: windows, weights, and the scalings folded where that is exact or inside the bound:
  * 2/denom (exact), −1/denom (exact), 3/denom (one rounding more than 3·(S2/denom), well inside it). */
@@ -351,42 +350,6 @@ static void fused_pass(const seg_layout *L, seg_thread *t, const seg_consts *c, 
     }
 }
 
-/* Bits j of one lane over 64 steps from a byte-per-step mask: bit `lane` of bytes [at, at + 64).
- * On x86 a 64-bit shift by 7 − lane puts each byte's bit `lane` in that byte's top bit (a shift below 8
- * never carries another byte's bit there) and a byte movemask collects them: 2 shifts and 2 movemasks per
- * 32 bytes (AVX2) against 8 multiply steps of 6 operations each.  Integer bits only: the same on every ISA. */
-#if defined(HS_TU_AVX2) || defined(HS_TU_AVX512)
-static inline uint64_t lane_bits64(const unsigned char *bytes, size_t at, int lane) {
-    const __m128i by = _mm_cvtsi32_si128(7 - lane);
-    __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)(bytes + at));
-    __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(bytes + at + 32));
-    uint32_t a = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi64(lo, by));
-    uint32_t b = (uint32_t)_mm256_movemask_epi8(_mm256_sll_epi64(hi, by));
-    return (uint64_t)b << 32 | a;
-}
-#elif defined(HS_TU_SSE2)
-static inline uint64_t lane_bits64(const unsigned char *bytes, size_t at, int lane) {
-    const __m128i by = _mm_cvtsi32_si128(7 - lane);
-    uint64_t word = 0;
-    for (int q = 0; q < 4; q++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(bytes + at + 16 * (size_t)q));
-        word |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_sll_epi64(x, by)) << (16 * q);
-    }
-    return word;
-}
-#else
-static inline uint64_t lane_bits64(const unsigned char *bytes, size_t at, int lane) {
-    uint64_t word = 0;
-    for (int q = 0; q < 8; q++) {
-        uint64_t x;
-        memcpy(&x, bytes + at + 8 * (size_t)q, 8);
-        uint64_t t = (x >> lane) & 0x0101010101010101ULL;
-        word |= ((t * 0x0102040810204080ULL) >> 56) << (8 * q); /* byte j's bit -> bit j (no carries) */
-    }
-    return word;
-}
-#endif
-
 /* The tier-0 d of one bar, from the building blocks in the reference order. */
 static __attribute__((noinline)) double recompute_d(const double *close, size_t bar, const int64_t *w) {
     return hma3_tier0_at(close, bar, w) - hma_tier0_at(close, bar, w);
@@ -408,7 +371,7 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
     uint64_t prev_sign = 0, prev_unc = 0;
     int any_uncertain = t->uncertain_lanes >> lane & 1; /* usually not: skip reading those bits */
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
-        uint64_t s = lane_bits64(t->signs, at, lane), u = any_uncertain ? lane_bits64(t->uncertain, at, lane) : 0;
+        uint64_t s = vb_lane_bits64(t->signs + at, lane), u = any_uncertain ? vb_lane_bits64(t->uncertain + at, lane) : 0;
         uint64_t flips = s ^ (s << 1 | prev_sign), visit = flips | u | (u << 1 | prev_unc);
         uint64_t prev_unc_bit = prev_unc;
         prev_sign = s >> 63;
@@ -480,20 +443,19 @@ static hs_result segments_combo(const double *close, const seg_layout *L, seg_th
 /* One thread's part of the sweep's single allocation: two rings (ring × HS_VN doubles each), then the
  * sign and uncertain bytes (seg + 128 each, rounded to 64).  Sizes are multiples of 64, so every part
  * stays 64-byte aligned. */
-static size_t thread_bytes(const seg_layout *L, size_t ring, size_t *mask_bytes) {
-    *mask_bytes = (L->seg + 128 + 63) & ~(size_t)63;
-    return ((2 * ring * HS_VN * sizeof(double) + 63) & ~(size_t)63) + 2 * *mask_bytes;
-}
+static size_t ring_bytes(size_t ring) { return (2 * ring * HS_VN * sizeof(double) + 63) & ~(size_t)63; }
+static size_t mask_bytes(const seg_layout *L) { return (L->seg + 128 + 63) & ~(size_t)63; }
+static size_t thread_bytes(const seg_layout *L, size_t ring) { return ring_bytes(ring) + 2 * mask_bytes(L); }
 
 /* The thread zeroes its own bytes (first touch on its core; the uncertain bytes must start zero). */
 static void thread_init(seg_thread *t, unsigned char *base, const seg_layout *L, size_t ring) {
-    size_t mask_bytes, all = thread_bytes(L, ring, &mask_bytes);
+    size_t masks = mask_bytes(L);
     t->ring_mask = ring - 1;
     t->ring_raw = (double *)(void *)base;
     t->ring_raw3 = t->ring_raw + ring * HS_VN;
-    t->signs = base + (all - 2 * mask_bytes);
-    t->uncertain = t->signs + mask_bytes;
-    memset(t->signs, 0, 2 * mask_bytes);
+    t->signs = base + ring_bytes(ring);
+    t->uncertain = t->signs + masks;
+    memset(t->signs, 0, 2 * masks);
     t->recomputed = 0;
 }
 
@@ -527,9 +489,9 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
      * parallel region (one malloc arena per thread), the second thread's buffers cost 0.3-0.5 ms per
      * sweep against 0.1 ms for the first (omp_get_wtime per thread, default sweep, 2026-12-03): a few
      * percent of a 2-thread sweep that takes 12 ms of CPU per thread. */
-    size_t xt_bytes = (L.steps * HS_VN * sizeof(double) + 63) & ~(size_t)63, mask_bytes;
+    size_t xt_bytes = (L.steps * HS_VN * sizeof(double) + 63) & ~(size_t)63;
     size_t weight_bytes = ((size_t)widest_any * sizeof(double) + 63) & ~(size_t)63;
-    size_t per_thread = thread_bytes(&L, ring, &mask_bytes);
+    size_t per_thread = thread_bytes(&L, ring);
     unsigned char *block = aligned_alloc(64, xt_bytes + weight_bytes + (size_t)threads * per_thread);
     if (!block) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the interleaved series (%zu bars)", n);
     L.xt = (double *)(void *)block;

@@ -18,41 +18,60 @@
 #include <stdio.h>
 
 #include "hmasweep.h"
+#include "options.h" /* the CLI's parsers (cli/options.c, linked through hmasweep_universe) */
 
 double seg_profile_seconds[SEG_PARTS];
 
 #define HS_STR_(x) #x
 #define HS_STR(x) HS_STR_(x)
 
-static double seconds_now(void) { return seg_profile_now(); }
-
-int main(int argc, char **argv) {
-    int rounds = 9;
-    size_t bars = 150000, count = 80;
-    long long lo = 6, hi = 200;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        if (!strcmp(argv[i], "--rounds")) rounds = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--bars")) bars = (size_t)strtoull(argv[i + 1], NULL, 10);
-        else if (!strcmp(argv[i], "--grid") && sscanf(argv[i + 1], "%lld:%lld:%zu", &lo, &hi, &count) == 3) {
+/* The options, read with the CLI's own parsers; cli_fail has already printed what was wrong. */
+static int parse_args(int argc, char **argv, long long *rounds, long long *bars, int64_t **len, size_t *count) {
+    for (int i = 1; i < argc; i += 2) {
+        const char *name = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!value) return cli_fail(EXIT_USAGE, "seg_profile: %s needs a value", name);
+        if (!strcmp(name, "--rounds")) {
+            if (!cli_parse_i64(value, rounds) || *rounds < 1)
+                return cli_fail(EXIT_USAGE, "seg_profile: --rounds '%s': a positive integer", value);
+        } else if (!strcmp(name, "--bars")) {
+            if (!cli_parse_i64(value, bars) || *bars < 1)
+                return cli_fail(EXIT_USAGE, "seg_profile: --bars '%s': a positive integer", value);
+        } else if (!strcmp(name, "--grid")) {
+            free(*len);
+            *len = NULL;
+            int rc = cli_parse_grid(value, len, count);
+            if (rc) return rc;
         } else {
-            fprintf(stderr, "seg_profile: unknown or malformed option %s\n", argv[i]);
-            return 2;
+            return cli_fail(EXIT_USAGE, "seg_profile: unknown option %s", name);
         }
     }
-    if (rounds < 1 || bars < 1 || count < 1) {
-        fprintf(stderr, "seg_profile: rounds, bars and combos must be positive\n");
-        return 2;
-    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    long long rounds = 9, n_bars = HS_DEFAULT_BARS;
+    int64_t *len = NULL;
+    size_t count = 0;
+    int rc = parse_args(argc, argv, &rounds, &n_bars, &len, &count);
+    if (rc) return rc;
     hs_error err = {0};
+    if (!len) { /* the default grid */
+        count = HS_DEFAULT_GRID_COUNT;
+        len = malloc(count * sizeof *len);
+        if (!len || hs_grid(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, count, len, &err) != HS_OK) {
+            fprintf(stderr, "seg_profile: %s\n", len ? err.msg : "out of memory");
+            return 1;
+        }
+    }
+    size_t bars = (size_t)n_bars;
     double *close = malloc(bars * sizeof *close);
-    int64_t *len = malloc(count * sizeof *len);
     hs_windows *win = malloc(count * sizeof *win);
     hs_result *a = malloc(count * sizeof *a), *b = malloc(count * sizeof *b);
-    if (!close || !len || !win || !a || !b) {
+    if (!close || !win || !a || !b) {
         fprintf(stderr, "seg_profile: out of memory\n");
         return 1;
     }
-    if (hs_make_close(42, bars, 0.0008, 100.0, close, &err) != HS_OK || hs_grid(lo, hi, count, len, &err) != HS_OK) {
+    if (hs_make_close(HS_DEFAULT_SEED, bars, HS_DEFAULT_VOL, HS_DEFAULT_START, close, &err) != HS_OK) {
         fprintf(stderr, "seg_profile: %s\n", err.msg);
         return 1;
     }
@@ -68,16 +87,16 @@ int main(int argc, char **argv) {
     opt.isa = isa;
     opt.threads = 1;
     opt.report = &rep;
-    for (int r = 0; r < rounds; r++) {
+    for (long long r = 0; r < rounds; r++) {
         memset(seg_profile_seconds, 0, sizeof seg_profile_seconds);
         long long recomputed = hs_kernel_recomputed_total();
-        double t0 = seconds_now();
+        double t0 = seg_profile_now();
         hs_status st = HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(close, bars, win, count, a, 1, &err);
-        double t_prof = seconds_now() - t0;
+        double t_prof = seg_profile_now() - t0;
         recomputed = hs_kernel_recomputed_total() - recomputed;
-        t0 = seconds_now();
+        t0 = seg_profile_now();
         hs_status st2 = hs_sweep(close, bars, win, count, b, &opt, &err);
-        double t_lib = seconds_now() - t0;
+        double t_lib = seg_profile_now() - t0;
         if (st != HS_OK || st2 != HS_OK) {
             fprintf(stderr, "seg_profile: %s\n", err.msg);
             return 1;
