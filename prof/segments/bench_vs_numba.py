@@ -120,7 +120,7 @@ def main():
               "numba": numba.__version__, "rows": rows,
               "segments_omp_2T_over_1T": own1["segments 1T"] / own1["segments_omp 2T (best)"]}
     peak = scaling.run_fma_peak(peak_exe) if peak_exe else None
-    lanes = {"avx512": 8, "avx2": 4, "sse2": 2, "neon": 2}.get(isa["segments 1T"], 1)
+    lanes = scaling.lanes_of(isa["segments 1T"])
     ops, flops = scaling.executed_ops(cli_sweep.windows, 150000, lanes)
     result["fma_peak"] = peak
     result["executed"] = {"vector_ops": ops, "flops": flops}

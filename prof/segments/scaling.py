@@ -63,6 +63,11 @@ def fma_peak():
         return run_fma_peak(exe) if exe else None
 
 
+def lanes_of(isa):
+    """Doubles per vector (HS_VN) of a CLI-reported ISA, for the operation counts below."""
+    return {"avx512": 8, "avx2": 4, "sse2": 2, "neon": 2}.get(isa, 1)
+
+
 def dpass_ops(windows, bars, lanes):
     """Vector operations of the d pass (variants/segments.c: level1, level2_signs, and each
     block's first step), counted from the source.  Level 1 runs every step from the combo's warm-up start,
@@ -156,7 +161,7 @@ def main():
     peak = fma_peak()
     res["fma_peak"] = peak
     base = res["threads"][0]
-    lanes = {"avx512": 8, "avx2": 4, "sse2": 2, "neon": 2}.get(base["isa"], 1)
+    lanes = lanes_of(base["isa"])
     ops, flops = executed_ops(base["windows"], base["bars"], lanes)
     res["default_1T"] = {"seconds": base["seconds"], "isa": base["isa"], "vector_ops": ops, "flops": flops,
                          "gflops": flops / base["seconds"] * 1e-9,
