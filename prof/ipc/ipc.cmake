@@ -13,6 +13,13 @@ endif()
 if(JANSSON_FOUND AND NOT CMAKE_CROSSCOMPILING)
   add_executable(hs_json_server ${CMAKE_CURRENT_LIST_DIR}/json_server.c)
   target_link_libraries(hs_json_server PRIVATE hmasweep_core PkgConfig::JANSSON)
+  if(BUILD_TESTING AND Python3_Interpreter_FOUND)
+    # Each malformed request gets an error reply naming the problem; then a sweep equal to `hmasweep run`.
+    add_test(NAME prof_json_server_errors
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/json_server_errors.py
+                     $<TARGET_FILE:hs_json_server> $<TARGET_FILE:hmasweep>)
+    set_tests_properties(prof_json_server_errors PROPERTIES LABELS "prof;ipc" TIMEOUT 60)
+  endif()
 else()
   message(STATUS "prof/ipc: jansson not found (apt install libjansson-dev) or cross build; json_batch is skipped")
 endif()
