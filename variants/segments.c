@@ -37,8 +37,8 @@
 #include <omp.h>
 #endif
 
-#include "certify.h"
 #include "error.h"
+#include "pipeline.h" /* certify.h, and pipeline_d for the tier-0 ranges */
 #include "vec.h"
 
 /* Steps between re-anchors.  Larger blocks anchor less often but widen TAU (the drift term grows with
@@ -93,8 +93,11 @@ typedef struct {
     size_t n, seg, pad, steps; /* bars, bars per lane (S), warm-up steps (P), P + S */
     double *xt;                /* steps × HS_VN, lane l of step k = close[l·S − P + k] (clamped) */
     double *weight;            /* weight[j] = j + 1 for j below the sweep's widest window (anchors) */
-    double max_close;
+    double *tile_max;          /* tiles × HS_VN: lane l's largest |price| over steps [t·SEG_TILE, (t+1)·SEG_TILE) */
 } seg_layout;
+
+/* Steps per tile of the local maxima that scale each block's certification bound (block_tau). */
+#define SEG_TILE 64
 
 /* Per-thread state: rings of raw/raw3 (ring × HS_VN doubles each) and the per-step masks. */
 typedef struct {
@@ -103,6 +106,12 @@ typedef struct {
     unsigned char *signs, *uncertain; /* seg + 128 bytes each (thread_bytes) */
     unsigned uncertain_lanes;         /* OR of this combo's uncertain bytes: lanes that need them read */
     long long recomputed;
+    /* The tier-0 d over a range of bars, for stretches where most bars are uncertain (tier0_range):
+     * d of bar g at t0_d[g − t0_lo] for g in [t0_lo, t0_hi); bars before t0_sparse were counted and
+     * judged sparse (recomputed one by one).  Allocated on first need (t0_cap doubles), freed with the
+     * thread: data with no such stretch (the default sweep) never allocates it. */
+    double *t0_buf, *t0_d;
+    size_t t0_cap, t0_lo, t0_hi, t0_sparse;
 } seg_thread;
 
 /* The ISAs whose vd_fma is one hardware instruction (SSE2's and the scalar's are emulated or libm). */
@@ -173,7 +182,10 @@ static inline void vstep(vsums *s, hs_vd w, hs_vd x_new, hs_vd x_old) {
  * 2/denom (exact), −1/denom (exact), 3/denom (one rounding more than 3·(S2/denom), well inside it). */
 typedef struct {
     int64_t w[6];
-    hs_vd wd[6], inv[6], ninv[6], two_inv0, three_inv3, tau;
+    hs_vd wd[6], inv[6], ninv[6], two_inv0, three_inv3;
+    hs_vd tau;       /* the current block's threshold, lane by lane (block_tau) */
+    double tau_unit; /* the threshold for a largest price of 1: it scales linearly with the price */
+    size_t reach;    /* steps before a block whose prices its d values depend on (block_tau) */
 } seg_consts;
 
 /* The running state of one combo: the five first-level WMAs and the two second-level ones. */
@@ -312,10 +324,30 @@ static __attribute__((noinline)) void level2_masks(seg_thread *t, const seg_cons
     *ph3 = h3;
 }
 
+/* The certification threshold of the block [blk, end), lane by lane, from the lane's own largest price
+ * over every step its d values there depend on (a local bound: a spike or a regime far above the rest
+ * only loosens the blocks that see it, not the whole series).  The d at a step of the block reads the
+ * raw values of the last max(w2, w5) steps, each made by the running sums of a block that started at
+ * most SEG_BLOCK − 1 steps before it, whose anchor reads the widest window back from there: at most
+ * c->reach = lookback + SEG_BLOCK steps before blk, and the tier-0 d of the same bars reads less.  Every
+ * input of both d values is then within the lane's maximum M, which is all the bound of certify.h
+ * asks; outside certify_in_range(M) the lane certifies nothing in this block (tau = inf).  tau_unit·M
+ * rounds differently from certify_threshold_eps(M) by an ulp of a 4x margin. */
+static hs_vd block_tau(const seg_layout *L, const seg_consts *c, size_t blk, size_t end) {
+    size_t lo = blk > c->reach ? blk - c->reach : 0;
+    hs_vd m = vd_zero();
+    for (size_t tile = lo / SEG_TILE; tile <= (end - 1) / SEG_TILE; tile++)
+        m = vd_max(m, vd_loadu(L->tile_max + tile * HS_VN));
+    double mm[HS_VN], tau[HS_VN];
+    vd_storeu(mm, m);
+    for (int l = 0; l < HS_VN; l++) tau[l] = certify_in_range(mm[l], c->w) ? c->tau_unit * mm[l] : INFINITY;
+    return vd_loadu(tau);
+}
+
 /* The pass over steps [k0, steps): blocks of SEG_BLOCK steps, each starting with direct sums (the
  * anchor), run in chunks of SEG_CHUNK (first level, then second).  Steps before `second` run the first
  * level only (warm-up: they fill the rings); from `second` on, both, writing masks at k − second. */
-static void fused_pass(const seg_layout *L, seg_thread *t, const seg_consts *c, size_t k0, size_t second) {
+static void fused_pass(const seg_layout *L, seg_thread *t, seg_consts *c, size_t k0, size_t second) {
     const double *xt = L->xt;
     const size_t all = ~(size_t)0, m = t->ring_mask;
     const int64_t *w = c->w;
@@ -331,6 +363,7 @@ static void fused_pass(const seg_layout *L, seg_thread *t, const seg_consts *c, 
         level1_store(&st, c, t, blk);
         int with_d = blk >= second;
         if (with_d) {
+            c->tau = block_tau(L, c, blk, end);
             SEG_TIMED(SEG_PART_ANCHORS, st.h = anchor_vec(t->ring_raw, blk, w[2], m, wt);
                       st.h3 = anchor_vec(t->ring_raw3, blk, w[5], m, wt));
             d_masks(&st, c, t, blk - second);
@@ -355,6 +388,80 @@ static __attribute__((noinline)) double recompute_d(const double *close, size_t 
     return hma3_tier0_at(close, bar, w) - hma_tier0_at(close, bar, w);
 }
 
+/* A WMA pass in the reference's order (the port's: one accumulator, oldest first, each product rounded
+ * before its add, then the division: wma_tier0_at), for pipeline_d. */
+static void tier0_wma(const double *x, size_t n, size_t first, int64_t w, double *out, double *extra) {
+    (void)extra;
+    for (size_t i = first + (size_t)w - 1; i < n; i++) out[i] = wma_tier0_at(x, i, w);
+}
+
+/* Uncertain bars among the bars [g0, g1) (any lanes). */
+static size_t count_uncertain(const seg_thread *t, const seg_layout *L, size_t g0, size_t g1) {
+    size_t count = 0;
+    while (g0 < g1) {
+        int lane = (int)(g0 / L->seg);
+        size_t j = g0 % L->seg, j1 = L->seg - j < g1 - g0 ? L->seg : j + (g1 - g0);
+        if (t->uncertain_lanes >> lane & 1)
+            for (size_t at = j & ~(size_t)63; at < j1; at += 64) {
+                uint64_t u = vb_lane_bits64(t->uncertain + at, lane);
+                if (at < j) u &= ~0ULL << (j - at);
+                if (j1 < at + 64) u &= (1ULL << (j1 - at)) - 1;
+                count += (size_t)__builtin_popcountll(u);
+            }
+        g0 += j1 - j;
+    }
+    return count;
+}
+
+/* Bars per tier-0 range at least (and at least 4 look-backs, so the look-back adds at most 25%). */
+#ifndef SEG_T0_SPAN
+#define SEG_T0_SPAN 2048
+#endif
+
+/* The tier-0 d of the bars [g, hi) into the thread's range buffer: the reference's pipeline (pipeline.h)
+ * over close[g − start, hi), start = the combo's first bar with a d, so every value it forms reads the
+ * same prices in the same order as the reference's at that bar.  0 when out of memory (the caller then
+ * recomputes bar by bar). */
+static int tier0_range(const double *close, seg_thread *t, const hs_windows *win, size_t g, size_t hi) {
+    size_t start = combo_first_d(win->w), s0 = g - start, len = hi - s0, stride = hs_scratch_stride(len);
+    size_t need = PIPELINE_BUFFERS * stride;
+    if (need > t->t0_cap) {
+        free(t->t0_buf);
+        t->t0_buf = malloc(need * sizeof(double));
+        t->t0_cap = t->t0_buf ? need : 0;
+        if (!t->t0_buf) return 0;
+    }
+    pipeline_d(close + s0, len, win, t->t0_buf, tier0_wma);
+    t->t0_d = t->t0_buf + stride + start; /* d is the pipeline's second buffer, bar s0 + i at index i */
+    t->t0_lo = g;
+    t->t0_hi = hi;
+    return 1;
+}
+
+/* The tier-0 d of an uncertain bar g.  One bar alone costs recompute_d, O(w2·(w0 + w1) + w5·(w3 + w4 +
+ * w5)): quadratic in the windows.  Where uncertain bars are dense (flat prices, prices outside the
+ * certification range, a spike's neighbourhood) that is many times the reference's O(Σw) per bar, so
+ * the uncertain bars of the next span are counted first: when recomputing them one by one would cost
+ * more than the reference's pipeline over the span (plus its look-back), the span is computed that way
+ * (tier0_range) and its bars read from it; otherwise the span is marked sparse and its bars recomputed
+ * one by one.  Either way a span costs at most about the reference's pipeline over it (1.25x with the
+ * look-back), so no input makes the books cost more than a small multiple of the reference. */
+static double tier0_d(const double *close, const seg_layout *L, seg_thread *t, const hs_windows *win, size_t g) {
+    t->recomputed++;
+    if (g >= t->t0_lo && g < t->t0_hi) return t->t0_d[g - t->t0_lo];
+    const int64_t *w = win->w;
+    if (g >= t->t0_sparse) {
+        size_t start = combo_first_d(w), span = start * 4 > SEG_T0_SPAN ? start * 4 : SEG_T0_SPAN;
+        size_t hi = L->n - g < span ? L->n : g + span;
+        double per_bar = (double)(w[2] * (w[0] + w[1]) + w[5] * (w[3] + w[4] + w[5]));
+        double per_range = (double)(hi - g + start) * (double)(w[0] + w[1] + w[2] + w[3] + w[4] + 2 * w[5]);
+        if ((double)count_uncertain(t, L, g, hi) * per_bar >= per_range && tier0_range(close, t, win, g, hi))
+            return t->t0_d[0];
+        t->t0_sparse = hi;
+    }
+    return recompute_d(close, g, w);
+}
+
 /* A visit known to be a cross with a position open: the previous bar's sign (certified, = prev) is the
  * opposite of this one.  Exactly what hs_book_step does then, without its tests. */
 static inline void book_reverse(hs_book *b, int negative, double price) {
@@ -365,7 +472,7 @@ static inline void book_reverse(hs_book *b, int negative, double price) {
 }
 
 /* The books of lane `lane`, bars [lane·S + j_lo, lane·S + j_hi), continuing `book`. */
-static __attribute__((noinline)) void lane_books(const double *close, const seg_layout *L, seg_thread *t, const int64_t *w, int lane,
+static __attribute__((noinline)) void lane_books(const double *close, const seg_layout *L, seg_thread *t, const hs_windows *win, int lane,
                        size_t j_lo, size_t j_hi, hs_book *book) {
     const double *price = close + (size_t)lane * L->seg;
     uint64_t prev_sign = 0, prev_unc = 0;
@@ -400,8 +507,7 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
             size_t j = at + (size_t)b;
             double d;
             if (u >> b & 1) {
-                d = recompute_d(close, (size_t)lane * L->seg + j, w);
-                t->recomputed++;
+                d = tier0_d(close, L, t, win, (size_t)lane * L->seg + j);
             } else {
                 d = (s >> b & 1) ? -1.0 : 1.0; /* certified: the tier-0 d has this sign and is not 0 */
             }
@@ -424,15 +530,18 @@ static hs_result segments_combo(const double *close, const seg_layout *L, seg_th
     }
     c.two_inv0 = vd_set1(2.0 / hs_wma_denom(w[0]));
     c.three_inv3 = vd_set1(3.0 / hs_wma_denom(w[3]));
-    c.tau = vd_set1(certify_threshold_eps(L->max_close, w, eps_seg));
+    c.tau = vd_zero(); /* set per block (block_tau) */
+    c.tau_unit = certify_threshold_eps(1.0, w, eps_seg);
+    c.reach = (size_t)combo_lookback(w) + SEG_BLOCK;
     size_t second = L->pad, k0 = second - (size_t)(imax(w[2], w[5]) - 1);
     t->uncertain_lanes = 0;
+    t->t0_lo = t->t0_hi = t->t0_sparse = 0;
     SEG_TIMED(SEG_PART_FUSED, fused_pass(L, t, &c, k0, second));
     SEG_TIMED(SEG_PART_BOOKS, for (int lane = 0; lane < HS_VN; lane++) {
         size_t lo = (size_t)lane * L->seg, hi = lo + L->seg < L->n ? lo + L->seg : L->n;
         if (hi <= lo || hi <= first_d) continue;
         size_t j_lo = first_d > lo ? first_d - lo : 0;
-        lane_books(close, L, t, w, lane, j_lo, hi - lo, &book);
+        lane_books(close, L, t, win, lane, j_lo, hi - lo, &book);
     });
     /* level2_signs leaves the uncertain bytes of an all-certain chunk unwritten: they must be zero for
      * the next combo (thread_init zeroes them; only level2_masks and d_masks write them). */
@@ -457,6 +566,8 @@ static void thread_init(seg_thread *t, unsigned char *base, const seg_layout *L,
     t->uncertain = t->signs + masks;
     memset(t->signs, 0, 2 * masks);
     t->recomputed = 0;
+    t->t0_buf = t->t0_d = NULL;
+    t->t0_cap = t->t0_lo = t->t0_hi = t->t0_sparse = 0;
 }
 
 /* XT: steps × HS_VN, step-major. */
@@ -468,11 +579,26 @@ static void fill_layout(const double *close, size_t k_from, size_t k_to, seg_lay
         }
 }
 
+/* Tile maxima of lane l (see seg_layout), tiles [t_from, t_to): lane l's steps are the contiguous bars
+ * l·S − P + k, clamped to the first/last price as the interleaved series is. */
+static void fill_tile_max(const double *close, size_t t_from, size_t t_to, seg_layout *L) {
+    for (int l = 0; l < HS_VN; l++)
+        for (size_t tile = t_from; tile < t_to; tile++) {
+            size_t k0 = tile * SEG_TILE, k1 = k0 + SEG_TILE < L->steps ? k0 + SEG_TILE : L->steps;
+            int64_t b0 = (int64_t)((size_t)l * L->seg + k0) - (int64_t)L->pad, b1 = b0 + (int64_t)(k1 - k0);
+            double m = 0.0;
+            if (b0 < 0) m = fabs(close[0]);
+            if (b1 > (int64_t)L->n) m = fmax(m, fabs(close[L->n - 1]));
+            for (int64_t b = b0 < 0 ? 0 : b0; b < b1 && b < (int64_t)L->n; b++) m = fabs(close[b]) > m ? fabs(close[b]) : m;
+            L->tile_max[tile * HS_VN + (size_t)l] = m;
+        }
+}
+
 /* The whole sweep: layout once, then combos (each one thread's, grid order, dynamic) over `threads`. */
 hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_t n, const hs_windows *combos,
                                                      size_t n_combos, hs_result *out, int threads, hs_error *err) {
     if (n_combos == 0) return HS_OK;
-    seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL, max_price(close, n)};
+    seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL, NULL};
     int64_t widest = 1, widest_any = 1;
     for (size_t c = 0; c < n_combos; c++) {
         L.pad = (size_t)imax((int64_t)L.pad, combo_lookback(combos[c].w));
@@ -491,12 +617,15 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
      * percent of a 2-thread sweep that takes 12 ms of CPU per thread. */
     size_t xt_bytes = (L.steps * HS_VN * sizeof(double) + 63) & ~(size_t)63;
     size_t weight_bytes = ((size_t)widest_any * sizeof(double) + 63) & ~(size_t)63;
+    size_t tiles = (L.steps + SEG_TILE - 1) / SEG_TILE, tile_bytes = (tiles * HS_VN * sizeof(double) + 63) & ~(size_t)63;
+    weight_bytes += tile_bytes; /* the tile maxima follow the weights */
     size_t per_thread = thread_bytes(&L, ring);
     unsigned char *block = aligned_alloc(64, xt_bytes + weight_bytes + (size_t)threads * per_thread);
     if (!block) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the interleaved series (%zu bars)", n);
     L.xt = (double *)(void *)block;
     L.weight = (double *)(void *)(block + xt_bytes);
     for (int64_t j = 0; j < widest_any; j++) L.weight[j] = (double)(j + 1);
+    L.tile_max = (double *)(void *)(block + xt_bytes + weight_bytes - tile_bytes);
     block += weight_bytes; /* the threads' parts follow XT as before; freed through L.xt */
 #ifdef HS_HAVE_OPENMP
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : recomputed)
@@ -510,6 +639,8 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
         size_t chunk = (L.steps + (size_t)team - 1) / (size_t)team;
         size_t from = chunk * (size_t)me < L.steps ? chunk * (size_t)me : L.steps;
         fill_layout(close, from, from + chunk < L.steps ? from + chunk : L.steps, &L);
+        size_t tile_chunk = (tiles + (size_t)team - 1) / (size_t)team, tile_from = tile_chunk * (size_t)me;
+        if (tile_from < tiles) fill_tile_max(close, tile_from, tile_from + tile_chunk < tiles ? tile_from + tile_chunk : tiles, &L);
         seg_thread t;
         thread_init(&t, block + xt_bytes + (size_t)me * per_thread, &L, ring);
         /* Combos in grid order, one at a time to whichever thread is free: their costs are nearly equal
@@ -521,6 +652,7 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
 #endif
         for (size_t c = 0; c < n_combos; c++) out[c] = segments_combo(close, &L, &t, &combos[c]);
         recomputed += t.recomputed;
+        free(t.t0_buf);
     }
     free(L.xt);
     hs_kernel_count_recomputed(recomputed);
