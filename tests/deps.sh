@@ -5,7 +5,7 @@
 #   apt: Open MPI (hmasweep-mpi tests), iproute2 (the netns test), jansson (prof/ipc's JSON server),
 #        Python headers and venv (the extension; the pip-install check)
 #   pip: numpy + numba (the peer check), pytest + hypothesis + pandas + matplotlib (the Python package),
-#        scikit-build-core (pip install ./python), orjson + msgpack + pyarrow (prof/ipc serialisation)
+#        scikit-build-core (pip install .), orjson + msgpack + pyarrow (prof/ipc serialisation)
 HS_TEST_APT=(openmpi-bin libopenmpi-dev iproute2 libjansson-dev python3-dev python3-venv)
 HS_TEST_PIP=(numpy numba pytest hypothesis pandas matplotlib scikit-build-core orjson msgpack pyarrow)
 
