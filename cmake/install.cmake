@@ -1,10 +1,12 @@
 # `cmake --install`: what a prefix gets (docs/library.md).
 #   lib/libhmasweep.so.1 (+ .so link)   the shared library, exports only HS_API (target hmasweep::hmasweep)
 #   lib/libhmasweep.a                   the static library (target hmasweep::hmasweep_static)
-#   include/hmasweep.h                  the one public header
+#   include/hmasweep.h                  the library's public header
+#   include/hmasweep_client.h           the engine's C client (hs_client_*, exported by the same .so)
 #   lib/cmake/hmasweep/                 the CMake package: find_package(hmasweep) -> hmasweep::hmasweep
 #   lib/pkgconfig/hmasweep.pc           pkg-config (--static adds what libhmasweep.a needs)
 #   bin/hmasweep                        the CLI
+#   bin/hmasweep-mpi                    the universe across MPI ranks, where MPI was found (mpi/)
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -30,10 +32,21 @@ install(TARGETS hmasweep_shared hmasweep_core EXPORT hmasweepTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${CMAKE_SOURCE_DIR}/include/hmasweep.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Every header an exported symbol is declared in (tests/consumer/run.sh checks each exported hs_* name
+# against the installed headers).
+install(FILES ${CMAKE_SOURCE_DIR}/include/hmasweep.h ${CMAKE_SOURCE_DIR}/include/hmasweep_client.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS hmasweep RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The installed CLI finds the installed library wherever the prefix is moved.
 set_target_properties(hmasweep PROPERTIES INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+# hmasweep-mpi is defined later (mpi/ is added after this file, and only when MPI is found), so its
+# install rule is deferred to the end of the top directory.  It links the static library: no RPATH.
+function(_hs_install_mpi)
+  if(TARGET hmasweep-mpi)
+    install(TARGETS hmasweep-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  endif()
+endfunction()
+cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL _hs_install_mpi)
 
 set(HS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hmasweep)
 install(EXPORT hmasweepTargets NAMESPACE hmasweep:: DESTINATION ${HS_CMAKE_DIR})

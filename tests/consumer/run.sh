@@ -3,7 +3,10 @@
 # tests/consumer/consumer.c against that prefix two ways and run it:
 #   1. CMake: find_package(hmasweep) -> hmasweep::hmasweep (shared) and hmasweep::hmasweep_static
 #   2. pkg-config: `pkg-config --cflags --libs hmasweep` (shared), and --static with libhmasweep.a
-# and check the installed CLI runs from the prefix and the installed .so has its SONAME.
+# and check the installed CLI runs from the prefix and the installed .so has its SONAME; that every
+# exported hs_* symbol is declared in an installed header; that hmasweep-mpi is installed where it was
+# built; and build tests/consumer/client.c (the engine's C client) and run it against the installed
+# `hmasweep serve`.
 # Usage: run.sh BUILD_DIR C_COMPILER "C_FLAGS"    (exit 77 = skipped: no pkg-config)
 set -euo pipefail
 build=$1 cc=$2 cflags=${3:-}
@@ -16,11 +19,20 @@ step() { echo "--- $*"; }
 step "cmake --install $build --prefix $prefix"
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 libdir=$(dirname "$(find "$prefix" -name 'libhmasweep.so.1' | head -1)")
-for f in "$prefix/include/hmasweep.h" "$libdir/libhmasweep.a" "$libdir/libhmasweep.so" "$prefix/bin/hmasweep" \
+want_mpi=()
+[[ ! -x $build/mpi/hmasweep-mpi ]] || want_mpi=("$prefix/bin/hmasweep-mpi")  # built, so installed
+for f in "$prefix/include/hmasweep.h" "$prefix/include/hmasweep_client.h" "${want_mpi[@]}" "$libdir/libhmasweep.a" "$libdir/libhmasweep.so" "$prefix/bin/hmasweep" \
   "$libdir/pkgconfig/hmasweep.pc" "$libdir/cmake/hmasweep/hmasweepConfig.cmake"; do
   [[ -e $f ]] || { echo "missing after install: $f"; exit 1; }
 done
-! ls "$prefix/include" | grep -v '^hmasweep.h$' || { echo "private headers installed"; exit 1; }
+! ls "$prefix/include" | grep -Ev '^hmasweep(_client)?\.h$' || { echo "private headers installed"; exit 1; }
+# Every exported name is declared in an installed header (else a consumer cannot call it).
+exported=$(nm -D --defined-only "$libdir/libhmasweep.so.1" | awk '$2 ~ /^[TDBR]$/ {print $3}')
+[[ -n $exported ]] || { echo "no exported symbols found in libhmasweep.so.1"; exit 1; }
+for sym in $exported; do
+  grep -qw "$sym" "$prefix"/include/*.h || { echo "exported $sym is declared in no installed header"; exit 1; }
+done
+echo "exported: $(wc -w <<<"$exported") symbols, each declared in $(cd "$prefix/include" && echo *.h)"
 soname=$(readelf -d "$libdir/libhmasweep.so.1" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
 [[ $soname == libhmasweep.so.1 ]] || { echo "SONAME is '$soname'"; exit 1; }
 "$prefix/bin/hmasweep" run --bars 3000 --lengths 6 | grep >/dev/null '^fingerprint' || { echo "installed CLI failed"; exit 1; }
@@ -35,6 +47,16 @@ ldd "$work/cmake/consumer_shared" | grep >/dev/null "$libdir/libhmasweep.so.1" |
 "$work/cmake/consumer_static"
 ! ldd "$work/cmake/consumer_static" | grep >/dev/null libhmasweep || { echo "consumer_static loads libhmasweep.so"; exit 1; }
 
+step "C client consumer against the installed hmasweep serve"
+"$prefix/bin/hmasweep" serve --unix "$work/hs.sock" --ready >"$work/ready" 2>"$work/serve.log" &
+serve_pid=$!
+for _ in $(seq 100); do [[ -s $work/ready ]] && break; sleep 0.1; done
+[[ -s $work/ready ]] || { echo "installed hmasweep serve did not report ready"; cat "$work/serve.log"; kill "$serve_pid"; exit 1; }
+client_rc=0
+"$work/cmake/consumer_client" "unix:$work/hs.sock" || client_rc=$?
+kill "$serve_pid" && wait "$serve_pid" || true
+[[ $client_rc == 0 ]] || { echo "consumer_client failed ($client_rc)"; cat "$work/serve.log"; exit 1; }
+
 step "pkg-config consumer"
 command -v pkg-config >/dev/null || { echo "pkg-config not installed: SKIP the pkg-config half"; exit 77; }
 export PKG_CONFIG_PATH=$libdir/pkgconfig
@@ -45,4 +67,4 @@ export PKG_CONFIG_PATH=$libdir/pkgconfig
 "$cc" $cflags "$here/consumer.c" -o "$work/pc_static" $(pkg-config --cflags hmasweep) "$libdir/libhmasweep.a" \
   $(pkg-config --libs-only-other --static hmasweep) $(pkg-config --static --libs-only-l hmasweep | sed 's/-lhmasweep//')
 "$work/pc_static"
-echo "consumer: OK (CMake shared + static, pkg-config shared + static)"
+echo "consumer: OK (CMake shared + static + C client, pkg-config shared + static)"
