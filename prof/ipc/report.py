@@ -233,12 +233,18 @@ def _place(r):
     return f"{r['placement']} vCPU (c{r['client_cpu']}/s{r['server_cpu']})"
 
 
+def _part(raw, key, what, L):
+    """raw[key] when that part ran; None when it did not, with a line saying so when it was missing."""
+    p = raw.get(key)
+    if p and "missing" in p:
+        L.append(f"_{what}: missing: {p['missing']}._\n")
+        return None
+    return p
+
+
 def preload_section(raw, L):
-    p = raw.get("preload")
+    p = _part(raw, "preload", "Preload", L)
     if not p:
-        return
-    if "missing" in p:
-        L.append(f"_Preload: missing: {p['missing']}._\n")
         return
     n = p["calls"]
     L.append(f"**Preload, boundary only:** LOAD a {p['bars']}-bar series once, then {n} SWEEP_HANDLE calls that "
@@ -267,6 +273,156 @@ def preload_section(raw, L):
         L.append(f"\nWithin 2 ms: " + "; ".join(f"{r['transport']} · {r['client']} {r['form']} · {_place(r)}"
                                                   for r in meet) + ".")
     L.append("")
+
+
+# ---- preload behind the fast kernel (issue 21, item 4; prof/ipc/preload_fast.py) ------------------------
+FAST_TARGET = 0.03  # the issue: boundary (architecture - in process, same kernel) <= 3% of the sweep
+
+
+def _pf_inproc(p):
+    """The in-process row on the server's vCPU: the same kernel on the same vCPU (each round's reference)."""
+    return next(r for r in p["rows"] if r["name"] == "inproc" and r["cpu"] == p["server_cpu"])
+
+
+def _pf_row_label(r):
+    return f"in process (vCPU {r['cpu']})" if r["name"] == "inproc" else f"{r['name']}, SWEEP by handle"
+
+
+def pf_stats(p, r):
+    """One row's figures against the in-process row, paired round by round (same round, interleaved)."""
+    import numpy as np
+    ref = _pf_inproc(p)
+    s, s0 = np.asarray(r["seconds"]), np.asarray(ref["seconds"])
+    d = 1e6 * (s - s0)
+    remote = r["name"] != "inproc"
+    cpu = np.asarray(r["client_cpu_us"]) + (np.asarray(r["server_cpu_us"]) if remote else 0)
+    wait = np.asarray(r["client_wait_us"]) + (np.asarray(r["server_wait_us"]) if remote else 0)
+    return {"median_ms": 1e3 * float(np.median(s)), "min_ms": 1e3 * float(s.min()), "max_ms": 1e3 * float(s.max()),
+            "ratio": float(np.median(s) / np.median(s0)), "diff_us": float(np.median(d)),
+            "diff_q": (float(np.percentile(d, 25)), float(np.percentile(d, 75))),
+            "share": float(np.median(d) / 1e6 / np.median(s0)),
+            "cpu_us": float(np.median(cpu)), "wait_us": float(np.median(wait)),
+            "cpu_diff_us": float(np.median(cpu - np.asarray(ref["client_cpu_us"]))),
+            "wait_diff_us": float(np.median(wait - np.asarray(ref["client_wait_us"])))}
+
+
+def _pf_parts(p, t):
+    """The boundary's parts for transport t (µs): round trips warm/cold, the tiny sweep's boundary
+    warm/cold, the server's dispatch (tiny boundary - round trip), the codec steps."""
+    q = p["parts"]
+    x = q["transports"][t]
+    codec = sum(q["codec_ns"].values()) / 1e3
+    tw = x["tiny_warm_us"]["p50"] - q["inproc_tiny_us"]["p50"]
+    tc = x["tiny_cold_us"]["p50"] - q["inproc_tiny_cold_us"]["p50"]
+    return {"rt_warm": x["echo_warm_us"]["p50"], "rt_cold": x["echo_cold_us"]["p50"], "tiny_warm": tw, "tiny_cold": tc,
+            "dispatch": tw - x["echo_warm_us"]["p50"], "codec": codec}
+
+
+def _pf_place(p):
+    return f"{p['placement']}, {p.get('priority', 'default priority')}: client vCPU {p['client_cpu']}, server vCPU {p['server_cpu']}"
+
+
+def _pf_load(p):
+    b, a = p["loadavg_before"], p.get("loadavg_after", p["loadavg_before"])
+    return f"load {b[0]:.1f} → {a[0]:.1f}"
+
+
+def preload_fast_section(raw, L):
+    pf = _part(raw, "preload_fast", "Preload behind the fast kernel", L)
+    if not pf:
+        return
+    L.append(f"**Preload behind the fast kernel** (issue 21): one LOAD of the whole series per connection (timed "
+             f"once, below), then each round one {raw['combos']}-combo SWEEP by handle ({48 * raw['combos']:,} bytes of "
+             f"windows out, {16 * raw['combos']:,} bytes of results back) over each transport, and the same kernel "
+             f"(`{pf['variant']}`, one thread) in process, in an order rotated by one each round "
+             "(`hs_ipc_client handle`, the library's C client; one `hmasweep serve --threads 1` on all three "
+             "transports, pinned). *Boundary* = the architecture's time − the in-process sweep on the server's vCPU "
+             "in the same round, median over rounds (IQR beside it); *share* = that ÷ the in-process median; the "
+             f"target is ≤ {100 * FAST_TARGET:g}%. *CPU* and *wait* = the scheduler's account (schedstat) of client + "
+             "server during the sweep: time on a vCPU, and time runnable but waiting for one (other jobs on the "
+             "vCPU); their *Δ* is paired against the in-process sweep likewise. Every row's results are "
+             "bit-identical to the in-process sweep's (checked each round in C) and gated against the reference.\n")
+    L.append("| placement | row | median ms | min–max ms | × in process | boundary µs (IQR) | share | ≤ 3% | CPU µs (Δ) "
+             "| wait µs (Δ) | LOAD ms | gate |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for p in pf["placements"]:
+        if "error" in p:
+            L.append(f"| {_pf_place(p)} | error: {p['error'][:200]} | | | | | | | | | | |")
+            continue
+        for r in p["rows"]:
+            st = pf_stats(p, r)
+            ref = r is _pf_inproc(p)
+            g = r.get("gate", {})
+            gate = "ok, bit-identical" if g.get("ok") else f"**FAIL** {g}"
+            L.append(f"| {_pf_place(p)} ({p['rounds']} rounds, {_pf_load(p)}) | {_pf_row_label(r)} | "
+                     f"{st['median_ms']:.2f} | {st['min_ms']:.2f}–{st['max_ms']:.2f} | "
+                     + ("1 (reference) | — | — | — | " if ref else
+                        f"{st['ratio']:.3f}× | {st['diff_us']:+.0f} ({st['diff_q'][0]:+.0f} … {st['diff_q'][1]:+.0f}) | "
+                        f"{100 * st['share']:.2f}% | {'**yes**' if st['share'] <= FAST_TARGET else 'no'} | ")
+                     + f"{st['cpu_us']:,.0f}" + ("" if ref else f" ({st['cpu_diff_us']:+,.0f})") + f" | {st['wait_us']:,.0f}"
+                     + ("" if ref else f" ({st['wait_diff_us']:+,.0f})") + " | "
+                     + (f"{r['load_ms']:.2f}" if r["name"] != "inproc" else "—") + f" | {gate} |")
+    L.append("")
+    L.append("**Where the boundary's time goes** (same run, same connections, after the rounds; µs, p50): "
+             "*round trip* = an ECHO as large as the request, back to back (*warm*) and after 20 ms idle (*cold*: "
+             "both sides asleep, so a wake-up each way, as after a sweep); *tiny sweep* = the same SWEEP by handle on a "
+             f"{next((p['parts']['tiny_bars'] for p in pf['placements'] if 'parts' in p), 0)}-bar series minus the same "
+             "sweep in process (warm / cold): the boundary with next to no kernel; *dispatch* = tiny warm − round trip "
+             "warm (the server's request handling, result buffers, the client's reply decode); *codec* = the engine's "
+             "codec steps of one request timed in process (request header, parse, windows check, results copied into "
+             "the reply: "
+             + ", ".join(f"{k} {v:.0f} ns" for k, v in next((p["parts"]["codec_ns"] for p in pf["placements"]
+                                                               if "parts" in p), {}).items())
+             + ").\n")
+    L.append("| placement | transport | round trip warm | round trip cold | tiny sweep boundary warm | … cold | dispatch "
+             "| codec | sweep boundary (above) | CPU Δ | wait Δ |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    for p in pf["placements"]:
+        if "parts" not in p:
+            continue
+        for t in p["parts"]["transports"]:
+            x = _pf_parts(p, t)
+            st = pf_stats(p, next(r for r in p["rows"] if r["name"] == t))
+            L.append(f"| {_pf_place(p)} | {t} | {x['rt_warm']:.1f} | {x['rt_cold']:.1f} | {x['tiny_warm']:.1f} | "
+                     f"{x['tiny_cold']:.1f} | {x['dispatch']:.1f} | {x['codec']:.2f} | {st['diff_us']:+.0f} | "
+                     f"{st['cpu_diff_us']:+.0f} | {st['wait_diff_us']:+.0f} |")
+    L.append("")
+    L.extend(preload_fast_verdict(pf))
+    L.append("")
+
+
+def _pf_why(n, s, x):
+    """What the time of a row over the target went to, from the parts measured in the same run."""
+    noise = s["diff_q"][0] < 0 < s["diff_q"][1]
+    return (f"{n} {100 * s['share']:.2f}% ({s['diff_us']:+.0f} µs, IQR {s['diff_q'][0]:+.0f} … {s['diff_q'][1]:+.0f}): "
+            f"two wake-ups (the cold round trip) {x['rt_cold']:.0f} µs, dispatch {x['dispatch']:.0f} µs, codec "
+            f"{x['codec']:.1f} µs; client + server used {s['cpu_diff_us']:+.0f} µs of CPU and waited "
+            f"{s['wait_diff_us']:+.0f} µs for a vCPU more than the in-process sweep"
+            + (" (scheduling: other jobs ran while a side that had slept waited for its vCPU)"
+               if s["wait_diff_us"] > 0.5 * s["diff_us"] else "")
+            + (" — the IQR includes 0: this run cannot tell it from the sweep's own spread" if noise else ""))
+
+
+def preload_fast_verdict(pf):
+    """One line per placement: which rows meet the target, and for those that do not, what the time went to."""
+    out = []
+    for p in pf.get("placements", []):
+        if "rows" not in p:
+            continue
+        meet, miss = [], []
+        for r in p["rows"]:
+            if r["name"] == "inproc":
+                continue
+            st = pf_stats(p, r)
+            x = _pf_parts(p, r["name"])
+            (meet if st["share"] <= FAST_TARGET else miss).append((r["name"], st, x))
+        line = f"- **{_pf_place(p)}** ({_pf_load(p)}): "
+        line += ("within 3%: " + ", ".join(f"{n} {100 * s['share']:.2f}% ({s['diff_us']:+.0f} µs)" for n, s, _ in meet)
+                 if meet else "no transport within 3%")
+        if miss:
+            line += ". Over 3%: " + "; ".join(_pf_why(n, s, x) for n, s, x in miss)
+        out.append(line + ".")
+    return out
 
 
 def _perbar_inproc_per_call(p):
@@ -432,6 +588,10 @@ def findings_section(raw, L):
         if m and fast_in:
             out.append(f"- **{b}:** {m:.4f} s vs {fast_in:.4f} s in process: the boundary is "
                        f"{100 * (m - fast_in) / m:.0f}% of the time behind a {fast_in * 1e3:.1f} ms kernel.")
+    if raw.get("preload_fast", {}).get("placements"):
+        out.append("- **Preload behind the fast kernel** (LOAD once, then the whole sweep by handle, against the same "
+                   "kernel in process in the same rounds; the issue's target: boundary ≤ 3% of the sweep; §1):")
+        out.extend("  " + line for line in preload_fast_verdict(raw["preload_fast"]))
     p1 = _echo_p50(raw, "rust", "unix", "python", "study", 1)
     pN = _echo_p50(raw, "rust", "unix", "python", "study", raw["bars"])
     if p1:
@@ -553,6 +713,7 @@ def write(raw, out, report_md):
     architectures_section(raw, L)
     L.append("![architectures](ipc/architectures.png)\n")
     preload_section(raw, L)
+    preload_fast_section(raw, L)
     L.append("## 2. The echo curve\n")
     echo_section(raw, L, out)
     L.append("## 3. Serialization of 150,000 float64\n")

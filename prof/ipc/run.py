@@ -33,6 +33,7 @@ import numpy as np  # noqa: E402
 import arch  # noqa: E402
 import lanes  # noqa: E402
 import micro  # noqa: E402
+import preload_fast  # noqa: E402
 import report  # noqa: E402
 
 
@@ -178,12 +179,21 @@ def all_ok(raw, skip):
     ok = ("arch" in skip or any("median" in r for r in ran)) and all(r.get("gate", {}).get("ok") for r in ran)
     ok = ok and not any("error" in r for r in ran)
     rows = list(raw.get("perbar", {}).get("rows", {}).values()) + raw.get("preload", {}).get("rows", [])
+    for p in raw.get("preload_fast", {}).get("placements", []):
+        ok = ok and "error" not in p and all(r["gate"]["ok"] for r in p.get("rows", []))
     for r in rows:
         if "missing" in r:
             continue
         if "error" in r or str(r.get("gate", "")).startswith("FAIL"):
             ok = False
     return bool(ok)
+
+
+def gate_preload_fast(pf, ref):
+    """Gate every preload-on-fast-kernel row (its last sweep) against the reference; keep only the verdict."""
+    for p in pf.get("placements", []):
+        for r in p.get("rows", []):
+            r["gate"] = gate(ref, (r.pop("pnl"), r.pop("trades")))
 
 
 def build_all(a):
@@ -229,7 +239,7 @@ def main(argv=None):
     ap.add_argument("--lanes", type=int, default=min(2, os.cpu_count() or 1),
                     help="architectures timed in this many lanes at once, one vCPU each (default 2 when there "
                     "are 2 vCPUs; 1 = one after another, with --client-cpu/--server-cpu)")
-    ap.add_argument("--skip", default="", help="comma-separated parts to skip: arch,echo,serial,spawn,perbar")
+    ap.add_argument("--skip", default="", help="comma-separated parts to skip: arch,fast,echo,serial,spawn,perbar")
     a = ap.parse_args(argv)
     report_md = os.path.join(ROOT, "reports", "ipc.md")
     out = a.out or (tempfile.mkdtemp(prefix="ipc_quick_") if a.quick else os.path.join(ROOT, "reports", "ipc"))
@@ -291,6 +301,9 @@ def main(argv=None):
                 "architectures", lambda: run_architectures(arch.architectures(env, fast), rounds, ref, places,
                                                            (a.build, close, windows, tmp, fast), log))
             raw["preload"] = timed("preload", lambda: micro.preload_boundary(env, quick=a.quick))
+        if "fast" not in skip:
+            raw["preload_fast"] = timed("preload_fast", lambda: preload_fast.preload_fast(env, fast, a.quick, log))
+            gate_preload_fast(raw["preload_fast"], ref)
         if "echo" not in skip:
             raw["echo"] = timed("echo", lambda: micro.echo_curves(env, quick=a.quick, log=log, client_cpu=a.client_cpu))
         if "serial" not in skip:
