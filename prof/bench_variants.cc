@@ -8,6 +8,10 @@
 //                                   threads (1; and 2 and all cores for OpenMP-driver variants)
 //   bars/V/I/threads:T/bars:N       N = 10^4, 10^5, 10^6 at grid 6:200:80
 //   combos/V/I/threads:T/combos:C   grid 6:200:C, C = 1, 10, 80, 320, at 150,000 bars
+//   adversarial/S/V/I/threads:1     the adversarial series S of prof/adversarial.h (flat, out-of-range,
+//                                   spike, ulp-alternating, vol-0.3) at 30,000 bars, grid 6:200:80: the
+//                                   inputs that defeat the sign certification (issue 21; the bounded
+//                                   ratios are asserted by tests/test_worst_case.c)
 //
 // The scaling series run serial variants on 1 thread and OpenMP variants on all cores.
 //
@@ -31,7 +35,8 @@
 // (running-sum WMA, skipping NaN warm-up bars) gets an "effective" figure.
 //
 // Own flags (parsed before Google Benchmark's; --benchmark_filter=REGEX also selects a subset):
-//   --hs_series=default,bars,combos      which series (default: all three)
+//   --hs_series=default,bars,combos,adversarial   which series (default: all four)
+//   --hs_adversarial_bars=30000          bars of the adversarial series
 //   --hs_variants=a,b,...                only these registry names (default: all)
 //   --hs_isas=scalar,avx2,...            only these ISAs (default: all built and supported)
 //   --hs_threads=1,2                     thread counts for OpenMP variants in the default series
@@ -64,12 +69,14 @@
 
 extern "C" {
 #include "hmasweep.h"  // the public API only: this benchmark links libhmasweep.so (issue 8 §4)
+#include "adversarial.h"
 }
 
 namespace {
 
 struct Options {
-    std::set<std::string> series{"default", "bars", "combos"};
+    std::set<std::string> series{"default", "bars", "combos", "adversarial"};
+    long adversarial_bars = 30000;
     std::set<std::string> variants;  // empty = all
     std::set<std::string> isas;      // empty = all
     std::vector<int> threads;        // empty = 1, 2, all
@@ -139,7 +146,8 @@ Options parse_own_flags(int *argc, char **argv) {
         if (k == "--hs_series") {
             o.series.clear();
             for (const auto &s : split(v)) {
-                if (s != "default" && s != "bars" && s != "combos") usage_error("--hs_series: unknown series '" + s + "'");
+                if (s != "default" && s != "bars" && s != "combos" && s != "adversarial")
+                    usage_error("--hs_series: unknown series '" + s + "'");
                 o.series.insert(s);
             }
         } else if (k == "--hs_variants") {
@@ -154,6 +162,8 @@ Options parse_own_flags(int *argc, char **argv) {
             o.combos = to_longs(k, v, 1);
         } else if (k == "--hs_default_bars") {
             o.default_bars = to_long(k, v, 1);
+        } else if (k == "--hs_adversarial_bars") {
+            o.adversarial_bars = to_long(k, v, 2);
         } else if (k == "--hs_default_combos") {
             o.default_combos = to_long(k, v, 1);
         } else if (k == "--hs_repetitions") {
@@ -184,15 +194,18 @@ Options parse_own_flags(int *argc, char **argv) {
 
 // ---- the data: one close series per bar count, one window set per grid size, made once ----------------
 
-const std::vector<double> &series(long bars) {
-    static std::map<long, std::vector<double>> cache;
-    auto it = cache.find(bars);
+// kind -1: the study's walk; otherwise one of prof/adversarial.h.
+const std::vector<double> &series(long bars, int kind) {
+    static std::map<std::pair<long, int>, std::vector<double>> cache;
+    auto it = cache.find({bars, kind});
     if (it != cache.end()) return it->second;
     std::vector<double> close((size_t)bars);
     hs_error err;
-    if (hs_make_close(HS_DEFAULT_SEED, (size_t)bars, HS_DEFAULT_VOL, HS_DEFAULT_START, close.data(), &err) != HS_OK)
+    if (kind >= 0)
+        adv_series(kind, close.data(), (size_t)bars);
+    else if (hs_make_close(HS_DEFAULT_SEED, (size_t)bars, HS_DEFAULT_VOL, HS_DEFAULT_START, close.data(), &err) != HS_OK)
         usage_error(std::string("series: ") + err.msg);
-    return cache.emplace(bars, std::move(close)).first->second;
+    return cache.emplace(std::make_pair(bars, kind), std::move(close)).first->second;
 }
 
 const std::vector<hs_windows> &grid(long count) {
@@ -229,10 +242,11 @@ struct Case {
     std::string isa;
     int threads;  // what hs_sweep_options.threads gets (serial variants ignore it)
     long bars, combos;
+    int kind = -1;  // the series: -1 the study's walk, else prof/adversarial.h's
 };
 
 void run_case(benchmark::State &state, Case c) {
-    const std::vector<double> &close = series(c.bars);
+    const std::vector<double> &close = series(c.bars, c.kind);
     const std::vector<hs_windows> &combos = grid(c.combos);
     std::vector<hs_result> out(combos.size());
     hs_error err{};
@@ -312,6 +326,13 @@ int register_all(const Options &o) {
                 for (long b : o.bars) {
                     Case c{&v[k], isa, scaling_threads, b, o.default_combos};
                     add(case_name("bars", c, "bars", b), c, o, o.scaling_repetitions);
+                    registered++;
+                }
+            if (o.series.count("adversarial"))
+                for (int kind = 0; kind < ADV_COUNT; kind++) {
+                    Case c{&v[k], isa, 1, o.adversarial_bars, o.default_combos, kind};
+                    add(case_name(std::string("adversarial/") + adv_names[kind], c, nullptr, 0), c, o,
+                        o.scaling_repetitions);
                     registered++;
                 }
             if (o.series.count("combos"))

@@ -12,24 +12,47 @@
  *               nothing anywhere else
  *   vol-0.3     a walk at volatility 0.3 per bar: prices over many orders of magnitude
  *
- * Before the local bound and the tier-0 ranges (variants/segments.c), segments took 30-200x the
- * reference on these.  Usage: test_worst_case [--reps N] [--bench] [--series NAME] [VARIANT...] (default: the list below; other
- * tier-0 variants join it as their worst case is bounded).  One line of JSON per (series, variant) on
- * stdout, for prof/segments/adversarial.py. */
+ * (the prices: prof/adversarial.h).  Before the local bound and the tier-0 ranges (variants/segments.c,
+ * and pipeline.h's certified_books_bounded for the others), segments took 30-200x the reference on
+ * these, sliding, sliding_x and simd_wma_dot 20-650x, live mode 26-640x.  Times are the process's CPU time
+ * (CLOCK_PROCESS_CPUTIME_ID; every variant runs one thread), so the other jobs on a loaded machine do not
+ * move the ratios.
+ *
+ * THE list below is every tier-0 production variant and live mode (`live`: the whole series replayed as
+ * one-bar appends, against unchecked's batch); the registry check fails on a tier-0 production variant
+ * missing from it.  Usage: test_worst_case [--reps N] [--bench] [--series NAME] [VARIANT...] (default:
+ * the list).  One line of JSON per (series, variant) on stdout, for prof/segments/adversarial.py. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "../prof/adversarial.h"
 #include "check.h"
 #include "hmasweep.h"
+#include "variant.h"
 
 #define MAX_RATIO 3.0
 
-static const char *default_variants[] = {"segments", "segments_omp"};
+#define LIVE "live"
+static const char *default_variants[] = {"segments",  "segments_omp", "sliding",       "sliding_omp",
+                                         "sliding_x", "sliding_x_omp", "simd_wma_dot", "simd_wma",
+                                         "omp",       LIVE};
 
-enum { SERIES = 5, MAX_COMBOS = 80 };
-static const char *series_names[SERIES] = {"flat", "ulp", "out-of-range", "spike", "vol-0.3"};
+enum { SERIES = ADV_COUNT, MAX_COMBOS = 80 };
+#define series_names adv_names
+
+/* Every tier-0 production variant is in THE list. */
+static void check_list_is_complete(void) {
+    size_t count, n_list = sizeof default_variants / sizeof default_variants[0];
+    const hs_variant *v = hs_variants(&count);
+    for (size_t i = 0; i < count; i++) {
+        if (v[i].tier != 0 || v[i].role != HS_ROLE_PRODUCTION) continue;
+        int listed = 0;
+        for (size_t k = 0; k < n_list; k++) listed |= !strcmp(v[i].name, default_variants[k]);
+        CHECK(listed, "tier-0 production variant %s is not in the worst-case list", v[i].name);
+    }
+}
 
 typedef struct {
     double *close;
@@ -54,42 +77,45 @@ static void lengths(series *s, const int64_t *ls, size_t count) {
 static void make_series(int kind, series *s) {
     static const int64_t grid[] = {6, 20, 50, 100, 200};
     memset(s, 0, sizeof *s);
-    s->n = kind == 2 ? (bench ? 8000 : 6000) : bench ? (kind == 0 ? 30000 : 150000) : 20000;
+    s->n = kind == ADV_OUT_OF_RANGE ? (bench ? 8000 : 6000) : bench ? (kind == 0 ? 30000 : 150000) : 20000;
     s->close = malloc(s->n * sizeof *s->close);
-    switch (kind) {
-    case 0:
-        for (size_t i = 0; i < s->n; i++) s->close[i] = 100.0;
-        break;
-    case 1:
-        for (size_t i = 0; i < s->n; i++) s->close[i] = (i & 1) ? nextafter(100.0, 200.0) : 100.0;
-        break;
-    case 2:
+    adv_series(kind, s->close, s->n);
+    if (kind == ADV_OUT_OF_RANGE) {
         /* the windows of the serve frame that held a worker for a minute (issue 21); scaled down here */
-        hs_make_close(7, s->n, 0.0008, 100.0, s->close, NULL);
-        s->close[0] = 1e306;
         s->w[s->n_combos++] = bench ? (hs_windows){{1000, 2000, 1000, 500, 1000, 2000}}
                                     : (hs_windows){{300, 600, 300, 150, 300, 600}};
         if (!bench) lengths(s, grid, 3);
         return;
-    case 3:
-        hs_make_close(7, s->n, 0.0008, 1.0, s->close, NULL);
-        s->close[s->n / 2] = 1e12;
-        break;
-    default:
-        hs_make_close(7, s->n, 0.3, 1.0, s->close, NULL); /* prices over hundreds of orders of magnitude */
-        break;
     }
     if (bench) default_grid(s);
     else lengths(s, grid, 5);
 }
 
+/* CPU seconds of this process, all threads. */
 static double now(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Live mode: open on the first bar, then one append per bar; the final state is the sweep's. */
+static double timed_live(const series *s, hs_result *out) {
+    static double pnl[MAX_COMBOS];
+    static int64_t trades[MAX_COMBOS];
+    hs_live *l = NULL;
+    hs_error err;
+    double t0 = now();
+    int ok = hs_live_open(s->close, 1, s->w, s->n_combos, &l, &err) == HS_OK;
+    for (size_t i = 1; ok && i < s->n; i++) ok = hs_live_append(l, s->close + i, 1, pnl, trades, NULL, NULL, &err) == HS_OK;
+    double t = now() - t0;
+    CHECK(ok, "live failed: %s", err.msg);
+    for (size_t c = 0; c < s->n_combos; c++) out[c] = (hs_result){pnl[c], trades[c]};
+    hs_live_free(l);
+    return t;
+}
+
 static double timed(const char *variant, const series *s, hs_result *out) {
+    if (!strcmp(variant, LIVE)) return timed_live(s, out);
     hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
     opt.variant = variant;
     opt.threads = 1; /* the same one core for both: the ratio is the kernel's, not the thread count's */
@@ -117,6 +143,7 @@ int main(int argc, char **argv) {
     const char *only = NULL; /* --series NAME: that series alone */
     if (argc > 2 && strcmp(argv[1], "--series") == 0) only = argv[2], argc -= 2, argv += 2;
     if (argc > 1) variants = (const char **)(argv + 1), n_variants = argc - 1;
+    check_list_is_complete();
     for (int kind = 0; kind < SERIES; kind++) {
         if (only && strcmp(only, series_names[kind]) != 0) continue;
         series s;

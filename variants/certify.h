@@ -157,6 +157,46 @@ static inline double certify_threshold(const double *close, size_t n, const int6
  * or NaN, which the books skip).  NaN fails both tests. */
 static inline int certify_sure(double d, double tau) { return fabs(d) > tau && fabs(d) <= DBL_MAX; }
 
+/* ---- the local bound (issue 21) ---------------------------------------------------------------------
+ * The bound above holds with M = the largest value the computation of ONE bar's d touched, not the
+ * series' maximum: every rounding in it is relative to a value that entered a sum since that sum's last
+ * anchor.  d at bar i reads the closes from i − lag (lag = hs_first_bars.start, the reference's own
+ * chain of windows) and, for running sums re-anchored every `block` bars, up to block − 1 slides more at
+ * each of its two levels.  So the threshold is taken per chunk of CERT_CHUNK bars from the largest close
+ * within that lookback: a spike, or one price past the certification range, poisons only the chunks up
+ * to one lookback after it (it had made 99.5% of a 1e12-spiked walk ambiguous, issue 21). */
+#define CERT_CHUNK 256
+
+static inline size_t cert_chunks(size_t n) { return (n + CERT_CHUNK - 1) / CERT_CHUNK; }
+
+static inline size_t certify_lookback(const int64_t *w, size_t block) { return hs_first_bars_of(w).start + 2 * block; }
+
+/* cm[c] = the largest close of chunk c. */
+static inline void certify_chunk_max(const double *close, size_t n, double *cm) {
+    for (size_t c = 0, nc = cert_chunks(n); c < nc; c++) {
+        size_t lo = c * CERT_CHUNK, len = n - lo < CERT_CHUNK ? n - lo : CERT_CHUNK;
+        cm[c] = max_price(close + lo, len);
+    }
+}
+
+/* tau[c]: certify_threshold_eps at the largest close within `lookback` bars before chunk c's first bar
+ * and up to its last.  tau may be cm itself (filled from the last chunk down). */
+static inline void certify_tau_from_max(const double *cm, size_t nc, const int64_t *w, double (*eps)(int64_t),
+                                        size_t lookback, double *tau) {
+    size_t k = (lookback + CERT_CHUNK - 1) / CERT_CHUNK;
+    for (size_t c = nc; c-- > 0;) {
+        double m = cm[c];
+        for (size_t j = c > k ? c - k : 0; j < c; j++) m = cm[j] > m ? cm[j] : m;
+        tau[c] = certify_threshold_eps(m, w, eps);
+    }
+}
+
+static inline void certify_tau_table(const double *close, size_t n, const int64_t *w, double (*eps)(int64_t),
+                                     size_t lookback, double *tau) {
+    certify_chunk_max(close, n, tau);
+    certify_tau_from_max(tau, cert_chunks(n), w, eps, lookback, tau);
+}
+
 #ifdef HS_ISA_NAME
 #include "vec.h"
 /* certify_sure across the lanes of a vector (multi-ISA kernels): bit l set where lane l is certain. */

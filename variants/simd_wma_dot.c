@@ -18,7 +18,8 @@
 
 #include <math.h>
 
-/* `weights` (the fifth scratch buffer; w <= n so it fits) holds 1..w as doubles for the whole pass. */
+/* `weights` (the fifth scratch buffer; w <= n so it fits) holds 1..w as doubles for the whole pass; the
+ * five after it are the certification's (registry: 10 buffers). */
 static void wma_dot_pass(const double *x, size_t n, size_t first, int64_t w, double *out, double *weights) {
     for (int64_t j = 0; j < w; j++) weights[j] = (double)(j + 1);
     double denom = hs_wma_denom(w);
@@ -34,5 +35,6 @@ static void wma_dot_pass(const double *x, size_t n, size_t first, int64_t w, dou
 }
 
 hs_result HS_COMBO(simd_wma_dot)(const double *close, size_t n, const hs_windows *win, double *scratch) {
-    return pipeline_combo_certified(close, n, win, scratch, wma_dot_pass, eps_tier0);
+    return pipeline_combo_certified(close, n, win, scratch, wma_dot_pass, eps_tier0,
+                                    scratch + (PIPELINE_BUFFERS + 1) * hs_scratch_stride(n));
 }

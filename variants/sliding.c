@@ -9,14 +9,16 @@
  *
  * How: each WMA is a window sum S1 = Σ x and a weighted sum S2 = Σ (j+1)·x, slid one bar at a time
  * (S2 += w·x_new − S1; S1 += x_new − x_old) and re-anchored by a direct sum every SLIDE_BLOCK bars.  An
- * a-priori error bound (slide_error_bound, derivation below) gives |d_approx − d_tier0| <= E for the
- * whole combo; wherever |d_approx| <= TAU = 4·E, or d_approx is not finite, the tier-0 d of that bar is
- * recomputed from the building blocks in the reference order (hma_tier0_at), so its sign is exact.
- * Bars needing that are rare: E is ~1e-12 of the largest price, d is rarely that close to zero.
+ * a-priori error bound (certify.h) gives |d_approx − d_tier0| <= E, in the largest close each chunk of
+ * bars can have touched; wherever |d_approx| <= TAU = 4·E, or d_approx is not finite, the tier-0 d of that
+ * bar is recomputed in the reference order, so its sign is exact.  Bars needing that are rare (E is ~1e-12
+ * of the local maximum, d is rarely that close to zero); where they are not (flat or ulp-alternating
+ * prices, a price past the certification range), the tier-0 pipeline computes that stretch at O(Σw) per
+ * bar (pipeline.h: certified_books_bounded), so no input costs more than ~one reference run on top.
  *
  * Cost: ~7 running sums x ~4 flops per bar instead of Σw ≈ 3L multiply-adds (L = 200: ~25x fewer).
  */
-#include "certify.h"
+#include "pipeline.h"
 
 /* The two smoothing WMAs (HMA over raw with w2, HMA3 over raw3 with w5) in one loop, writing
  * d = HMA3 − HMA for bars [start, n). */
@@ -67,11 +69,12 @@ static void slide_hma3_raw(const double *x, size_t n, size_t first, int64_t w3, 
     }
 }
 
-/* scratch: raw, raw3 and d (registry line: 4 buffers, one spare). */
+/* scratch (registry line: 8 buffers): raw, raw3, d, the certification's tau table and work, and the four
+ * buffers of the bounded fallback's tier-0 pipeline (pipeline.h: certified_books_bounded). */
 hs_result hs_combo_sliding__scalar(const double *close, size_t n, const hs_windows *win, double *scratch) {
     const int64_t *w = win->w;
     size_t stride = hs_scratch_stride(n);
-    double *raw = scratch, *raw3 = scratch + stride, *d = scratch + 2 * stride;
+    double *raw = scratch, *raw3 = scratch + stride, *d = scratch + 2 * stride, *tau = scratch + 3 * stride;
 
     hs_first_bars f = hs_first_bars_of(w);
     if (f.start >= n) return hs_books_over(NULL, close, n, n);
@@ -79,5 +82,6 @@ hs_result hs_combo_sliding__scalar(const double *close, size_t n, const hs_windo
     slide_hma3_raw(close, n, f.raw3, w[3], w[4], w[5], raw3);
     slide_d(raw, raw3, n, f.start, w[2], w[5], d);
 
-    return certified_books(d, close, f.start, n, certify_threshold(close, n, w), w);
+    certify_tau_table(close, n, w, eps_slide, certify_lookback(w, SLIDE_BLOCK), tau);
+    return certified_books_bounded(d, close, f.start, n, win, tau, tau + cert_chunks(n), scratch + 4 * stride);
 }

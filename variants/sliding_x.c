@@ -15,19 +15,24 @@
  */
 #include <string.h>
 
-#include "certify.h"
+#include "pipeline.h"
 #include "vec.h"
 
-/* scratch layout (registry: 3·HS_BATCH_MAX + 1 buffers): raw, raw3 and d interleaved (V per bar), then
- * one contiguous d buffer for a lane that needs the slow (recomputing) path. */
+/* scratch layout (registry: 3·HS_BATCH_MAX + 6 buffers): raw, raw3 and d interleaved (V per bar), then
+ * one contiguous d buffer for a lane that needs the slow (certifying) path, one for the certification's
+ * tables (the chunk maxima, each lane's tau per chunk, the fallback's work), and the four buffers of the
+ * bounded fallback's tier-0 pipeline (pipeline.h: certified_books_bounded). */
 typedef struct {
-    double *raw, *raw3, *d, *lane_d;
+    double *raw, *raw3, *d, *lane_d, *chunk_max, *tau, *work, *pipe;
+    size_t chunks;
 } lanes_scratch;
 
 static lanes_scratch split_scratch(double *scratch, size_t n) {
-    size_t stride = hs_scratch_stride(n);
-    return (lanes_scratch){scratch, scratch + HS_VN * stride, scratch + 2 * HS_VN * stride,
-                           scratch + 3 * HS_VN * stride};
+    size_t stride = hs_scratch_stride(n), nc = cert_chunks(n);
+    double *tables = scratch + (3 * HS_VN + 1) * stride;
+    return (lanes_scratch){scratch,          scratch + HS_VN * stride,   scratch + 2 * HS_VN * stride,
+                           scratch + 3 * HS_VN * stride, tables, tables + nc, tables + (HS_VN + 1) * nc,
+                           tables + stride, nc};
 }
 
 /* Direct sums over an interleaved series (element i of lane l at x[i·V + l]). */
@@ -128,25 +133,33 @@ static void second_level(size_t n, size_t from, int64_t (*w)[HS_VN], lanes_scrat
  * cross is exactly a sign change between neighbours: one vector compare per bar finds the lanes whose
  * sign flipped, and only their books are visited, with the same hs_book_step as the reference. */
 static void lanes_books(const double *close, size_t n, const lanes_scratch *s, int64_t (*w)[HS_VN],
-                        const size_t *start, size_t second, int live, double max_close, hs_result *out) {
-    double tau[HS_VN];
-    int64_t wl[HS_VN][6];
+                        const size_t *start, size_t second, int live, hs_result *out) {
+    hs_windows wl[HS_VN];
+    size_t nc = s->chunks;
     for (int l = 0; l < HS_VN; l++) {
-        for (int k = 0; k < 6; k++) wl[l][k] = w[k][l];
-        tau[l] = certify_threshold_m(max_close, wl[l]);
+        for (int k = 0; k < 6; k++) wl[l].w[k] = w[k][l];
+        certify_tau_from_max(s->chunk_max, nc, wl[l].w, eps_slide, certify_lookback(wl[l].w, SLIDE_BLOCK),
+                             s->tau + (size_t)l * nc);
     }
     unsigned all = (1u << HS_VN) - 1, ambiguous = 0;
     for (int l = 0; l < HS_VN; l++)
-        for (size_t i = start[l]; i < second; i++) ambiguous |= (unsigned)!certify_sure(s->d[i * HS_VN + l], tau[l]) << l;
-    hs_vd vtau = vd_loadu(tau);
-    for (size_t i = second; i < n; i++) ambiguous |= ~vd_certain_bits(vd_loadu(s->d + i * HS_VN), vtau) & all;
+        for (size_t i = start[l]; i < second; i++)
+            ambiguous |= (unsigned)!certify_sure(s->d[i * HS_VN + l], s->tau[(size_t)l * nc + i / CERT_CHUNK]) << l;
+    for (size_t c = second / CERT_CHUNK; c < nc; c++) {
+        double tau[HS_VN];
+        for (int l = 0; l < HS_VN; l++) tau[l] = s->tau[(size_t)l * nc + c];
+        hs_vd vtau = vd_loadu(tau);
+        size_t lo = c * CERT_CHUNK > second ? c * CERT_CHUNK : second, hi = c * CERT_CHUNK + CERT_CHUNK;
+        for (size_t i = lo; i < hi && i < n; i++) ambiguous |= ~vd_certain_bits(vd_loadu(s->d + i * HS_VN), vtau) & all;
+    }
 
     hs_book book[HS_VN];
     for (int l = 0; l < HS_VN; l++) {
         book[l] = hs_book_new();
         if (l >= live || !(ambiguous >> l & 1)) continue;
         for (size_t i = start[l]; i < n; i++) s->lane_d[i] = s->d[i * HS_VN + l];
-        out[l] = certified_books(s->lane_d, close, start[l], n, tau[l], wl[l]);
+        out[l] = certified_books_bounded(s->lane_d, close, start[l], n, &wl[l], s->tau + (size_t)l * nc, s->work,
+                                         s->pipe);
     }
     unsigned fast = ~ambiguous & all & ((1u << live) - 1);
     for (int l = 0; l < HS_VN; l++)
@@ -168,7 +181,7 @@ static void lanes_books(const double *close, size_t n, const lanes_scratch *s, i
 
 /* One vector's worth of combos: `live` lanes carry real combos; the rest repeat lane 0's windows. */
 static void sliding_lanes(const double *close, size_t n, const hs_windows *win, int live, hs_result *out,
-                          lanes_scratch *s, double max_close) {
+                          lanes_scratch *s) {
     int64_t w[6][HS_VN];
     size_t raw_from[HS_VN], raw3_from[HS_VN], start[HS_VN], first = 0, second = 0;
     for (int l = 0; l < HS_VN; l++) {
@@ -197,13 +210,13 @@ static void sliding_lanes(const double *close, size_t n, const hs_windows *win, 
             s->d[i * HS_VN + l] = h3.s2 / hs_wma_denom(w[5][l]) - h.s2 / hs_wma_denom(w[2][l]);
         }
     second_level(n, second, w, s);
-    lanes_books(close, n, s, w, start, second, live, max_close, out);
+    lanes_books(close, n, s, w, start, second, live, out);
 }
 
 void HS_CAT3(hs_batch_sliding_x__, HS_ISA_NAME, )(const double *close, size_t n, const hs_windows *win, size_t count,
                                                  hs_result *out, double *scratch) {
     lanes_scratch s = split_scratch(scratch, n);
-    double max_close = max_price(close, n);
+    certify_chunk_max(close, n, s.chunk_max);
     for (size_t c = 0; c < count;) {
         /* Lanes are filled with combos that leave some valid d; the others have no trades at all. */
         hs_windows lane_win[HS_VN];
@@ -220,7 +233,7 @@ void HS_CAT3(hs_batch_sliding_x__, HS_ISA_NAME, )(const double *close, size_t n,
         }
         if (!live) continue;
         hs_result r[HS_VN];
-        sliding_lanes(close, n, lane_win, live, r, &s, max_close);
+        sliding_lanes(close, n, lane_win, live, r, &s);
         for (int l = 0; l < live; l++) out[lane_of[l]] = r[l];
     }
 }
