@@ -149,8 +149,25 @@ typedef struct {
     char path[4096];
 } hs_universe_entry;
 
-/* *entries is malloc'ed (free it); *n may be 0 only with an error. */
+/* *entries is malloc'ed (free it); *n may be 0 only with an error.  API 1.0: 4,224 bytes a series whatever
+ * its names; hs_universe_open below lists the same series in about the bytes of their names. */
 HS_API hs_status hs_universe_list(const char *spec, hs_universe_entry **entries, size_t *n, hs_error *err);
+
+/* The same listing, compact (added after 1.0.0; the 1.0 struct and call stay): one block of names, about
+ * their bytes plus 8 per series, bounded by HS_UNIVERSE_MAX_LISTING_BYTES (past it: HS_ERR_USAGE, "split
+ * it into several runs").  Both listings refuse what cannot make a universe, with a message naming it:
+ * two series with one symbol (DUP.f64 and DUP.csv: both files named), a manifest that is not a regular
+ * file (a FIFO would block), a price file given as a manifest ("did you mean --input"); a directory lists
+ * regular files only.  Symbols are at most 127 bytes (a longer file name is cut; a longer manifest symbol
+ * is an error), paths at most 4,095. */
+#define HS_UNIVERSE_MAX_LISTING_BYTES ((size_t)1 << 30)
+typedef struct hs_universe hs_universe;
+HS_API hs_status hs_universe_open(const char *spec, hs_universe **out, hs_error *err);
+HS_API size_t hs_universe_count(const hs_universe *u);
+/* Series i's symbol and path (NUL-terminated, owned by u); NULL when i >= hs_universe_count(u). */
+HS_API const char *hs_universe_symbol(const hs_universe *u, size_t i);
+HS_API const char *hs_universe_path(const hs_universe *u, size_t i);
+HS_API void hs_universe_close(hs_universe *u);
 
 /* ---- the trade log (one combo) ----------------------------------------------------------------- */
 /* One closed trade: entered at bar entry_bar's close, closed at bar exit_bar's close (a reversal, or the

@@ -791,6 +791,22 @@ static int write_npy(FILE *f, const double *x, size_t n) {
     return write_f64(f, x, n);
 }
 
+/* A replaced file keeps its mode, owner and group (issue 20, item 12: a private 0600 series became 0644
+ * through the rename, with the umask's mode and the writer's owner).  The temporary file is created 0600,
+ * given the old owner where this process may (root; else the group when the writer is in it), then the
+ * old mode, before a byte is written.  The group's bits are dropped when the group could not be kept
+ * (rather than handed to the writer's group), and set-user-ID when the owner could not. */
+static void keep_owner_and_mode(int fd, const struct stat *old) {
+    mode_t mode = old->st_mode & 07777;
+    if (fchown(fd, old->st_uid, old->st_gid) != 0) {
+        if (fchown(fd, (uid_t)-1, old->st_gid) != 0)
+            mode &= ~(mode_t)(S_IRWXG | S_ISGID);
+        if (old->st_uid != geteuid())
+            mode &= ~(mode_t)S_ISUID;
+    }
+    (void)fchmod(fd, mode);
+}
+
 /* Where a series is written (issue 10, defect 3: a failed write used to delete the output path, even a
  * symlink or a device node).  A regular file (or a new path) is written to a temporary file beside it and
  * renamed into place, so a failure leaves the old file as it was and removes only the temporary file
@@ -811,6 +827,11 @@ static hs_status open_output(const char *path, char **final_path, char **tmp_pat
         *f = fopen(path, "wb");
         return *f ? HS_OK : hs_fail(err, HS_ERR_DATA, "cannot open %s for writing: %s", path, strerror(errno));
     }
+    int replacing = stat(dest, &st) == 0;
+    if (replacing && access(dest, W_OK) != 0 && errno == EACCES) { /* as opening it for writing would say */
+        free(target);
+        return hs_fail(err, HS_ERR_DATA, "cannot open %s for writing: %s", path, strerror(EACCES));
+    }
     size_t len = strlen(dest) + 32;
     char *tmp = malloc(len);
     if (!tmp) {
@@ -819,7 +840,9 @@ static hs_status open_output(const char *path, char **final_path, char **tmp_pat
     }
     for (unsigned attempt = 0;; attempt++) {
         snprintf(tmp, len, "%s.tmp%ld.%u", dest, (long)getpid(), attempt);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, replacing ? 0600 : 0666);
+        if (fd >= 0 && replacing)
+            keep_owner_and_mode(fd, &st);
         if (fd >= 0) {
             *f = fdopen(fd, "wb");
             if (*f)

@@ -1,16 +1,27 @@
-/* Checkpoint file (checkpoint.h).  Format, one record per line:
- *   hmasweep-mpi checkpoint v1 <n_symbols> <n_combos> <universe hash, hex>
- *   R <index> <status> <n_bars> <pnl %a>:<trades> ... | <error text>
+/* Checkpoint file (checkpoint.h).  Format, one line each:
+ *   hmasweep-mpi checkpoint v2 <n_symbols> <n_combos> <run hash, 16 hex>
+ *   R <index> <status> <n_bars> <pnl %a>:<trades> ... | <error, escaped> #<checksum, 16 hex>
+ * The checksum is FNV-1a 64 seeded with the run hash, over the record's text before " #".  FNV-1a is a
+ * checksum against damage and mix-ups, not a signature: anyone who can edit the file can recompute it.
+ * A single changed byte always changes it (each step is a bijection of the state), and records of
+ * another run do not verify.  The error text is escaped (hs_universe_escape), so it never holds a
+ * newline, and a resumed run's error rows are byte-identical to an uninterrupted run's.
  * A last line without its newline (a run killed mid-write) is ignored. */
 #define _POSIX_C_SOURCE 200809L
 #include "checkpoint.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define FNV_OFFSET 14695981039346656037ull
+#define CHECKSUM_TAIL 18 /* " #" and 16 hex digits */
+#define MAX_ERROR 4096
 
 static unsigned long long fnv1a(unsigned long long h, const void *data, size_t len) {
     const unsigned char *p = data;
@@ -18,13 +29,24 @@ static unsigned long long fnv1a(unsigned long long h, const void *data, size_t l
     return h;
 }
 
-unsigned long long hs_checkpoint_hash(const hs_universe_entry *e, size_t n, const hs_universe_layout *lay) {
-    unsigned long long h = 14695981039346656037ull;
+static unsigned long long fnv1a_str(unsigned long long h, const char *s) { return fnv1a(h, s, strlen(s) + 1); }
+
+unsigned long long hs_checkpoint_hash(const hs_universe *u, const hs_universe_layout *lay, const hs_sweep_options *opt) {
+    unsigned long long h = fnv1a_str(FNV_OFFSET, "hmasweep-mpi checkpoint v2");
+    size_t n = hs_universe_count(u);
+    h = fnv1a(h, &n, sizeof n);
     for (size_t s = 0; s < n; s++) {
-        h = fnv1a(h, e[s].symbol, strlen(e[s].symbol) + 1);
-        h = fnv1a(h, e[s].path, strlen(e[s].path) + 1);
+        h = fnv1a_str(h, hs_universe_symbol(u, s));
+        h = fnv1a_str(h, hs_universe_path(u, s));
     }
-    return fnv1a(h, lay->windows, lay->n_combos * sizeof *lay->windows);
+    h = fnv1a(h, &lay->n_combos, sizeof lay->n_combos);
+    h = fnv1a(h, lay->windows, lay->n_combos * sizeof *lay->windows);
+    h = fnv1a_str(h, opt && opt->variant ? opt->variant : HS_DEFAULT_VARIANT);
+    return fnv1a_str(h, opt && opt->isa ? opt->isa : "(default)");
+}
+
+static unsigned long long record_checksum(unsigned long long run_hash, const char *body, size_t len) {
+    return fnv1a(fnv1a(FNV_OFFSET, &run_hash, sizeof run_hash), body, len);
 }
 
 __attribute__((format(printf, 2, 3))) static int fail(hs_error *err, const char *fmt, ...) {
@@ -35,78 +57,13 @@ __attribute__((format(printf, 2, 3))) static int fail(hs_error *err, const char 
     return -1;
 }
 
-/* One "R ..." line into results[index]; returns the index or -1 when the line is not a whole record. */
-static long parse_record(char *line, size_t n, size_t n_combos, hs_symbol_result *results) {
-    char *cursor = line + 2, *end;
-    unsigned long idx = strtoul(cursor, &end, 10);
-    long status = strtol(end, &end, 10);
-    unsigned long long bars = strtoull(end, &end, 10);
-    if (idx >= n || *end != ' ') return -1;
-    hs_symbol_result *r = &results[idx];
-    r->status = (hs_status)status, r->n_bars = (size_t)bars;
-    char *bar = strstr(end, " | ");
-    if (!bar) return -1;
-    snprintf(r->error, sizeof r->error, "%s", bar + 3);
-    if (r->status != HS_OK) return (long)idx;
-    r->rows = malloc((n_combos ? n_combos : 1) * sizeof *r->rows);
-    if (!r->rows) return -1;
-    cursor = end;
-    for (size_t c = 0; c < n_combos; c++) {
-        r->rows[c].pnl = strtod(cursor, &end);
-        if (*end != ':') return free(r->rows), r->rows = NULL, -1;
-        r->rows[c].trades = strtoll(end + 1, &cursor, 10);
-    }
-    return cursor <= bar ? (long)idx : -1;
+/* ---- writing -------------------------------------------------------------------------------------------- */
+int hs_checkpoint_write_header(FILE *f, size_t n, size_t n_combos, unsigned long long run_hash) {
+    return fprintf(f, "hmasweep-mpi checkpoint v2 %zu %zu %016llx\n", n, n_combos, run_hash) < 0 ? -1 : 0;
 }
 
-static int load(hs_checkpoint *c, const char *path, size_t n, const hs_universe_layout *lay, hs_symbol_result *results,
-                char *done, size_t *recorded, hs_error *err) {
-    FILE *f = fopen(path, "r");
-    if (!f) return fail(err, "--resume: cannot read checkpoint %s: %s", path, strerror(errno));
-    char *line = NULL;
-    size_t cap = 0, want_n = 0, want_combos = 0;
-    unsigned long long hash = 0;
-    ssize_t len = getline(&line, &cap, f);
-    int rc = 0;
-    if (len <= 0 || sscanf(line, "hmasweep-mpi checkpoint v1 %zu %zu %llx", &want_n, &want_combos, &hash) != 3)
-        rc = fail(err, "%s: not a hmasweep-mpi checkpoint", path);
-    else if (want_n != n || want_combos != lay->n_combos || hash != c->universe_hash)
-        rc = fail(err, "%s: checkpoint of a different universe (symbols, paths or grid changed)", path);
-    while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
-        if (line[len - 1] != '\n') break; /* killed mid-write: not a record */
-        line[len - 1] = '\0';
-        long idx = line[0] == 'R' ? parse_record(line, n, lay->n_combos, results) : -1;
-        if (idx < 0) {
-            rc = fail(err, "%s: unreadable record: %.60s", path, line);
-        } else if (!done[idx]) {
-            done[idx] = 1;
-            (*recorded)++;
-        }
-    }
-    free(line);
-    fclose(f);
-    return rc;
-}
-
-int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n, const hs_universe_layout *lay,
-                       unsigned long long hash, hs_symbol_result *results, char *done, size_t *recorded,
-                       hs_error *err) {
-    c->universe_hash = hash;
-    *recorded = 0;
-    struct stat sb;
-    if (!resume && stat(path, &sb) == 0)
-        return fail(err, "checkpoint %s exists: pass --resume to continue it, or remove it", path);
-    if (resume && load(c, path, n, lay, results, done, recorded, err) != 0) return -1;
-    c->f = fopen(path, "a");
-    if (!c->f) return fail(err, "cannot write checkpoint %s: %s", path, strerror(errno));
-    if (!resume && (fprintf(c->f, "hmasweep-mpi checkpoint v1 %zu %zu %llx\n", n, lay->n_combos, hash) < 0 ||
-                    fflush(c->f) != 0))
-        return fail(err, "cannot write checkpoint %s", path);
-    return 0;
-}
-
-int hs_checkpoint_record(hs_checkpoint *c, size_t index, const hs_symbol_result *r, size_t n_combos) {
-    if (!c->f) return 0;
+int hs_checkpoint_write_record(FILE *f, unsigned long long run_hash, size_t index, const hs_symbol_result *r,
+                               size_t n_combos) {
     char *buf = NULL;
     size_t size = 0;
     FILE *m = open_memstream(&buf, &size);
@@ -115,13 +72,228 @@ int hs_checkpoint_record(hs_checkpoint *c, size_t index, const hs_symbol_result 
     for (size_t k = 0; r->status == HS_OK && k < n_combos; k++)
         fprintf(m, " %a:%lld", r->rows[k].pnl, (long long)r->rows[k].trades);
     fputs(" | ", m);
-    for (const char *p = r->error; r->status != HS_OK && *p; p++) fputc(*p == '\n' ? ' ' : *p, m);
-    fputc('\n', m);
-    fclose(m);
-    /* One write of the whole record, then fsync: a kill leaves either the record or a partial last line. */
-    int rc = fwrite(buf, 1, size, c->f) == size && fflush(c->f) == 0 && fsync(fileno(c->f)) == 0 ? 0 : -1;
+    if (r->status != HS_OK && r->error) {
+        size_t need = hs_universe_escape(r->error, NULL, 0);
+        char *e = malloc(need + 1);
+        if (e) hs_universe_escape(r->error, e, need + 1), fputs(e, m);
+        free(e);
+    }
+    if (fclose(m) != 0) return free(buf), -1;
+    int rc = fprintf(f, "%s #%016llx\n", buf, record_checksum(run_hash, buf, size)) < 0 ? -1 : 0;
     free(buf);
     return rc;
+}
+
+/* ---- reading -------------------------------------------------------------------------------------------- */
+static int parse_u64(const char **p, unsigned long long *v) {
+    const char *s = *p;
+    if (*s < '0' || *s > '9') return -1;
+    char *end;
+    errno = 0;
+    *v = strtoull(s, &end, 10);
+    if (errno) return -1;
+    *p = end;
+    return 0;
+}
+
+static int take(const char **p, const char *word) {
+    size_t len = strlen(word);
+    if (strncmp(*p, word, len)) return -1;
+    *p += len;
+    return 0;
+}
+
+/* The text of one record (before " #") into r (rows and error allocated here) and *index.  0 or -1. */
+static int parse_record(const char *body, size_t n, size_t n_combos, hs_symbol_result *r, size_t *index) {
+    const char *p = body;
+    unsigned long long idx, status, bars, trades;
+    if (take(&p, "R ") || parse_u64(&p, &idx) || idx >= n || take(&p, " ") || parse_u64(&p, &status) ||
+        status > HS_ERR_ISA || take(&p, " ") || parse_u64(&p, &bars))
+        return -1;
+    *index = (size_t)idx;
+    r->status = (hs_status)status, r->n_bars = (size_t)bars;
+    if (r->status == HS_OK) {
+        r->rows = malloc((n_combos ? n_combos : 1) * sizeof *r->rows);
+        if (!r->rows) return -1;
+        for (size_t c = 0; c < n_combos; c++) {
+            char *end;
+            if (take(&p, " ")) return -1;
+            r->rows[c].pnl = strtod(p, &end);
+            if (end == p || *end != ':') return -1;
+            p = end + 1;
+            if (parse_u64(&p, &trades) || trades > INT64_MAX) return -1;
+            r->rows[c].trades = (int64_t)trades;
+        }
+    }
+    if (take(&p, " | ")) return -1;
+    if (r->status == HS_OK) return *p ? -1 : 0;
+    char text[MAX_ERROR];
+    if (hs_universe_unescape(p, text, sizeof text) != 0 || !(r->error = strdup(text))) return -1;
+    return 0;
+}
+
+static int same_result(const hs_symbol_result *a, const hs_symbol_result *b, size_t n_combos) {
+    if (a->status != b->status || a->n_bars != b->n_bars) return 0;
+    if (a->status != HS_OK) return !strcmp(a->error, b->error);
+    return !memcmp(a->rows, b->rows, n_combos * sizeof *a->rows);
+}
+
+static int check_header(const char *line, const char *name, size_t n, size_t n_combos, unsigned long long run_hash,
+                        hs_error *err) {
+    size_t want_n = 0, want_combos = 0;
+    unsigned long long hash = 0;
+    int version = 0;
+    char tail;
+    if (sscanf(line, "hmasweep-mpi checkpoint v%d", &version) != 1)
+        return fail(err, "%s: not a hmasweep-mpi checkpoint", name);
+    if (version != 2)
+        return fail(err, "%s: checkpoint v%d (this hmasweep-mpi reads v2, whose records carry checksums): remove it "
+                         "and run again",
+                    name, version);
+    if (sscanf(line, "hmasweep-mpi checkpoint v2 %zu %zu %16llx%c", &want_n, &want_combos, &hash, &tail) != 4 ||
+        tail != '\n')
+        return fail(err, "%s: damaged header line", name);
+    if (want_n != n || want_combos != n_combos || hash != run_hash)
+        return fail(err,
+                    "%s: checkpoint of a different run (symbols, paths, grid, variant or ISA changed since it was "
+                    "written): refused; remove it to start again",
+                    name);
+    return 0;
+}
+
+/* Per index while loading: nothing seen, one verified record (line in *line_of), copies that disagree. */
+enum { SEEN_NONE, SEEN_OK, SEEN_CONFLICT };
+
+static void refuse(hs_checkpoint_stats *stats, FILE *warn, const char *name, size_t line_no, const char *why) {
+    stats->refused++;
+    if (warn) fprintf(warn, "hmasweep-mpi: %s:%zu: %s\n", name, line_no, why);
+}
+
+/* One complete line (without its newline), number line_no. */
+static void load_line(char *line, size_t len, size_t line_no, const char *name, size_t n, size_t n_combos,
+                      unsigned long long run_hash, hs_symbol_result *results, char *seen, size_t *line_of,
+                      hs_checkpoint_stats *stats, FILE *warn) {
+    hs_symbol_result r = {0};
+    size_t idx = 0;
+    char why[160];
+    unsigned long long sum = 0;
+    char *end = NULL;
+    int tail_ok = len >= CHECKSUM_TAIL && !strncmp(line + len - CHECKSUM_TAIL, " #", 2);
+    if (tail_ok) {
+        sum = strtoull(line + len - 16, &end, 16);
+        tail_ok = end == line + len && strspn(line + len - 16, "0123456789abcdef") == 16;
+        line[len - CHECKSUM_TAIL] = '\0';
+    }
+    if (!tail_ok || parse_record(line, n, n_combos, &r, &idx) != 0) {
+        refuse(stats, warn, name, line_no, "unreadable record: refused");
+    } else if (record_checksum(run_hash, line, len - CHECKSUM_TAIL) != sum) {
+        snprintf(why, sizeof why, "record of symbol #%zu does not verify (checksum): refused, it is recomputed", idx);
+        refuse(stats, warn, name, line_no, why);
+    } else if (seen[idx] == SEEN_NONE) {
+        results[idx] = r, seen[idx] = SEEN_OK, line_of[idx] = line_no;
+        return;
+    } else if (seen[idx] == SEEN_OK && !same_result(&results[idx], &r, n_combos)) {
+        snprintf(why, sizeof why, "symbol #%zu recorded again with a different result than line %zu: both refused, "
+                 "it is recomputed", idx, line_of[idx]);
+        refuse(stats, warn, name, line_no, why);
+        stats->refused++; /* the first copy too */
+        hs_symbol_clear(&results[idx]);
+        seen[idx] = SEEN_CONFLICT;
+    } else if (seen[idx] == SEEN_CONFLICT) {
+        snprintf(why, sizeof why, "symbol #%zu recorded again after copies that disagree: refused", idx);
+        refuse(stats, warn, name, line_no, why);
+    }
+    hs_symbol_clear(&r); /* refused, or an identical copy */
+}
+
+int hs_checkpoint_load(FILE *f, const char *name, size_t n, size_t n_combos, unsigned long long run_hash,
+                       hs_symbol_result *results, char *done, hs_checkpoint_stats *stats, FILE *warn, hs_error *err) {
+    stats->recorded = stats->refused = 0;
+    char *line = NULL;
+    size_t cap = 0, line_no = 1;
+    ssize_t len = getline(&line, &cap, f);
+    int rc = len <= 0 ? fail(err, "%s: empty, not a hmasweep-mpi checkpoint", name)
+                      : check_header(line, name, n, n_combos, run_hash, err);
+    char *seen = rc == 0 ? calloc(n ? n : 1, 1) : NULL;
+    size_t *line_of = rc == 0 ? calloc(n ? n : 1, sizeof *line_of) : NULL;
+    if (rc == 0 && (!seen || !line_of)) rc = fail(err, "%s: out of memory reading the checkpoint", name);
+    while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
+        line_no++;
+        if (line[len - 1] != '\n') break; /* killed mid-write: not a record */
+        line[--len] = '\0';
+        if (strlen(line) != (size_t)len) refuse(stats, warn, name, line_no, "a NUL byte in the record: refused");
+        else load_line(line, (size_t)len, line_no, name, n, n_combos, run_hash, results, seen, line_of, stats, warn);
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (seen[i] == SEEN_OK) done[i] = 1, stats->recorded++;
+    free(seen);
+    free(line_of);
+    free(line);
+    return rc;
+}
+
+/* ---- the file ----------------------------------------------------------------------------------------- */
+/* After refusals: the checkpoint again, with only what verified, through a temporary file and a rename
+ * (the old file's mode kept), so the next --resume does not meet the same bad lines. */
+static int rewrite(const char *path, size_t n, size_t n_combos, unsigned long long run_hash,
+                   const hs_symbol_result *results, const char *done, hs_error *err) {
+    size_t len = strlen(path) + 32;
+    char *tmp = malloc(len);
+    struct stat sb;
+    if (!tmp || stat(path, &sb) != 0) return free(tmp), fail(err, "cannot rewrite checkpoint %s", path);
+    snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int rc = f && fchmod(fd, sb.st_mode & 07777) == 0 ? hs_checkpoint_write_header(f, n, n_combos, run_hash) : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (done[i]) rc = hs_checkpoint_write_record(f, run_hash, i, &results[i], n_combos);
+    if (rc == 0 && (fflush(f) != 0 || fsync(fd) != 0)) rc = -1;
+    if (f ? fclose(f) != 0 : (fd >= 0 && close(fd) != 0)) rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
+    if (rc != 0) {
+        unlink(tmp);
+        fail(err, "cannot rewrite checkpoint %s: %s", path, strerror(errno));
+    }
+    free(tmp);
+    return rc;
+}
+
+int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n, size_t n_combos,
+                       unsigned long long run_hash, hs_symbol_result *results, char *done,
+                       hs_checkpoint_stats *stats, FILE *warn, hs_error *err) {
+    c->f = NULL;
+    c->run_hash = run_hash;
+    stats->recorded = stats->refused = 0;
+    struct stat sb;
+    if (!resume && stat(path, &sb) == 0)
+        return fail(err, "checkpoint %s exists: pass --resume to continue it, or remove it", path);
+    if (resume) {
+        /* O_NONBLOCK: a FIFO in its place must not block the run; then only a regular file is read. */
+        int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) return fail(err, "--resume: cannot read checkpoint %s: %s", path, strerror(errno));
+        if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))
+            return close(fd), fail(err, "--resume: checkpoint %s is not a regular file", path);
+        FILE *f = fdopen(fd, "r");
+        if (!f) return close(fd), fail(err, "--resume: cannot read checkpoint %s", path);
+        int rc = hs_checkpoint_load(f, path, n, n_combos, run_hash, results, done, stats, warn, err);
+        fclose(f);
+        if (rc != 0) return -1;
+        if (stats->refused && rewrite(path, n, n_combos, run_hash, results, done, err) != 0) return -1;
+    }
+    c->f = fopen(path, "a");
+    if (!c->f) return fail(err, "cannot write checkpoint %s: %s", path, strerror(errno));
+    if (!resume && (hs_checkpoint_write_header(c->f, n, n_combos, run_hash) != 0 || fflush(c->f) != 0))
+        return fail(err, "cannot write checkpoint %s", path);
+    return 0;
+}
+
+int hs_checkpoint_record(hs_checkpoint *c, size_t index, const hs_symbol_result *r, size_t n_combos) {
+    if (!c->f) return 0;
+    /* One fprintf of the whole record, then fsync: a kill leaves either the record or a partial last line. */
+    return hs_checkpoint_write_record(c->f, c->run_hash, index, r, n_combos) == 0 && fflush(c->f) == 0 &&
+                   fsync(fileno(c->f)) == 0
+               ? 0
+               : -1;
 }
 
 int hs_checkpoint_close(hs_checkpoint *c) {

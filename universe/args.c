@@ -17,7 +17,8 @@ const char *const hs_universe_usage =
     "  --variant NAME --isa NAME --threads N   as for one series\n"
     "  --format FMT        table (default), csv or jsonl: one row per (symbol, combo), an error row per bad\n"
     "                      symbol; the per-symbol summary follows a table, or goes to stderr\n"
-    "  --output FILE       write the rows there instead of stdout\n";
+    "  --output FILE       write the rows there instead of stdout; rows are flushed as symbols finish\n"
+    "  --progress, --no-progress   `k/N symbols, rate, ETA` on stderr (default: when stderr is a terminal)\n";
 
 __attribute__((format(printf, 2, 3))) static hs_status usage(hs_error *err, const char *fmt, ...) {
     va_list ap;
@@ -64,6 +65,8 @@ static hs_status parse_one(int argc, char **argv, int *i, int mpi, hs_universe_a
         else a->sweep.threads = (int)n;
     } else if (mpi && option(argc, argv, i, "--checkpoint", &v, &st, err)) a->checkpoint = v;
     else if (mpi && !strcmp(argv[*i], "--resume")) a->resume = 1;
+    else if (!strcmp(argv[*i], "--progress")) a->progress = 1;
+    else if (!strcmp(argv[*i], "--no-progress")) a->progress = 0;
     else if (!strcmp(argv[*i], "--help") || !strcmp(argv[*i], "-h")) a->help = 1;
     else st = usage(err, "unknown option '%s' for a universe sweep", argv[*i]);
     return st;
@@ -72,6 +75,7 @@ static hs_status parse_one(int argc, char **argv, int *i, int mpi, hs_universe_a
 hs_status hs_universe_parse(int argc, char **argv, int mpi, hs_universe_args *a, hs_error *err) {
     memset(a, 0, sizeof *a);
     a->format = "table";
+    a->progress = -1;
     const char *grid = NULL, *lengths = NULL;
     hs_status st = HS_OK;
     for (int i = 0; st == HS_OK && i < argc; i++) st = parse_one(argc, argv, &i, mpi, a, &grid, &lengths, err);

@@ -6,6 +6,7 @@
 typedef struct {
     const char *inputs, *format, *output, *checkpoint;
     int resume, help;
+    int progress; /* --progress 1, --no-progress 0, -1: when stderr is a terminal */
     hs_sweep_options sweep;
     int64_t *lengths;
     hs_windows *windows;

@@ -1,15 +1,22 @@
 /* `hmasweep run --inputs SPEC ...`: the universe in this process (docs/universe.md). */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "args.h"
 
 int hs_universe_cli(int argc, char **argv);
 
+/* Messages name paths, which may hold any byte: escaped as the rows are (universe.h). */
 static int complain(int code, const char *msg) {
-    fprintf(stderr, "hmasweep: %s\n", msg);
+    char buf[2048];
+    hs_universe_escape(msg, buf, sizeof buf);
+    fprintf(stderr, "hmasweep: %s\n", buf);
     return code;
 }
+
+static int exit_code(hs_status st) { return st == HS_ERR_USAGE || st == HS_ERR_ISA ? 2 : 1; }
 
 int hs_universe_cli(int argc, char **argv) {
     hs_universe_args a;
@@ -23,23 +30,26 @@ int hs_universe_cli(int argc, char **argv) {
         return 0;
     }
     if (st != HS_OK) return hs_universe_args_free(&a), complain(2, err.msg);
-    hs_universe_entry *entries = NULL;
-    size_t n = 0;
-    if ((st = hs_universe_list(a.inputs, &entries, &n, &err)) != HS_OK)
-        return hs_universe_args_free(&a), complain(st == HS_ERR_USAGE ? 2 : 1, err.msg);
-    hs_symbol_result *results = calloc(n, sizeof *results);
+    hs_universe *u = NULL;
+    if ((st = hs_universe_open(a.inputs, &u, &err)) != HS_OK)
+        return hs_universe_args_free(&a), complain(exit_code(st), err.msg);
     hs_universe_layout lay = {a.format, a.lengths, a.windows, a.n_combos};
     int rc = 0;
-    if (!results) rc = complain(1, "out of memory for the results");
-    else if ((st = hs_universe_run_local(entries, n, &lay, &a.sweep, results, &err)) != HS_OK)
-        rc = complain(st == HS_ERR_USAGE || st == HS_ERR_ISA ? 2 : 1, err.msg);
-    FILE *out = rc || !a.output ? stdout : fopen(a.output, "w");
-    if (!rc && !out) rc = complain(1, "cannot open --output for writing");
-    if (!rc && hs_universe_write(out, stderr, &lay, entries, results, n) != 0) rc = complain(1, "writing the rows failed");
-    if (!rc && hs_universe_failed(results, n)) rc = 1;
+    FILE *out = a.output ? fopen(a.output, "w") : stdout;
+    hs_universe_writer w;
+    hs_universe_progress progress;
+    int show = a.progress < 0 ? isatty(STDERR_FILENO) : a.progress;
+    hs_universe_progress_start(&progress, show ? stderr : NULL, hs_universe_count(u));
+    if (!out) rc = complain(1, "cannot open --output for writing");
+    else if (hs_universe_writer_open(&w, out, stderr, &lay) != 0) rc = complain(1, "out of memory for the summary");
+    else {
+        if ((st = hs_universe_run_local(u, &lay, &a.sweep, &w, &progress, &err)) != HS_OK) rc = complain(exit_code(st), err.msg);
+        hs_universe_progress_end(&progress);
+        if (hs_universe_writer_close(&w) != 0 && !rc) rc = complain(1, "writing the rows failed");
+        if (!rc && w.failed) rc = 1;
+    }
     if (out && out != stdout && fclose(out) != 0 && !rc) rc = complain(1, "closing --output failed");
-    hs_universe_free(results, n);
-    free(entries);
+    hs_universe_close(u);
     hs_universe_args_free(&a);
     return rc;
 }

@@ -1,14 +1,23 @@
 /* The universe sweep's shared half (universe.h): what `run --inputs` and `hmasweep-mpi` both do. */
+#define _POSIX_C_SOURCE 200809L
 #include "universe.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
-/* Series resident at once in a local run.  3,000 symbols × 10 years of minute bars do not fit in
- * memory, so symbols are read and swept in chunks of at most this many bytes of close. */
-#define HS_UNIVERSE_CHUNK_BYTES ((size_t)512 << 20)
+/* A local run reads and sweeps symbols in chunks: at most this many bytes of close (3,000 symbols × 10
+ * years of minute bars do not fit in memory) and at most this many symbols, so rows reach the output
+ * (and survive a kill) chunk by chunk.  1,024 short series still share one parallel region each: the
+ * pooling's gain was measured at 500 series (reports/universe.md, 6.5×). */
+#define HS_UNIVERSE_CHUNK_BYTES ((size_t)256 << 20)
+#define HS_UNIVERSE_CHUNK_SYMBOLS 1024
 
 /* The library's hs_fail is private; the universe is built on the public API, so it words its own. */
 __attribute__((format(printf, 3, 4))) static hs_status universe_fail(hs_error *err, hs_status st, const char *fmt, ...) {
@@ -19,24 +28,125 @@ __attribute__((format(printf, 3, 4))) static hs_status universe_fail(hs_error *e
     return st;
 }
 
+/* ---- escaping ----------------------------------------------------------------------------------------- */
+/* Length of the valid UTF-8 sequence at p that is not a C1 control, or 0 (RFC 3629's table: no overlong
+ * forms, no surrogates, nothing past U+10FFFF). */
+static size_t utf8_printable(const unsigned char *p) {
+    unsigned char b = p[0];
+    unsigned char lo = 0x80, hi = 0xbf;
+    size_t len;
+    if (b >= 0xc2 && b <= 0xdf) len = 2, lo = b == 0xc2 ? 0xa0 : 0x80; /* U+0080-U+009F: C1 controls */
+    else if (b == 0xe0) len = 3, lo = 0xa0;
+    else if (b >= 0xe1 && b <= 0xef) len = 3, hi = b == 0xed ? 0x9f : 0xbf;
+    else if (b == 0xf0) len = 4, lo = 0x90;
+    else if (b >= 0xf1 && b <= 0xf3) len = 4;
+    else if (b == 0xf4) len = 4, hi = 0x8f;
+    else return 0;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (size_t k = 2; k < len; k++)
+        if (p[k] < 0x80 || p[k] > 0xbf) return 0;
+    return len;
+}
+
+size_t hs_universe_escape(const char *s, char *out, size_t cap) {
+    size_t need = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    char piece[8];
+    while (*p) {
+        size_t take = 1, utf8 = *p >= 0x80 ? utf8_printable(p) : 0;
+        if (*p == '\\') snprintf(piece, sizeof piece, "\\\\");
+        else if (*p == '\n') snprintf(piece, sizeof piece, "\\n");
+        else if (*p == '\t') snprintf(piece, sizeof piece, "\\t");
+        else if (*p == '\r') snprintf(piece, sizeof piece, "\\r");
+        else if (*p < 0x20 || *p == 0x7f || (*p >= 0x80 && !utf8)) snprintf(piece, sizeof piece, "\\x%02x", *p);
+        else take = utf8 ? utf8 : 1, memcpy(piece, p, take), piece[take] = '\0';
+        for (const char *c = piece; *c; c++, need++)
+            if (need + 1 < cap) out[need] = *c;
+        p += take;
+    }
+    if (cap) out[need < cap ? need : cap - 1] = '\0';
+    return need;
+}
+
+static int hex_digit(char c) {
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+int hs_universe_unescape(const char *s, char *out, size_t cap) {
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        int c = *p;
+        if (c < 0x20 || c == 0x7f) return -1;
+        if (c == '\\') {
+            p++;
+            if (*p == '\\') c = '\\';
+            else if (*p == 'n') c = '\n';
+            else if (*p == 't') c = '\t';
+            else if (*p == 'r') c = '\r';
+            else if (*p == 'x' && hex_digit((char)p[1]) >= 0 && hex_digit((char)p[2]) >= 0)
+                c = hex_digit((char)p[1]) * 16 + hex_digit((char)p[2]), p += 2;
+            else return -1;
+            if (c == 0) return -1;
+        }
+        if (n + 1 >= cap) return -1;
+        out[n++] = (char)c;
+    }
+    if (!cap) return -1;
+    out[n] = '\0';
+    return 0;
+}
+
+/* Escaped into buf (symbols are at most 127 bytes and messages 319, so 2 KiB always holds the result). */
+static const char *escaped(const char *s, char *buf, size_t cap) {
+    hs_universe_escape(s ? s : "", buf, cap);
+    return buf;
+}
+#define ESCAPED_CAP 2048
+
+/* ---- one symbol ---------------------------------------------------------------------------------------- */
 hs_status hs_universe_check_format(const char *format, hs_error *err) {
     if (!strcmp(format, "table") || !strcmp(format, "csv") || !strcmp(format, "jsonl")) return HS_OK;
     return universe_fail(err, HS_ERR_USAGE, "--format '%s': expected table, csv or jsonl for --inputs", format);
 }
 
-static void set_error(hs_symbol_result *r, hs_status st, const char *msg) {
-    r->status = st;
-    snprintf(r->error, sizeof r->error, "%s", msg);
+void hs_symbol_clear(hs_symbol_result *r) {
     free(r->rows);
-    r->rows = NULL;
+    free(r->error);
+    memset(r, 0, sizeof *r);
 }
 
-double *hs_universe_read(const hs_universe_entry *e, hs_symbol_result *r) {
+void hs_symbol_fail(hs_symbol_result *r, hs_status st, const char *msg) {
+    free(r->rows);
+    free(r->error);
+    r->rows = NULL;
+    r->status = st;
+    r->error = strdup(msg ? msg : "");
+}
+
+/* Only a regular file: opening a FIFO without O_NONBLOCK waits for a writer forever (issue 20, item 10),
+ * and a universe has no use for a device.  The file is opened here without blocking to see what it is;
+ * hs_read_series then reads it by name. */
+static const char *not_regular(const char *path) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return NULL; /* the reader names the error */
+    struct stat sb;
+    const char *what = fstat(fd, &sb) != 0   ? NULL
+                       : S_ISREG(sb.st_mode) ? NULL
+                       : S_ISFIFO(sb.st_mode) ? "a FIFO"
+                       : S_ISDIR(sb.st_mode)  ? "a directory"
+                                              : "a device or socket";
+    close(fd);
+    return what;
+}
+
+double *hs_universe_read(const char *path, hs_symbol_result *r) {
     double *close = NULL;
     hs_error err;
-    hs_status st = hs_read_series(e->path, &close, &r->n_bars, &err);
+    const char *what = not_regular(path);
+    hs_status st = what ? universe_fail(&err, HS_ERR_DATA, "%s is %s, not a regular file: refused", path, what)
+                        : hs_read_series(path, &close, &r->n_bars, &err);
     if (st != HS_OK) {
-        set_error(r, st, err.msg);
+        hs_symbol_fail(r, st, err.msg);
         r->n_bars = 0;
         return NULL;
     }
@@ -49,21 +159,20 @@ void hs_universe_sweep_one(const double *close, const hs_universe_layout *lay, c
     hs_error err;
     r->rows = malloc((lay->n_combos ? lay->n_combos : 1) * sizeof *r->rows);
     if (!r->rows) {
-        set_error(r, HS_ERR_NOMEM, "out of memory for the rows");
+        hs_symbol_fail(r, HS_ERR_NOMEM, "out of memory for the rows");
         return;
     }
     hs_status st = hs_sweep(close, r->n_bars, lay->windows, lay->n_combos, r->rows, opt, &err);
-    if (st != HS_OK) set_error(r, st, err.msg);
+    if (st != HS_OK) hs_symbol_fail(r, st, err.msg);
 }
 
 /* ---- output ------------------------------------------------------------------------------------------- */
+/* s is already escaped (no control byte): only JSON's own quoting remains. */
 static void put_json_string(FILE *f, const char *s) {
     fputc('"', f);
     for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        fputc(*s, f);
     }
     fputc('"', f);
 }
@@ -114,65 +223,119 @@ static void write_error_row(FILE *f, const char *format, const char *symbol, con
     }
 }
 
-/* Per symbol: bars, status, the best combo by PnL and the trades of all combos. */
-static void write_summary(FILE *f, const hs_universe_layout *lay, const hs_universe_entry *entries,
-                          const hs_symbol_result *results, size_t n) {
-    fprintf(f, "summary: %zu symbols, %zu failed, %zu combos each\n", n, hs_universe_failed(results, n),
-            lay->n_combos);
-    fprintf(f, "%-16s %9s %6s %7s %18s %11s\n", "symbol", "bars", "status", "best_L", "best_pnl", "trades");
-    for (size_t s = 0; s < n; s++) {
-        const hs_symbol_result *r = &results[s];
-        if (r->status != HS_OK) {
-            fprintf(f, "%-16s %9zu %6s  %s\n", entries[s].symbol, r->n_bars, "error", r->error);
-            continue;
-        }
-        size_t best = 0;
-        long long trades = 0;
-        for (size_t c = 0; c < lay->n_combos; c++) {
-            trades += r->rows[c].trades;
-            if (r->rows[c].pnl > r->rows[best].pnl) best = c;
-        }
-        if (lay->n_combos)
-            fprintf(f, "%-16s %9zu %6s %7lld %18.9f %11lld\n", entries[s].symbol, r->n_bars, "ok",
-                    (long long)lay->lengths[best], r->rows[best].pnl, trades);
-    }
-}
-
-int hs_universe_write(FILE *out, FILE *summary, const hs_universe_layout *lay, const hs_universe_entry *entries,
-                      const hs_symbol_result *results, size_t n_symbols) {
-    int table = !strcmp(lay->format, "table");
+int hs_universe_writer_open(hs_universe_writer *w, FILE *out, FILE *summary, const hs_universe_layout *lay) {
+    memset(w, 0, sizeof *w);
+    w->out = out, w->summary = summary, w->lay = lay;
+    w->lines = open_memstream(&w->lines_buf, &w->lines_len);
+    if (!w->lines) return -1;
     if (!strcmp(lay->format, "csv")) fputs("symbol,length,w0,w1,w2,w3,w4,w5,trades,pnl,error\n", out);
-    if (table) fprintf(out, "%-16s %6s %9s %18s\n", "symbol", "L", "trades", "pnl");
-    for (size_t s = 0; s < n_symbols; s++) {
-        const hs_symbol_result *r = &results[s];
-        if (r->status != HS_OK) {
-            write_error_row(out, lay->format, entries[s].symbol, r->error);
-            continue;
-        }
-        for (size_t c = 0; c < lay->n_combos; c++)
-            write_row(out, lay->format, entries[s].symbol, lay->lengths[c], &lay->windows[c], &r->rows[c]);
-    }
-    if (table) fputc('\n', out);
-    write_summary(table ? out : summary, lay, entries, results, n_symbols);
-    if (fflush(out) != 0 || ferror(out) || fflush(summary) != 0 || ferror(summary)) return -1;
+    if (!strcmp(lay->format, "table")) fprintf(out, "%-16s %6s %9s %18s\n", "symbol", "L", "trades", "pnl");
     return 0;
 }
 
+/* The summary line of one symbol: bars, status, the best combo by PnL and the trades of all combos. */
+static void summary_line(hs_universe_writer *w, const char *symbol, const hs_symbol_result *r, const char *error) {
+    const hs_universe_layout *lay = w->lay;
+    if (r->status != HS_OK) {
+        fprintf(w->lines, "%-16s %9zu %6s  %s\n", symbol, r->n_bars, "error", error);
+        return;
+    }
+    size_t best = 0;
+    long long trades = 0;
+    for (size_t c = 0; c < lay->n_combos; c++) {
+        trades += r->rows[c].trades;
+        if (r->rows[c].pnl > r->rows[best].pnl) best = c;
+    }
+    if (lay->n_combos)
+        fprintf(w->lines, "%-16s %9zu %6s %7lld %18.9f %11lld\n", symbol, r->n_bars, "ok",
+                (long long)lay->lengths[best], r->rows[best].pnl, trades);
+}
+
+void hs_universe_write_symbol(hs_universe_writer *w, const char *symbol, const hs_symbol_result *r) {
+    char sym[ESCAPED_CAP], msg[ESCAPED_CAP];
+    escaped(symbol, sym, sizeof sym);
+    escaped(r->status != HS_OK ? r->error : "", msg, sizeof msg);
+    w->symbols++;
+    if (r->status != HS_OK) {
+        w->failed++;
+        write_error_row(w->out, w->lay->format, sym, msg);
+    } else {
+        for (size_t c = 0; c < w->lay->n_combos; c++)
+            write_row(w->out, w->lay->format, sym, w->lay->lengths[c], &w->lay->windows[c], &r->rows[c]);
+    }
+    summary_line(w, sym, r, msg);
+}
+
+int hs_universe_writer_flush(hs_universe_writer *w) {
+    if (fflush(w->out) != 0 || ferror(w->out)) w->broken = 1;
+    return w->broken ? -1 : 0;
+}
+
+int hs_universe_writer_close(hs_universe_writer *w) {
+    int table = !strcmp(w->lay->format, "table");
+    FILE *f = table ? w->out : w->summary;
+    if (table) fputc('\n', w->out);
+    if (fclose(w->lines) != 0) w->broken = 1;
+    fprintf(f, "summary: %zu symbols, %zu failed, %zu combos each\n", w->symbols, w->failed, w->lay->n_combos);
+    fprintf(f, "%-16s %9s %6s %7s %18s %11s\n", "symbol", "bars", "status", "best_L", "best_pnl", "trades");
+    if (w->lines_len && fwrite(w->lines_buf, 1, w->lines_len, f) != w->lines_len) w->broken = 1;
+    free(w->lines_buf);
+    w->lines = NULL, w->lines_buf = NULL;
+    if (fflush(f) != 0 || ferror(f)) w->broken = 1;
+    hs_universe_writer_flush(w);
+    return w->broken ? -1 : 0;
+}
+
+/* ---- progress ----------------------------------------------------------------------------------------- */
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void hs_universe_progress_start(hs_universe_progress *p, FILE *to, size_t total) {
+    memset(p, 0, sizeof *p);
+    p->to = to, p->total = total;
+    p->started = p->last = now_s();
+}
+
+static void progress_print(hs_universe_progress *p, double t, const char *end) {
+    double elapsed = t - p->started, rate = elapsed > 0 ? (double)p->done / elapsed : 0;
+    double left = rate > 0 ? (double)(p->total - p->done) / rate : 0;
+    fprintf(p->to, "\rhmasweep: %zu/%zu symbols (%.1f%%), %.1f symbols/s, %.3g Mbars/s, ETA %02d:%02d:%02d%s",
+            p->done, p->total, p->total ? 100.0 * (double)p->done / (double)p->total : 100.0, rate,
+            elapsed > 0 ? 1e-6 * (double)p->bars / elapsed : 0.0, (int)(left / 3600), (int)(left / 60) % 60,
+            (int)left % 60, end);
+    fflush(p->to);
+    p->last = t;
+}
+
+void hs_universe_progress_add(hs_universe_progress *p, size_t symbols, size_t bars) {
+    p->done += symbols, p->bars += bars;
+    if (!p->to) return;
+    double t = now_s();
+    if (t - p->last >= 0.25) progress_print(p, t, "");
+}
+
+void hs_universe_progress_end(hs_universe_progress *p) {
+    if (p->to) progress_print(p, now_s(), "\n");
+}
+
 /* ---- the local run ------------------------------------------------------------------------------------ */
-/* Sweep symbols [first, last) that were read into close[]: one hs_sweep_many over all of them. */
-static hs_status sweep_chunk(const hs_universe_entry *entries, double **close, size_t first, size_t last,
+/* Sweep symbols [first, first + n) that were read into close[]: one hs_sweep_many over all of them. */
+static hs_status sweep_chunk(const hs_universe *u, double **close, size_t first, size_t n,
                              const hs_universe_layout *lay, const hs_sweep_options *opt, hs_symbol_result *results,
                              hs_error *err) {
-    size_t n = last - first, k = 0;
+    size_t k = 0;
     hs_series_ref *refs = malloc((n ? n : 1) * sizeof *refs);
     size_t *which = malloc((n ? n : 1) * sizeof *which);
     if (!refs || !which) {
         free(refs), free(which);
         return universe_fail(err, HS_ERR_NOMEM, "out of memory for a chunk of symbols");
     }
-    for (size_t s = first; s < last; s++)
-        if (close[s - first]) refs[k] = (hs_series_ref){entries[s].symbol, close[s - first], results[s].n_bars},
-                              which[k++] = s;
+    for (size_t i = 0; i < n; i++)
+        if (close[i]) refs[k] = (hs_series_ref){hs_universe_symbol(u, first + i), close[i], results[i].n_bars},
+                      which[k++] = i;
     hs_result *rows = malloc((k * lay->n_combos > 0 ? k * lay->n_combos : 1) * sizeof *rows);
     hs_status *status = malloc((k ? k : 1) * sizeof *status);
     hs_error *errs = malloc((k ? k : 1) * sizeof *errs);
@@ -182,45 +345,42 @@ static hs_status sweep_chunk(const hs_universe_entry *entries, double **close, s
     for (size_t i = 0; st == HS_OK && i < k; i++) {
         hs_symbol_result *r = &results[which[i]];
         if (status[i] != HS_OK) {
-            set_error(r, status[i], errs[i].msg);
+            hs_symbol_fail(r, status[i], errs[i].msg);
             continue;
         }
         r->rows = malloc((lay->n_combos ? lay->n_combos : 1) * sizeof *r->rows);
-        if (!r->rows) set_error(r, HS_ERR_NOMEM, "out of memory for the rows");
+        if (!r->rows) hs_symbol_fail(r, HS_ERR_NOMEM, "out of memory for the rows");
         else memcpy(r->rows, rows + i * lay->n_combos, lay->n_combos * sizeof *r->rows);
     }
     free(refs), free(which), free(rows), free(status), free(errs);
     return st;
 }
 
-hs_status hs_universe_run_local(const hs_universe_entry *entries, size_t n_symbols, const hs_universe_layout *lay,
-                                const hs_sweep_options *opt, hs_symbol_result *results, hs_error *err) {
-    double **close = calloc(n_symbols ? n_symbols : 1, sizeof *close);
-    if (!close) return universe_fail(err, HS_ERR_NOMEM, "out of memory for %zu symbols", n_symbols);
-    hs_status st = HS_OK;
-    size_t first = 0;
-    while (st == HS_OK && first < n_symbols) {
-        size_t last = first, bytes = 0;
-        while (last < n_symbols && (last == first || bytes < HS_UNIVERSE_CHUNK_BYTES)) {
-            close[last - first] = hs_universe_read(&entries[last], &results[last]);
-            bytes += results[last].n_bars * sizeof(double);
-            last++;
+hs_status hs_universe_run_local(const hs_universe *u, const hs_universe_layout *lay, const hs_sweep_options *opt,
+                                hs_universe_writer *w, hs_universe_progress *progress, hs_error *err) {
+    size_t n_symbols = hs_universe_count(u);
+    double **close = calloc(HS_UNIVERSE_CHUNK_SYMBOLS, sizeof *close);
+    hs_symbol_result *results = calloc(HS_UNIVERSE_CHUNK_SYMBOLS, sizeof *results);
+    hs_status st = close && results ? HS_OK : universe_fail(err, HS_ERR_NOMEM, "out of memory for a chunk");
+    for (size_t first = 0; st == HS_OK && first < n_symbols;) {
+        size_t n = 0, bytes = 0;
+        while (first + n < n_symbols && n < HS_UNIVERSE_CHUNK_SYMBOLS && (n == 0 || bytes < HS_UNIVERSE_CHUNK_BYTES)) {
+            close[n] = hs_universe_read(hs_universe_path(u, first + n), &results[n]);
+            bytes += results[n].n_bars * sizeof(double);
+            n++;
         }
-        st = sweep_chunk(entries, close, first, last, lay, opt, results, err);
-        for (size_t s = first; s < last; s++) free(close[s - first]), close[s - first] = NULL;
-        first = last;
+        st = sweep_chunk(u, close, first, n, lay, opt, results, err);
+        for (size_t i = 0; i < n; i++) {
+            if (st == HS_OK) hs_universe_write_symbol(w, hs_universe_symbol(u, first + i), &results[i]);
+            hs_symbol_clear(&results[i]);
+            free(close[i]), close[i] = NULL;
+        }
+        if (st == HS_OK && hs_universe_writer_flush(w) != 0)
+            st = universe_fail(err, HS_ERR_DATA, "writing the rows failed: %s", strerror(errno));
+        if (progress) hs_universe_progress_add(progress, n, bytes / sizeof(double));
+        first += n;
     }
     free(close);
-    return st;
-}
-
-size_t hs_universe_failed(const hs_symbol_result *results, size_t n_symbols) {
-    size_t failed = 0;
-    for (size_t s = 0; s < n_symbols; s++) failed += results[s].status != HS_OK;
-    return failed;
-}
-
-void hs_universe_free(hs_symbol_result *results, size_t n_symbols) {
-    for (size_t s = 0; s < n_symbols && results; s++) free(results[s].rows);
     free(results);
+    return st;
 }

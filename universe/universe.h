@@ -1,16 +1,18 @@
 /* A universe sweep, shared by `hmasweep run --inputs` and `hmasweep-mpi`: reading one symbol, writing the
- * rows and the summary, and the checkpoint format.  Built on the public API only. */
+ * rows and the summary as symbols finish, and the one escaping rule of every output.  Built on the public
+ * API only. */
 #ifndef HS_UNIVERSE_H
 #define HS_UNIVERSE_H
 #include <stdio.h>
 
 #include "hmasweep.h"
 
-/* One symbol's outcome.  rows has n_combos entries when status is HS_OK. */
+/* One symbol's outcome.  rows has n_combos entries when status is HS_OK; error is malloc'ed otherwise.
+ * Small on purpose (32 bytes): hmasweep-mpi's rank 0 keeps one per symbol of the universe. */
 typedef struct {
     size_t n_bars;
     hs_status status;
-    char error[sizeof(hs_error)];
+    char *error;
     hs_result *rows;
 } hs_symbol_result;
 
@@ -22,26 +24,69 @@ typedef struct {
     size_t n_combos;
 } hs_universe_layout;
 
+/* ---- the one escaping rule (docs/universe.md, "Escaping") ---------------------------------------------
+ * Every symbol and message a universe writes (table, csv, jsonl, the summary, stderr, the checkpoint)
+ * passes through hs_universe_escape first, so a file named "EVIL\nFAKE 6 999999 1e9" can never forge a
+ * row: a backslash becomes "\\", newline, tab and carriage return "\n", "\t", "\r", every other control
+ * byte (0x00-0x1f, 0x7f), a C1 control (U+0080-U+009F) and every byte that is not part of valid UTF-8
+ * "\xHH".  Valid UTF-8 and spaces pass unchanged.  csv and jsonl then quote the escaped text as their own
+ * syntax requires.  Writes at most cap bytes (NUL-terminated when cap > 0) and returns the length the
+ * whole escaped text needs, as snprintf does. */
+size_t hs_universe_escape(const char *s, char *out, size_t cap);
+/* The inverse, for the checkpoint reader: 0, or -1 when s is not something hs_universe_escape writes (a
+ * raw control byte, a bad escape) or does not fit in cap. */
+int hs_universe_unescape(const char *s, char *out, size_t cap);
+
 /* "table", "csv" or "jsonl"; anything else is a usage error naming the choices. */
 hs_status hs_universe_check_format(const char *format, hs_error *err);
 
-/* Read one symbol's series (a failure becomes its status and message; never fatal). */
-double *hs_universe_read(const hs_universe_entry *e, hs_symbol_result *r);
+/* Read one symbol's series (a failure becomes its status and message; never fatal).  Only a regular file
+ * is read: a FIFO would block the run forever, so it is that symbol's error. */
+double *hs_universe_read(const char *path, hs_symbol_result *r);
 
 /* Sweep one already read series into r->rows (allocated here); a failure becomes r's status. */
 void hs_universe_sweep_one(const double *close, const hs_universe_layout *lay, const hs_sweep_options *opt,
                            hs_symbol_result *r);
 
-/* Rows of every symbol, in universe order, then the per-symbol summary (to `summary`; for table format
- * the summary follows the rows on `out`).  Returns 0, or -1 when a write failed. */
-int hs_universe_write(FILE *out, FILE *summary, const hs_universe_layout *lay, const hs_universe_entry *entries,
-                      const hs_symbol_result *results, size_t n_symbols);
+/* A failed symbol: status and a copy of msg (rows freed). */
+void hs_symbol_fail(hs_symbol_result *r, hs_status st, const char *msg);
+/* Free rows and error; the result is zeroed. */
+void hs_symbol_clear(hs_symbol_result *r);
 
-/* The whole universe in this process: read in memory-bounded chunks, hs_sweep_many on each chunk.
- * results[] (n_symbols) is filled; returns HS_OK unless the request itself was bad. */
-hs_status hs_universe_run_local(const hs_universe_entry *entries, size_t n_symbols, const hs_universe_layout *lay,
-                                const hs_sweep_options *opt, hs_symbol_result *results, hs_error *err);
+/* ---- output, as symbols finish ------------------------------------------------------------------------ *
+ * Rows are written in universe order, one symbol at a time, and flushed by hs_universe_writer_flush, so a
+ * killed run keeps every row it wrote.  The summary (per symbol: bars, status, best length by PnL, total
+ * trades) is collected as text and written by hs_universe_writer_close: after the rows of a table, or to
+ * `summary` for csv and jsonl. */
+typedef struct {
+    FILE *out, *summary;
+    const hs_universe_layout *lay;
+    FILE *lines; /* the summary's lines so far (a memory stream) */
+    char *lines_buf;
+    size_t lines_len, symbols, failed;
+    int broken; /* a write failed */
+} hs_universe_writer;
 
-size_t hs_universe_failed(const hs_symbol_result *results, size_t n_symbols);
-void hs_universe_free(hs_symbol_result *results, size_t n_symbols);
+int hs_universe_writer_open(hs_universe_writer *w, FILE *out, FILE *summary, const hs_universe_layout *lay);
+void hs_universe_write_symbol(hs_universe_writer *w, const char *symbol, const hs_symbol_result *r);
+/* 0, or -1 when a write has failed so far. */
+int hs_universe_writer_flush(hs_universe_writer *w);
+/* Writes the summary, releases the writer; 0, or -1 when any write failed. */
+int hs_universe_writer_close(hs_universe_writer *w);
+
+/* ---- progress (`run --inputs --progress`): "k/N symbols, rate, ETA" on one rewritten stderr line ---- */
+typedef struct {
+    FILE *to; /* NULL: off */
+    size_t total, done, bars;
+    double started, last;
+} hs_universe_progress;
+void hs_universe_progress_start(hs_universe_progress *p, FILE *to, size_t total);
+void hs_universe_progress_add(hs_universe_progress *p, size_t symbols, size_t bars);
+void hs_universe_progress_end(hs_universe_progress *p);
+
+/* The whole universe in this process: read in memory-bounded chunks, hs_sweep_many on each chunk, its rows
+ * written and flushed before the next chunk is read.  Returns HS_OK unless the request itself was bad or
+ * a write failed (then err says which). */
+hs_status hs_universe_run_local(const hs_universe *u, const hs_universe_layout *lay, const hs_sweep_options *opt,
+                                hs_universe_writer *w, hs_universe_progress *progress, hs_error *err);
 #endif

@@ -27,5 +27,5 @@ done
 # a checkpoint of another universe is refused
 timeout 60 "$mpirun" --oversubscribe -np 1 "$mpi_cli" --inputs "$tmp/u" --grid 6:60:9 --checkpoint "$tmp/ck1" --resume \
   > /dev/null 2> "$tmp/other.err"
-check '[[ $? -ne 0 ]] && grep -q "different universe" "$tmp/other.err"' "resume refuses another grid's checkpoint"
+check '[[ $? -ne 0 ]] && grep -q "different run" "$tmp/other.err"' "resume refuses another grid's checkpoint"
 finish

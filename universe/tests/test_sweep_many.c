@@ -93,6 +93,20 @@ static void check_listing(void) {
         CHECK(!strcmp(e[1].symbol, "b") && !strcmp(e[2].path, "/abs/x.npy"), "manifest default symbol / abs path");
     }
     free(e);
+    /* The compact listing (hs_universe_open) lists the same series as the 1.0 array. */
+    write_file(manifest, "# symbols\nEURUSD a.f64\n\n  b.csv   # trailing comment\n/abs/x.npy\n");
+    hs_universe *u = NULL;
+    CHECK(hs_universe_open(manifest, &u, &err) == HS_OK && hs_universe_count(u) == 3, "open: %s", err.msg);
+    snprintf(p, sizeof p, "%s/a.f64", dir);
+    CHECK(u && !strcmp(hs_universe_symbol(u, 0), "EURUSD") && !strcmp(hs_universe_path(u, 0), p) &&
+              !strcmp(hs_universe_symbol(u, 1), "b") && !strcmp(hs_universe_path(u, 2), "/abs/x.npy") &&
+              hs_universe_symbol(u, 3) == NULL && hs_universe_path(u, 3) == NULL,
+          "compact listing: symbols and paths as the 1.0 array");
+    hs_universe_close(u);
+    write_file(manifest, "X a.f64\nX b.csv\n");
+    CHECK(hs_universe_list(manifest, &e, &n, &err) == HS_ERR_USAGE && strstr(err.msg, "'X' names two series") &&
+              strstr(err.msg, "a.f64 and ") && strstr(err.msg, "b.csv"),
+          "duplicate symbol: %s", err.msg);
     write_file(manifest, "A a.f64 extra\n");
     CHECK(hs_universe_list(manifest, &e, &n, &err) == HS_ERR_USAGE && strstr(err.msg, "universe.txt:1"),
           "bad manifest line named: %s", err.msg);

@@ -73,5 +73,107 @@ check '[[ $rc -eq 1 ]] && grep -q "no file matches" "$tmp/err"' "empty glob name
 "$cli" run --inputs "$u" --variant nope > /dev/null 2> "$tmp/err"; rc=$?
 check '[[ $rc -eq 2 ]] && grep -q "nope" "$tmp/err"' "unknown variant is a usage error ($rc)"
 
+
+# ---- issue 20, item 9: a file name cannot forge a row (one escaping rule for every format) -------------
+x=$tmp/inject
+mkdir -p "$x"
+evil=$'EVIL\nFAKE 6 999999 1e9'
+"$cli" gen --output "$x/$evil.csv" --bars 800 --seed 6
+"$cli" gen --output "$x/"$'ansi\e[31mred.f64' --bars 800 --seed 7
+"$cli" gen --output "$x/"$'bad\xffutf8.f64' --bars 800 --seed 8
+"$cli" gen --output "$x/ok.f64" --bars 800 --seed 9
+printf 'close\nnan\n' > "$x/"$'broken\nFAKE ERROR.csv'
+igrid=(--lengths 6,9)
+for fmt in table csv jsonl; do
+  "$cli" run --inputs "$x" "${igrid[@]}" --format $fmt > "$tmp/inject.$fmt" 2> "$tmp/inject.$fmt.err"
+done
+check '! grep -qa "^FAKE" "$tmp/inject.table" "$tmp/inject.csv" "$tmp/inject.table.err"' "a newline in a file name forged a row"
+check '[[ $(grep -c "^EVIL\\\\nFAKE 6 999999 1e9 " "$tmp/inject.table") -eq 3 ]]' "table: the symbol shown escaped (2 rows + summary)"
+check '! grep -qaP "[\x00-\x08\x0b-\x1f\x7f]" "$tmp/inject.table" "$tmp/inject.csv" "$tmp/inject.jsonl"' "a control byte reached the output"
+lines_ok=$(python3 - "$tmp/inject.csv" "$tmp/inject.jsonl" <<'PY'
+import csv, json, sys
+rows = [next(csv.reader([l])) for l in open(sys.argv[1], encoding="utf-8").read().split("\n")[:-1]]
+objs = [json.loads(l) for l in open(sys.argv[2], "rb").read().decode("utf-8").split("\n")[:-1]]
+syms = {r[0] for r in rows[1:]}
+want = {"EVIL\\nFAKE 6 999999 1e9", "ansi\\x1b[31mred", "bad\\xffutf8", "ok", "broken\\nFAKE ERROR"}
+print(all(len(r) == 11 for r in rows) and syms == want and {o["symbol"] for o in objs} == want and len(objs) == 9)
+PY
+)
+check '[[ $lines_ok == True ]]' "csv/jsonl: one record per physical line, valid UTF-8, symbols escaped the same way ($lines_ok)"
+
+# ---- item 10: a FIFO never blocks a run; two files with one symbol are an error naming both -------------
+f=$tmp/fifo
+mkdir -p "$f"
+"$cli" gen --output "$f/good.f64" --bars 800 --seed 3
+mkfifo "$f/pipe.f64"
+timeout 30 "$cli" run --inputs "$f/*.f64" "${igrid[@]}" --format csv > "$tmp/fifo.csv" 2>/dev/null; rc=$?
+check '[[ $rc -eq 1 ]] && grep -q "^\"pipe\",.*is a FIFO, not a regular file" "$tmp/fifo.csv"' "a FIFO in a glob: error row, no hang (exit $rc)"
+printf 'G good.f64\nP pipe.f64\n' > "$f/list.txt"
+timeout 30 "$cli" run --inputs "$f/list.txt" "${igrid[@]}" --format csv > "$tmp/fifo2.csv" 2>/dev/null; rc=$?
+check '[[ $rc -eq 1 ]] && grep -q "^\"P\",.*is a FIFO" "$tmp/fifo2.csv" && grep -q "^\"G\",6," "$tmp/fifo2.csv"' "a FIFO in a manifest: error row, no hang (exit $rc)"
+mkfifo "$f/manifest.fifo"
+timeout 30 "$cli" run --inputs "$f/manifest.fifo" > /dev/null 2> "$tmp/err"; rc=$?
+check '[[ $rc -eq 2 ]] && grep -q "not a regular file" "$tmp/err"' "a FIFO as the manifest is refused, no hang (exit $rc)"
+d=$tmp/dup
+mkdir -p "$d"
+"$cli" gen --output "$d/DUP.f64" --bars 800 --seed 1
+"$cli" gen --output "$d/DUP.csv" --bars 800 --seed 2
+"$cli" run --inputs "$d" "${igrid[@]}" > "$tmp/dup.out" 2> "$tmp/err"; rc=$?
+check '[[ $rc -eq 2 ]] && grep -q "DUP.csv and .*DUP.f64" "$tmp/err" && [[ ! -s $tmp/dup.out ]]' "duplicate symbols: error naming both files (exit $rc: $(cat "$tmp/err"))"
+printf 'A DUP.f64\nB DUP.csv\n' > "$d/m.txt"
+"$cli" run --inputs "$d/m.txt" "${igrid[@]}" --format csv > "$tmp/dup.csv" 2>/dev/null; rc=$?
+check '[[ $rc -eq 0 && $(grep -c "^\"[AB]\",6," "$tmp/dup.csv") -eq 2 ]]' "a manifest qualifies them (exit $rc)"
+
+# ---- item 12: a price file given to --inputs ------------------------------------------------------------
+for p in "$u/beta.csv" "$u/gamma.npy" "$u/alpha.f64"; do
+  "$cli" run --inputs "$p" > /dev/null 2> "$tmp/err"; rc=$?
+  check '[[ $rc -eq 2 && $(wc -l < "$tmp/err") -eq 1 ]] && grep -q "did you mean --input $p" "$tmp/err"' \
+    "$(basename "$p") as --inputs: one line, did you mean --input (exit $rc, $(wc -l < "$tmp/err") lines)"
+done
+
+# ---- item 12: gen --output over an existing file keeps its mode (and owner, as root) ---------------------
+m=$tmp/mode.f64
+(umask 022; "$cli" gen --output "$m" --bars 100 --seed 1)
+for mode in 600 640 444; do
+  chmod $mode "$m"
+  (umask 022; "$cli" gen --output "$m" --bars 120 --seed 2) 2> "$tmp/err"; rc=$?
+  if [[ $mode == 444 && $(id -u) -ne 0 ]]; then
+    check '[[ $rc -ne 0 ]] && grep -q "Permission denied" "$tmp/err"' "gen over a read-only file is refused"
+  else
+    check '[[ $rc -eq 0 && $(stat -c %a "$m") == $mode && $(stat -c %s "$m") -eq 960 ]]' "gen over a $mode file: mode $(stat -c %a "$m")"
+  fi
+done
+if [[ $(id -u) -eq 0 ]]; then
+  chmod 600 "$m"; chown 65534:65534 "$m"
+  "$cli" gen --output "$m" --bars 100 --seed 3
+  check '[[ $(stat -c %u:%g:%a "$m") == 65534:65534:600 ]]' "gen as root keeps the owner: $(stat -c %u:%g:%a "$m")"
+fi
+
+# ---- item 11: a manifest costs about its bytes, not 4.5 KB a line ----------------------------------------
+# Peak RSS of 1,000 and of 60,000 listed lines (missing files: error rows) in one run: the growth per line.
+per_line=$(python3 - "$cli" "$tmp" <<'PY'
+import resource, subprocess, sys
+cli, tmp = sys.argv[1], sys.argv[2]
+def peak(lines):
+    path = f"{tmp}/big{lines}.txt"
+    with open(path, "w") as f:
+        f.writelines(f"S{i:07d} missing/{i:07d}.f64\n" for i in range(lines))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    p = subprocess.run([cli, "run", "--inputs", path, "--lengths", "6", "--format", "csv"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert p.returncode == 1, p.returncode
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB, the largest child so far
+small, big = peak(1000), peak(60000)
+print(int((big - small) * 1024 / 59000))
+PY
+)
+check '[[ -n $per_line && $per_line -lt 1200 ]]' "manifest: ${per_line} bytes of peak RSS per listed line (was ~4,600)"
+
+# ---- issue 18: --progress --------------------------------------------------------------------------------
+"$cli" run --inputs "$u/*.npy" "${igrid[@]}" --progress > /dev/null 2> "$tmp/progress.err"
+check 'grep -q "1/1 symbols (100.0%).*symbols/s.*ETA" "$tmp/progress.err"' "--progress: k/N, rate, ETA on stderr"
+"$cli" run --inputs "$u/*.npy" "${igrid[@]}" > /dev/null 2> "$tmp/progress.err"
+check '! grep -q "symbols/s" "$tmp/progress.err"' "no progress when stderr is not a terminal"
+
 echo "test_universe: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# A checkpoint is not trusted (issue 20, item 6): a record with a changed PnL digit, a trades count +1000,
+# a record moved to another symbol, or a symbol recorded twice with results that disagree (checksums
+# recomputed, so only the disagreement can tell) is refused on --resume, named on stderr, and its symbol
+# recomputed: the rows equal an uninterrupted run's.  The checkpoint is then rewritten, so a second resume
+# refuses nothing.  A checkpoint of another variant is refused whole.  A failed symbol whose path holds a
+# newline is recorded escaped, and its resumed error row is byte-identical (item 9).
+set -u
+source "$(dirname "$0")/common.sh"
+make_universe "$tmp/u" 6 || { echo "FAIL: making the universe"; exit 1; }
+printf 'close\n1\nnan\n' > "$tmp/u/"$'evil\nFAKE 6 999999 1e9.csv'
+grid=(--grid 6:60:4)
+run() { timeout 120 "$mpirun" --oversubscribe -np "$@"; }
+run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --format csv --variant unchecked --checkpoint "$tmp/full.ck" \
+  > "$tmp/whole.csv" 2> "$tmp/whole.err"
+rc=$?
+check '[[ $rc -eq 1 && $(grep -c "^R " "$tmp/full.ck") -eq 10 ]]' "the full run records 10 symbols (exit $rc): $(grep hmasweep-mpi "$tmp/whole.err")"
+
+# tamper NAME PYTHON: a copy of the full checkpoint changed by PYTHON (lines: list of its lines, without
+# newlines; fnv(hash, body) recomputes a record checksum as mpi/checkpoint.c does), then --resume it.
+tamper() {
+  local name=$1 code=$2
+  python3 - "$tmp/full.ck" "$tmp/$name.ck" <<PY
+import re, struct, sys
+lines = open(sys.argv[1], "rb").read().decode("utf-8").split("\n")[:-1]
+run_hash = int(lines[0].split()[-1], 16) if lines[0].startswith("hmasweep-mpi checkpoint v2") else 0
+def fnv(data, h=14695981039346656037):
+    for b in data:
+        h = ((h ^ b) * 1099511628211) & (2**64 - 1)
+    return h
+def sign(body):  # a record with a valid checksum (v2), or bare (v1)
+    if not run_hash:
+        return body
+    return "%s #%016x" % (body, fnv(body.encode(), fnv(struct.pack("<Q", run_hash))))
+def body(line):
+    return re.sub(r" #[0-9a-f]{16}$", "", line)
+ok = [i for i, l in enumerate(lines) if re.match(r"R \d+ 0 \d+ ", l)]
+$code
+open(sys.argv[2], "w").write("\n".join(lines) + "\n")
+PY
+  run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --format csv --variant unchecked --checkpoint "$tmp/$name.ck" \
+    --resume > "$tmp/$name.csv" 2> "$tmp/$name.err"
+  rc=$?
+}
+# a hex digit of a PnL: the first digit after "0x1." of the first good record
+tamper digit 'i = ok[0]; l = lines[i]; j = re.search(r"0x1\.[0-9a-f]", l).end() - 1; lines[i] = l[:j] + ("0" if l[j] != "0" else "1") + l[j+1:]'
+check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/digit.csv"' "a flipped PnL digit: rows equal the uninterrupted run (exit $rc)"
+check 'grep -q "digit.ck:[0-9]*: record of symbol #[0-9]* does not verify" "$tmp/digit.err" && grep -q "9 from the checkpoint, 1 computed" "$tmp/digit.err"' \
+  "a flipped PnL digit is named and recomputed: $(grep -v '^symbol\|^summary' "$tmp/digit.err" | head -3)"
+run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --format csv --variant unchecked --checkpoint "$tmp/digit.ck" \
+  --resume > "$tmp/again.csv" 2> "$tmp/again.err"
+check 'cmp -s "$tmp/whole.csv" "$tmp/again.csv" && grep -q "10 from the checkpoint, 0 computed" "$tmp/again.err" && ! grep -q refused "$tmp/again.err"' \
+  "the checkpoint was rewritten: a second resume refuses nothing and computes nothing"
+# trades + 1000
+tamper trades 'i = ok[1]; lines[i] = re.sub(r":(\d+)", lambda m: ":%d" % (int(m.group(1)) + 1000), lines[i], count=1)'
+check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/trades.csv" && grep -q "does not verify" "$tmp/trades.err"' "trades + 1000: refused and recomputed (exit $rc)"
+# a record moved to another symbol (its index changed)
+tamper moved 'i = ok[2]; lines[i] = re.sub(r"^R (\d+)", lambda m: "R %d" % ((int(m.group(1)) + 1) % 10), lines[i])'
+check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/moved.csv" && grep -q "does not verify" "$tmp/moved.err"' "a record moved to another symbol: refused (exit $rc)"
+# a duplicate that disagrees, with a valid checksum: both copies refused
+tamper dup 'i = ok[0]; b = body(lines[i]); lines.append(sign(re.sub(r":(\d+)", lambda m: ":%d" % (int(m.group(1)) + 1), b, count=1)))'
+check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/dup.csv"' "a duplicate record that disagrees: rows equal the uninterrupted run (exit $rc)"
+check 'grep -q "recorded again with a different result than line" "$tmp/dup.err" && grep -q "9 from the checkpoint, 1 computed" "$tmp/dup.err"' \
+  "the disagreeing copies are named and the symbol recomputed: $(grep refused "$tmp/dup.err" | head -2)"
+# an identical duplicate is harmless
+tamper same 'lines.append(lines[ok[0]])'
+check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/same.csv" && grep -q "10 from the checkpoint, 0 computed" "$tmp/same.err"' "an identical duplicate is accepted"
+# garbage lines and a NUL byte: refused by line, never a crash
+tamper junk 'lines[1:1] = ["R 99999999999999999999 0 1 | #0000000000000000", "R", "R 1 0 5 0x1p+0:1 | x #zzzzzzzzzzzzzzzz", "\x00R 2"]'
+check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/junk.csv" && [[ $(grep -c "unreadable record\|NUL byte" "$tmp/junk.err") -eq 4 ]]' "unreadable lines are refused one by one (exit $rc)"
+# the escaped error record of the file named with a newline round-trips
+check 'grep -q "^R [0-9]* 1 0 .*evil\\\\nFAKE 6 999999 1e9.csv" "$tmp/full.ck" && [[ $(grep -c "^FAKE" "$tmp/full.ck") -eq 0 ]]' "the checkpoint escapes a newline in a path"
+check 'grep -q "^\"evil\\\\nFAKE 6 999999 1e9\",,,,,,,,,,\".*evil\\\\nFAKE" "$tmp/same.csv"' "the resumed error row is the escaped one"
+# another variant, another ISA: another run
+run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --format csv --variant sliding --checkpoint "$tmp/full.ck" --resume \
+  > /dev/null 2> "$tmp/variant.err"
+rc=$?
+check '[[ $rc -ne 0 ]] && grep -q "different run" "$tmp/variant.err"' "resume with another variant is refused (exit $rc): $(head -1 "$tmp/variant.err")"
+# a FIFO in the universe (a glob names it; a directory lists regular files only): an error row on 2 ranks
+mkfifo "$tmp/u/zz_pipe.f64"
+run 2 "$mpi_cli" --inputs "$tmp/u/*" "${grid[@]}" --format csv > "$tmp/fifo.csv" 2> "$tmp/fifo.err"
+rc=$?
+check '[[ $rc -eq 1 ]] && grep -q "^\"zz_pipe\",.*is a FIFO" "$tmp/fifo.csv"' "a FIFO in the universe on 2 ranks: error row, exit $rc (124 = hang)"
+finish
