@@ -32,7 +32,8 @@ typedef enum {
     HS_ERR_DATA = 1,   /* bad data: NaN/inf/non-positive price, unreadable or malformed file       */
     HS_ERR_USAGE = 2,  /* bad request: impossible window, L < 2, unknown variant or ISA, bad option */
     HS_ERR_NOMEM = 3,  /* allocation failed                                                        */
-    HS_ERR_ISA = 4     /* the requested ISA is not built into this variant or not supported by the CPU */
+    HS_ERR_ISA = 4,    /* the requested ISA is not built into this variant or not supported by the CPU */
+    HS_ERR_IO = 6      /* a client's connection failed: I/O error, timeout, closed or out-of-protocol reply */
 } hs_status;
 
 /* A message buffer for the failing call; always NUL-terminated. */
@@ -111,12 +112,18 @@ typedef struct {
 typedef struct {
     const char *variant; /* registry name; NULL = "best" (fastest tier 0); "unchecked" = reference */
     const char *isa;     /* NULL = best the CPU runs (or $HMASWEEP_ISA); else "scalar", "avx2", …   */
-    int threads;         /* for threaded variants: 0 = OpenMP default                               */
+    int threads;         /* for threaded variants: 0 = OpenMP default; 0..HS_THREADS_MAX (below)     */
     size_t struct_size;  /* sizeof(hs_sweep_options) as the caller knows it; 0 = the three above only */
     hs_sweep_report *report; /* out: what ran (NULL = not wanted)                                   */
 } hs_sweep_options;
 
 #define HS_SWEEP_OPTIONS_INIT {NULL, NULL, 0, sizeof(hs_sweep_options), NULL}
+
+/* The most threads a sweep asks OpenMP for.  More is refused with HS_ERR_USAGE (libgomp crashes or exits
+ * the process on 10^5 threads).  Within it, the library runs fewer threads than asked where it sees that
+ * the process could not create them (RLIMIT_NPROC); report->threads says how many ran.  The results are
+ * bit-identical whatever the count.  docs/library.md "Threads". */
+#define HS_THREADS_MAX 1024
 
 /* Run every combo over `close` into out[0..n_combos).  Validates the series and the windows first. */
 HS_API hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,

@@ -1,9 +1,13 @@
 /* The drivers (serial, OpenMP across combos) and the public hs_sweep entry point. */
+#define _POSIX_C_SOURCE 200809L /* getuid, opendir: RLIMIT_NPROC headroom (nproc_team) */
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #ifdef HS_HAVE_OPENMP
 #include <omp.h>
 #endif
@@ -153,6 +157,57 @@ int hs_variant_threads(const hs_variant *v, int requested) {
 #endif
 }
 
+/* "Uid:" (real) and "Threads:" of one /proc/<pid>/status; 0 when it cannot be read (the task ended). */
+static int task_status(const char *path, long *uid, long *threads) {
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char line[160];
+    int got = 0;
+    while (got < 2 && fgets(line, sizeof line, f))
+        got += sscanf(line, "Uid: %ld", uid) == 1 || sscanf(line, "Threads: %ld", threads) == 1;
+    fclose(f);
+    return got == 2;
+}
+
+/* Tasks the real user runs now, as RLIMIT_NPROC counts them: the threads of every process of getuid()
+ * under /proc (~1 ms per 1,000 processes); this process's own where /proc cannot be listed. */
+static long user_task_count(void) {
+    long uid, threads = 1, total = 0;
+    DIR *d = opendir("/proc");
+    if (!d) return 1;
+    char path[64];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        snprintf(path, sizeof path, "/proc/%.32s/status", e->d_name);
+        if (task_status(path, &uid, &threads) && uid == (long)getuid()) total += threads;
+    }
+    closedir(d);
+    if (total == 0 && task_status("/proc/self/status", &uid, &threads)) total = threads;
+    return total > 0 ? total : 1;
+}
+
+/* Below this much headroom over the team, RLIMIT_NPROC is close enough to count the user's tasks (the
+ * /proc scan above); above it, one getrlimit call (~0.1 µs) decides. */
+enum { NPROC_MARGIN = 4096 };
+
+/* The largest team (<= `team`) that RLIMIT_NPROC lets this process create: libgomp exits the process
+ * ("Thread creation failed") when pthread_create fails.  Threads already in this process's libgomp pool
+ * are counted as used, so the estimate errs low; tasks that start between the count and the region are
+ * not seen (docs/library.md "Threads"). */
+static int nproc_team(int team) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NPROC, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return team;
+    if (rl.rlim_cur >= (rlim_t)team + NPROC_MARGIN) return team;
+    long room = (long)rl.rlim_cur - user_task_count() + 1; /* the calling thread is one of the team */
+    return room >= team ? team : room > 1 ? (int)room : 1;
+}
+
+int hs_sweep_team(const hs_variant *v, int requested) {
+    int team = hs_variant_threads(v, requested);
+    if (team > HS_THREADS_MAX) team = HS_THREADS_MAX; /* a large OMP_NUM_THREADS */
+    return team > 1 ? nproc_team(team) : team;
+}
+
 hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
                          const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err) {
     hs_combo_fn fn = (unsigned)isa < HS_ISA_COUNT ? v->fn[isa] : NULL;
@@ -209,6 +264,14 @@ hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out,
     return HS_OK;
 }
 
+hs_status hs_check_threads(int threads, hs_error *err) {
+    if (threads < 0) return hs_fail(err, HS_ERR_USAGE, "threads = %d is negative", threads);
+    if (threads > HS_THREADS_MAX)
+        return hs_fail(err, HS_ERR_USAGE, "threads = %d is above the maximum, %d (HS_THREADS_MAX)", threads,
+                       HS_THREADS_MAX);
+    return HS_OK;
+}
+
 /* The options as this library reads them (include/hmasweep.h, the extension rule): struct_size 0 means
  * the three-field form; fields past what struct_size covers read as zero. */
 static hs_status read_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err) {
@@ -247,16 +310,15 @@ hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows
     if (!close || !out || (n_combos && !combos)) {
         return hs_fail(err, HS_ERR_USAGE, "hs_sweep: NULL close, combos or out");
     }
-    if (opt->threads < 0) {
-        return hs_fail(err, HS_ERR_USAGE, "threads = %d is negative", opt->threads);
-    }
+    if ((st = hs_check_threads(opt->threads, err)) != HS_OK) return st;
     if ((st = hs_check_series(close, n_bars, err)) != HS_OK) return st;
     if ((st = hs_check_windows(combos, n_combos, n_bars, err)) != HS_OK) return st;
     hs_isa isa;
     if ((st = hs_choose_isa(v, opt->isa, &isa, err)) != HS_OK) return st;
     if (isa_used) *isa_used = isa;
-    st = hs_run_variant(v, isa, opt->threads, close, n_bars, combos, n_combos, out, err);
-    if (st == HS_OK) fill_report(opt->report, v, isa, opt->threads);
+    int team = hs_sweep_team(v, opt->threads);
+    st = hs_run_variant(v, isa, team, close, n_bars, combos, n_combos, out, err);
+    if (st == HS_OK) fill_report(opt->report, v, isa, team);
     return st;
 }
 

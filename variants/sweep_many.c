@@ -92,11 +92,10 @@ static void run_unit(const work_unit *u, const hs_series_ref *series, const hs_w
     *unit_status = hs_sweep(sr->close, sr->n_bars, combos + u->first, u->count, rows, serial, unit_err);
 }
 
-/* Threads for the pool: a threaded variant's thread count, else 1. */
+/* Threads for the pool: a threaded variant's team (capped as hs_sweep caps it), else 1. */
 static int pool_threads(const hs_sweep_options *opt) {
-    const char *name = opt->variant ? opt->variant : "unchecked";
-    const hs_variant *v = hs_variant_find(name);
-    return v ? hs_variant_threads(v, opt->threads) : 1;
+    const hs_variant *v = hs_variant_find(opt->variant ? opt->variant : HS_DEFAULT_VARIANT);
+    return v ? hs_sweep_team(v, opt->threads) : 1;
 }
 
 static void record_unit_failures(const work_unit *units, size_t n_units, const hs_status *ust, const hs_error *uerr,
@@ -121,11 +120,12 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
     if ((n_series && (!series || !out)) || (n_combos && !combos))
         return hs_fail(err, HS_ERR_USAGE, "hs_sweep_many: NULL series, combos or out");
     /* A bad variant, ISA or thread count is the caller's request, not a series' fault: check it once. */
-    if (opt->threads < 0) return hs_fail(err, HS_ERR_USAGE, "threads = %d is negative", opt->threads);
+    hs_status st = hs_check_threads(opt->threads, err);
+    if (st != HS_OK) return st;
     hs_sweep_options serial = {.variant = opt->variant, .isa = opt->isa, .threads = 1}; /* no per-unit report */
     double probe_bar = 1.0;
     hs_result no_rows;
-    hs_status st = hs_sweep(&probe_bar, 1, NULL, 0, &no_rows, &serial, err);
+    st = hs_sweep(&probe_bar, 1, NULL, 0, &no_rows, &serial, err);
     if (st != HS_OK) return st;
     char *ok = malloc(n_series ? n_series : 1);
     if (!ok) return hs_fail(err, HS_ERR_NOMEM, "out of memory for %zu series flags", n_series);

@@ -74,6 +74,12 @@ hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const dou
 
 /* The number of threads a variant runs with for a --threads request (0 = default). */
 int hs_variant_threads(const hs_variant *v, int requested);
+/* What a sweep runs with: hs_variant_threads capped at HS_THREADS_MAX (a large OMP_NUM_THREADS) and at
+ * what RLIMIT_NPROC lets this process create.  Computed once per call: the tasks it counts change once
+ * the region has run. */
+int hs_sweep_team(const hs_variant *v, int requested);
+/* threads outside 0..HS_THREADS_MAX: HS_ERR_USAGE naming it. */
+hs_status hs_check_threads(int threads, hs_error *err);
 
 /* The ISA hs_sweep runs variant v with for a requested ISA name (NULL = the default, capped by
  * $HMASWEEP_ISA): one function for the sweep and for introspection. */
