@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hmasweep.h"
 #include "options.h"
@@ -102,7 +103,8 @@ static int is_default_data(const cli_options *o) {
 
 /* ---- output ------------------------------------------------------------------------------------------ */
 typedef struct {
-    const char *variant;
+    const char *variant; /* as asked: a name or an alias (best) */
+    const char *ran;     /* the registry variant that ran */
     const char *isa;
     int threads;
     size_t bars, n_combos;
@@ -121,10 +123,12 @@ static void print_json_number(double x) {
     else printf("null");
 }
 
+/* "variant" is the one that ran (an alias such as best resolved, as the report gives it), "requested"
+ * what --variant said; "isa" and "threads" are what ran. */
 static void print_json(const run_report *r) {
-    printf("{\"variant\": \"%s\", \"isa\": \"%s\", \"threads\": %d, \"bars\": %zu, \"series_sha256\": \"%s\", "
-           "\"seconds\": %.9g, \"combos\": [",
-           r->variant, r->isa, r->threads, r->bars, r->sha, r->seconds);
+    printf("{\"variant\": \"%s\", \"requested\": \"%s\", \"isa\": \"%s\", \"threads\": %d, \"bars\": %zu, "
+           "\"series_sha256\": \"%s\", \"seconds\": %.9g, \"combos\": [",
+           r->ran, r->variant, r->isa, r->threads, r->bars, r->sha, r->seconds);
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
         printf("%s\n  {\"length\": %lld, \"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], \"trades\": %lld, "
@@ -277,7 +281,7 @@ static int cmd_run(int argc, char **argv) {
     }
     if (st == HS_OK) {
         qsort(times, (size_t)o.repeat, sizeof *times, cmp_double);
-        run_report r = {variant, ran.isa, ran.threads, n_bars, n_combos, lengths, windows, results,
+        run_report r = {variant, ran.variant, ran.isa, ran.threads, n_bars, n_combos, lengths, windows, results,
                         times[o.repeat / 2], 0, is_default_data(&o), {0}};
         hs_series_sha256(close, n_bars, r.sha);
         r.process_seconds = now_seconds() - t_process;
@@ -513,11 +517,21 @@ static int cmd_trades(int argc, char **argv) {
     return st == HS_OK ? 0 : cli_fail(exit_code_for(st), "%s", err.msg);
 }
 
+/* The reader of our stdout went away (`hmasweep run | head`): end as Unix tools do, silently and by
+ * SIGPIPE (status 141 in a shell), which a pipeline expects; other write errors (a full disk) are
+ * reported below.  SIGPIPE is ignored in main so that this is the one place it ends the process. */
+static void quit_on_closed_pipe(void) {
+    signal(SIGPIPE, SIG_DFL);
+    raise(SIGPIPE);
+    _exit(128 + SIGPIPE); /* where SIGPIPE cannot kill (blocked by the parent): the same status, quietly */
+}
+
 /* Output that did not reach stdout (a full disk, a closed pipe) is an error, not exit 0 (issue 10,
  * defect 7).  Every command prints through stdio, so one check after it covers them all. */
 static int stdout_checked(int rc) {
     if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
     int e = errno;
+    if (e == EPIPE) quit_on_closed_pipe();
     return rc ? rc : cli_fail(EXIT_DATA, "cannot write the output to stdout: %s", e ? strerror(e) : "write error");
 }
 
@@ -542,6 +556,7 @@ static int dispatch(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-    signal(SIGPIPE, SIG_IGN); /* a closed stdout pipe is then EPIPE, reported, not a silent kill */
+    signal(SIGPIPE, SIG_IGN); /* a closed pipe is then EPIPE: stdout's ends quietly (stdout_checked), a
+                                 socket's is an error the server reports */
     return stdout_checked(dispatch(argc, argv));
 }

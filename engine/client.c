@@ -57,10 +57,12 @@ HS_API void hs_client_set_timeout(hs_client *c, int timeout_ms) {
 }
 HS_API int hs_client_last_error(const hs_client *c) { return c->last_error; }
 
+/* A failure mid-frame: the rest of the reply may still arrive, so the stream is out of step for good;
+ * every later call fails with HS_CLIENT_E_BROKEN instead of reading this reply as its own. */
 static hs_status broke(hs_client *c, int code, hs_error *err, const char *what) {
     c->last_error = code;
     c->broken = 1;
-    return hs_fail(err, HS_ERR_DATA, "server %s: %s", c->s->peer, what);
+    return hs_fail(err, HS_ERR_IO, "server %s: %s", c->s->peer, what);
 }
 
 static hs_status io_failure(hs_client *c, int rc, hs_error *err, const char *stage) {
@@ -72,7 +74,11 @@ static hs_status io_failure(hs_client *c, int rc, hs_error *err, const char *sta
 }
 
 static hs_status send_request(hs_client *c, struct iovec *iov, int n, long long deadline, hs_error *err) {
-    if (c->broken) return hs_fail(err, HS_ERR_DATA, "server %s: the connection is broken (an earlier call failed mid-frame)", c->s->peer);
+    if (c->broken) {
+        c->last_error = HS_CLIENT_E_BROKEN;
+        return hs_fail(err, HS_ERR_IO, "server %s: the connection is broken (an earlier call failed mid-frame); reconnect",
+                       c->s->peer);
+    }
     c->last_error = 0;
     int rc = hs_stream_write_full(c->s, iov, n, deadline);
     return rc ? io_failure(c, rc, err, "sending the request") : HS_OK;
@@ -86,9 +92,16 @@ static hs_status grow(hs_client *c, size_t n, hs_error *err) {
     return HS_OK;
 }
 
+/* An error reply is a code and a short message: a length past SMALL_REPLY_MAX is not one (a server
+ * that sent 2^31 - 1 had this client allocate 2 GiB), so it is refused before anything is allocated. */
 static hs_status server_error(hs_client *c, uint32_t len, long long deadline, hs_error *err) {
+    if (len > SMALL_REPLY_MAX) {
+        char what[96];
+        snprintf(what, sizeof what, "error reply of %u bytes (an error reply is at most %u)", len, SMALL_REPLY_MAX);
+        return broke(c, HS_CLIENT_E_PROTOCOL, err, what);
+    }
     hs_status st = grow(c, len, err);
-    if (st != HS_OK) return broke(c, HS_CLIENT_E_IO, err, "error reply too large");
+    if (st != HS_OK) return broke(c, HS_CLIENT_E_IO, err, "no memory for the error reply");
     int rc = hs_stream_read_full(c->s, c->buf, len, deadline, NULL);
     if (rc) return io_failure(c, rc, err, "receiving an error reply");
     char msg[sizeof(hs_error)];

@@ -2,8 +2,10 @@
  *
  * One hs_client is one connection; use it from one thread at a time.  Every call waits at most the
  * client's timeout for the whole round trip.  A call that fails returns an hs_status with a message in
- * err; hs_client_last_error says whether the server refused the request (the connection stays usable)
- * or the connection broke (a timeout or I/O error in the middle of a frame: every later call fails).
+ * err; hs_client_last_error says whether the server refused the request (the status is the server's:
+ * HS_ERR_DATA, HS_ERR_USAGE, HS_ERR_NOMEM; the connection stays usable) or the connection broke
+ * (HS_ERR_IO: a timeout, I/O error or out-of-protocol reply in the middle of a frame, on every
+ * transport; the connection is out of step, so every later call fails with HS_CLIENT_E_BROKEN).
  * Requests go out as one writev of header and arrays, straight from the caller's memory; replies are
  * received into the caller's arrays where the layout allows (echo), else into one reused buffer. */
 #ifndef HMASWEEP_CLIENT_H
@@ -27,6 +29,7 @@ typedef struct hs_client hs_client;
 #define HS_CLIENT_E_IO (-1)      /* the connection failed or the server closed it */
 #define HS_CLIENT_E_TIMEOUT (-2) /* the round trip did not finish within the timeout */
 #define HS_CLIENT_E_PROTOCOL (-3) /* the reply does not match the request */
+#define HS_CLIENT_E_BROKEN (-4)   /* an earlier call broke the connection: nothing was sent; reconnect */
 
 /* Connect by URL: "unix:PATH", "tcp://HOST:PORT", "shm:NAME".  timeout_ms < 0: the default. */
 HS_API hs_status hs_client_connect(const char *url, int timeout_ms, hs_client **out, hs_error *err);

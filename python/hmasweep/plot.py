@@ -6,15 +6,33 @@ import numpy as np
 from . import _core
 
 
+def _check_span(span, n_bars):
+    """(first_bar, last_bar) as ints inside the series, or ValueError naming what is wrong."""
+    try:
+        lo, hi = span
+    except (TypeError, ValueError):
+        raise ValueError("span must be (first_bar, last_bar), got %r" % (span,)) from None
+    if not all(isinstance(b, (int, np.integer)) and not isinstance(b, bool) for b in (lo, hi)):
+        raise ValueError("span must be two integer bar indices, got %r" % (span,))
+    if not 0 <= lo <= hi < n_bars:
+        raise ValueError("span = (%d, %d) is outside the series: need 0 <= first_bar <= last_bar < %d (its bars)"
+                         % (lo, hi, n_bars))
+    return int(lo), int(hi)
+
+
 def plot(close, lengths=None, *, result=None, length=None, span=None, path=None, title=None):
     """Draw the two figures of issue 8 §2 and return them as (sweep_figure, combo_figure).
 
     close    the series (any 1-D float64 array-like).
     lengths  the sweep's lengths (None = the default grid); or pass a finished `result` of sweep().
     length   the combo for the equity curve (default: the sweep's best-PnL length).
-    span     (first_bar, last_bar) to zoom the equity figure into (markers are unreadable over 150,000 bars).
+    span     (first_bar, last_bar) to zoom the equity figure into (markers are unreadable over 150,000 bars):
+             two integers with 0 <= first_bar <= last_bar < len(close), else ValueError.
     path     when given, both figures are saved side by side into this one file (png, svg, pdf...).
     """
+    close = np.ascontiguousarray(close, dtype=np.float64)
+    if span is not None:
+        span = _check_span(span, close.shape[0])
     import matplotlib
 
     if path is not None:
@@ -23,7 +41,6 @@ def plot(close, lengths=None, *, result=None, length=None, span=None, path=None,
 
     from .trades import trade_log
 
-    close = np.ascontiguousarray(close, dtype=np.float64)
     r = result if result is not None else _core.sweep(close, lengths)
     if r.lengths is None:
         raise ValueError("plot() needs a sweep over lengths (its x axis is L), not raw windows")

@@ -25,8 +25,11 @@
 /* The registry, for variants() and the "best" alias, until the library exports an introspection API. */
 #include "variant.h"
 
+/* HS_ERR_NOMEM: MemoryError; HS_ERR_IO (a client's connection failed): ConnectionError, an OSError;
+ * every other status: ValueError. */
 static PyObject *raise_status(hs_status st, const hs_error *err) {
-    PyErr_SetString(st == HS_ERR_NOMEM ? PyExc_MemoryError : PyExc_ValueError, err->msg);
+    PyErr_SetString(st == HS_ERR_NOMEM ? PyExc_MemoryError : st == HS_ERR_IO ? PyExc_ConnectionError : PyExc_ValueError,
+                    err->msg);
     return NULL;
 }
 
@@ -173,7 +176,9 @@ static PyStructSequence_Field result_fields[] = {
     {"trades", "int64 array (n,): closed trades per combo"},
     {"lengths", "int64 array (n,): the length L of each combo, or None when windows were given"},
     {"windows", "int64 array (n, 6): the six windows of each combo, SPEC §2 order"},
-    {"variant", "the registry variant that ran"},
+    {"variant", "the registry variant that ran (what an alias such as 'best' named); 'server' from a Client"},
+    {"isa", "the ISA it ran with (by name only, not in the tuple); None from a Client"},
+    {"threads", "the threads it ran with (by name only, not in the tuple); None from a Client"},
     {NULL, NULL}};
 static PyStructSequence_Desc result_desc = {
     "hmasweep.SweepResult", "The result of hmasweep.sweep(): one entry per combo in every array.", result_fields,
@@ -227,6 +232,23 @@ static int str_arg(PyObject *obj, const char *what, const char **out) {
     }
     *out = PyUnicode_AsUTF8(obj);
     return *out != NULL;
+}
+
+/* A new reference to the ISA's name, one interned str per ISA (the few names there are), so a result's
+ * isa field costs a strcmp, not an allocation, per call. */
+static PyObject *interned_isa(const char *name) {
+    static struct {
+        char name[16];
+        PyObject *obj;
+    } cache[8];
+    for (size_t k = 0; k < sizeof cache / sizeof cache[0]; k++) {
+        if (!cache[k].obj) {
+            snprintf(cache[k].name, sizeof cache[k].name, "%s", name);
+            if (!(cache[k].obj = PyUnicode_InternFromString(name))) return NULL;
+        }
+        if (strcmp(cache[k].name, name) == 0) return Py_NewRef(cache[k].obj);
+    }
+    return PyUnicode_FromString(name);
 }
 
 static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
@@ -291,7 +313,8 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
         goto done;
     }
     const char *resolved = resolve_variant(variant);
-    hs_sweep_options opt = {.variant = resolved, .isa = isa, .threads = threads};
+    hs_sweep_report ran;
+    hs_sweep_options opt = {.variant = resolved, .isa = isa, .threads = threads, .struct_size = sizeof opt, .report = &ran};
     hs_error err;
     hs_status st;
     const double *px = PyArray_DATA(close);
@@ -326,7 +349,10 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyStructSequence_SET_ITEM(result, 2, (PyObject *)lengths);
     PyStructSequence_SET_ITEM(result, 3, (PyObject *)windows);
     PyStructSequence_SET_ITEM(result, 4, name);
+    PyStructSequence_SET_ITEM(result, 5, interned_isa(ran.isa));
+    PyStructSequence_SET_ITEM(result, 6, PyLong_FromLong(ran.threads));
     pnl = trades = lengths = windows = NULL; /* the result owns them now */
+    if (!PyStructSequence_GET_ITEM(result, 5) || !PyStructSequence_GET_ITEM(result, 6)) Py_CLEAR(result);
 done:
     if (res != small) free(res);
     Py_XDECREF(close);
@@ -628,8 +654,8 @@ static PyObject *py_c_sweep_loop(PyObject *self, PyObject *args) {
 /* ---- the C client, for shm: URLs (include/hmasweep_client.h) --------------------------------------
  * Python has no shared-memory transport of its own, so hmasweep.Client hands "shm:NAME" to the library's
  * client (the rings and doorbells live there, engine/transport_shm.c).  The GIL is released for every
- * round trip.  Errors are ValueError with the client's message; last_error() tells the Python side
- * whether the server refused the request (its code) or the connection broke (< 0). */
+ * round trip.  Errors are ValueError (the server refused the request) or ConnectionError (HS_ERR_IO: the
+ * connection broke) with the client's message; last_error() gives the server's code or HS_CLIENT_E_*. */
 typedef struct {
     PyObject_HEAD
     hs_client *c;
@@ -782,17 +808,20 @@ static PyObject *cclient_load(CClient *self, PyObject *close_obj) {
     return st == HS_OK ? PyLong_FromUnsignedLong(handle) : raise_status(st, &err);
 }
 
-static PyObject *cclient_free(CClient *self, PyObject *arg) {
-    unsigned long handle = PyLong_AsUnsignedLong(arg);
-    if ((handle == (unsigned long)-1 && PyErr_Occurred()) || !cclient_open(self)) return NULL;
+/* A call that takes one u32 (a handle or a session) and returns nothing: FREE, LIVE_CLOSE. */
+static PyObject *cclient_u32_call(CClient *self, PyObject *arg, hs_status (*call)(hs_client *, uint32_t, hs_error *)) {
+    unsigned long id = PyLong_AsUnsignedLong(arg);
+    if ((id == (unsigned long)-1 && PyErr_Occurred()) || !cclient_open(self)) return NULL;
     hs_error err;
     hs_status st;
     Py_BEGIN_ALLOW_THREADS
-    st = hs_client_free(self->c, (uint32_t)handle, &err);
+    st = call(self->c, (uint32_t)id, &err);
     Py_END_ALLOW_THREADS
     if (st != HS_OK) return raise_status(st, &err);
     Py_RETURN_NONE;
 }
+
+static PyObject *cclient_free(CClient *self, PyObject *arg) { return cclient_u32_call(self, arg, hs_client_free); }
 
 static PyObject *cclient_hello(CClient *self, PyObject *unused) {
     if (!cclient_open(self)) return NULL;
@@ -821,7 +850,79 @@ static PyObject *cclient_auth(CClient *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+static PyObject *cclient_live_open(CClient *self, PyObject *args) {
+    unsigned long handle;
+    PyObject *win_obj;
+    if (!PyArg_ParseTuple(args, "kO:live_open", &handle, &win_obj) || !cclient_open(self)) return NULL;
+    PyArrayObject *win = combos_from_windows(win_obj);
+    if (!win) return NULL;
+    hs_error err;
+    hs_status st;
+    uint32_t session = 0;
+    const hs_windows *combos = PyArray_DATA(win);
+    size_t n = (size_t)PyArray_DIM(win, 0);
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_client_live_open(self->c, (uint32_t)handle, combos, n, &session, &err);
+    Py_END_ALLOW_THREADS
+    Py_DECREF(win);
+    return st == HS_OK ? PyLong_FromUnsignedLong(session) : raise_status(st, &err);
+}
+
+/* live_append(session, bars, n_combos) -> (pnl, trades, position int8, crossed bool): fresh arrays. */
+static PyObject *cclient_live_append(CClient *self, PyObject *args) {
+    unsigned long session;
+    PyObject *bars_obj;
+    Py_ssize_t m;
+    if (!PyArg_ParseTuple(args, "kOn:live_append", &session, &bars_obj, &m) || !cclient_open(self)) return NULL;
+    PyArrayObject *bars = as_close(bars_obj);
+    if (!bars) return NULL;
+    npy_intp n = m;
+    PyArrayObject *pnl = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE);
+    PyArrayObject *trades = pnl ? (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64) : NULL;
+    PyArrayObject *pos = trades ? (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT8) : NULL;
+    PyArrayObject *crossed = pos ? (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_BOOL) : NULL;
+    PyObject *out = NULL;
+    if (crossed) {
+        hs_error err;
+        hs_status st;
+        const double *px = PyArray_DATA(bars);
+        size_t k = (size_t)PyArray_DIM(bars, 0);
+        double *p = PyArray_DATA(pnl);
+        int64_t *t = PyArray_DATA(trades);
+        int8_t *q = PyArray_DATA(pos);
+        uint8_t *x = PyArray_DATA(crossed); /* numpy bool is one byte, 0 or 1: the wire's crossed */
+        Py_BEGIN_ALLOW_THREADS
+        st = hs_client_live_append(self->c, (uint32_t)session, px, k, (size_t)m, p, t, q, x, &err);
+        Py_END_ALLOW_THREADS
+        if (st == HS_OK) {
+            out = Py_BuildValue("(NNNN)", pnl, trades, pos, crossed);
+            if (out) pnl = trades = pos = crossed = NULL;
+        } else {
+            raise_status(st, &err);
+        }
+    }
+    Py_DECREF(bars);
+    Py_XDECREF(pnl), Py_XDECREF(trades), Py_XDECREF(pos), Py_XDECREF(crossed);
+    return out;
+}
+
+static PyObject *cclient_live_close(CClient *self, PyObject *arg) {
+    return cclient_u32_call(self, arg, hs_client_live_close);
+}
+
+static PyObject *cclient_set_timeout(CClient *self, PyObject *arg) {
+    long ms = PyLong_AsLong(arg);
+    if ((ms == -1 && PyErr_Occurred()) || !cclient_open(self)) return NULL;
+    hs_client_set_timeout(self->c, ms > INT_MAX ? INT_MAX : (int)ms);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef cclient_methods[] = {
+    {"set_timeout", (PyCFunction)cclient_set_timeout, METH_O, "set_timeout(ms): each later round trip's limit"},
+    {"live_open", (PyCFunction)cclient_live_open, METH_VARARGS, "live_open(handle, windows) -> session"},
+    {"live_append", (PyCFunction)cclient_live_append, METH_VARARGS,
+     "live_append(session, bars, n_combos) -> (pnl, trades, position, crossed)"},
+    {"live_close", (PyCFunction)cclient_live_close, METH_O, "live_close(session)"},
     {"sweep", (PyCFunction)cclient_sweep, METH_VARARGS, "sweep(close, windows) -> (pnl, trades)"},
     {"sweep_handle", (PyCFunction)cclient_sweep_handle, METH_VARARGS, "sweep_handle(handle, windows) -> (pnl, trades)"},
     {"echo", (PyCFunction)cclient_echo, METH_VARARGS, "echo(close, out) -> out"},

@@ -197,3 +197,140 @@ def test_serve_fingerprint_and_live(server):
         np.testing.assert_array_equal(trades, ref.trades)
         assert set(position.tolist()) <= {-1, 0, 1}
         c.live_close(session)
+
+
+# ---- issue 20 item 5 and issue 18 §2 "The client": a failure mid-frame drops the connection ----------
+from hmasweep.client import DEFAULT_TIMEOUT, ClientTimeout, ConnectionBroken, ProtocolError  # noqa: E402
+
+
+def _results_reply(pnl, trades):
+    body = np.array(pnl, "<f8").tobytes() + np.array(trades, "<i8").tobytes()
+    return len(body).to_bytes(4, "little") + body
+
+
+def test_timeout_drops_the_connection():
+    """Issue 20 item 5: a call that times out leaves its reply on the way.  The old Client read it as the
+    next call's own (trades [4] instead of [1876], no exception); now the next call raises."""
+    ours, theirs = socket.socketpair()
+    try:
+        ours.settimeout(0.2)
+        c = Client.from_socket(ours)
+        with pytest.raises(ClientTimeout, match="dropped"):
+            c.sweep(np.ones(10), [2])  # the server is slow: nothing within 0.2 s
+        try:  # the late reply to call 1, then the reply to call 2
+            theirs.sendall(_results_reply([0.5], [4]) + _results_reply([9.5], [1876]))
+        except OSError:
+            pass  # the client closed its end: nothing can be misread
+        with pytest.raises(ConnectionBroken, match="broken"):
+            c.sweep(np.ones(10), [3])
+        with pytest.raises(ConnectionBroken):  # and stays so
+            c.echo(np.ones(3))
+    finally:
+        ours.close()
+        theirs.close()
+
+
+def test_default_timeout_bounds_a_mute_server(tmp_path):
+    """A listener that never answers: the call ends with ClientTimeout, never blocks forever; the default
+    is DEFAULT_TIMEOUT (30 s, the C client's)."""
+    import inspect
+    assert inspect.signature(Client).parameters["timeout"].default == DEFAULT_TIMEOUT == 30.0
+    path = str(tmp_path / "mute.sock")
+    mute = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    mute.bind(path)
+    mute.listen(4)
+    try:
+        with Client("unix:" + path, timeout=0.3) as c:
+            import time
+            t0 = time.monotonic()
+            with pytest.raises(ClientTimeout):
+                c.hello()
+            assert time.monotonic() - t0 < 5
+            with pytest.raises(ConnectionBroken):
+                c.hello()
+    finally:
+        mute.close()
+
+
+def test_huge_error_prefix_is_a_protocol_error():
+    """Issue 20 item 12: an error prefix of 2^31 - 1 bytes is not an error reply (at most 4 KiB); the
+    client refuses it at once instead of allocating 2 GiB and waiting for the bytes."""
+    ours, theirs = socket.socketpair()
+    try:
+        ours.settimeout(5)
+        theirs.sendall(b"\xff\xff\xff\xff\x01\x00\x00\x00")
+        c = Client.from_socket(ours)
+        with pytest.raises(ProtocolError, match="error reply of 2147483647 bytes"):
+            c.sweep(np.ones(10), [2])
+        with pytest.raises(ConnectionBroken):
+            c.sweep(np.ones(10), [2])
+    finally:
+        ours.close()
+        theirs.close()
+
+
+@pytest.mark.parametrize("transport", ["unix", "tcp", "shm"])
+def test_late_reply_every_transport(server, transport):
+    """Against the real server, on every transport (shm through the C client): a sweep that cannot
+    finish within 1 ms times out, and the next call raises ConnectionBroken instead of reading its reply."""
+    url = _urls(server[1])[transport]
+    close = hmasweep.series(seed=3, bars=5000)
+    with Client(url, timeout=30) as c:
+        c.settimeout(0.001)
+        with pytest.raises(ClientTimeout):
+            c.sweep(close, np.arange(6, 2006))  # 2,000 combos: tens of ms on the server
+        import time
+        time.sleep(0.3)  # its reply arrives meanwhile
+        with pytest.raises(ConnectionBroken):
+            c.sweep(close, np.arange(6, 2006))
+
+
+@pytest.mark.parametrize("transport", ["unix", "tcp", "shm"])
+def test_server_options_honoured_or_refused(server, transport):
+    """Issue 18: Client.sweep never ignores variant, isa or threads.  The protocol cannot choose them per
+    request, so anything but what the server runs is a ValueError naming it; the server's own variant
+    (hello()'s first) and None are accepted."""
+    url = _urls(server[1])[transport]
+    close = hmasweep.series(seed=3, bars=2000)
+    with Client(url, timeout=60) as c:
+        running = c.hello()["variants"][0]
+        with pytest.raises(ValueError, match="variant='nope'.*the server runs"):
+            c.sweep(close, [6], variant="nope")
+        with pytest.raises(ValueError, match="isa='avx2'"):
+            c.sweep(close, [6], isa="avx2")
+        with pytest.raises(ValueError, match="threads=4"):
+            c.sweep(close, [6], threads=4)
+        ref = hmasweep.sweep(close, [6], variant="unchecked")
+        for variant in (None, running):
+            assert c.sweep(close, [6], variant=variant).pnl.tobytes() == ref.pnl.tobytes()
+
+
+@pytest.mark.parametrize("transport", ["unix", "tcp", "shm"])
+def test_error_messages_not_doubled(server, transport):
+    """Issue 18: "server error 17: server error 17: unknown handle" came through the C client (shm)."""
+    url = _urls(server[1])[transport]
+    with Client(url, timeout=60) as c:
+        with pytest.raises(ServerError) as e:
+            c.sweep_handle(12345, [6])
+        assert e.value.code == 17 and str(e.value).count("server error") == 1, str(e.value)
+        assert e.value.message.startswith("unknown handle"), e.value.message
+
+
+@pytest.mark.parametrize("transport", ["unix", "tcp", "shm"])
+def test_live_every_transport(server, transport):
+    """Issue 18: live mode over shm too (it raised NotImplementedError); final state = batch sweep."""
+    url = _urls(server[1])[transport]
+    close = hmasweep.series(seed=12, bars=3000)
+    with Client(url, timeout=60) as c:
+        h = c.load(close[:2000])
+        session = c.live_open(h, [6, 20])
+        for k in range(2000, 3000, 250):
+            pnl, trades, position, crossed = c.live_append(session, close[k:k + 250])
+        ref = hmasweep.sweep(close, [6, 20], variant="unchecked")
+        assert pnl.tobytes() == ref.pnl.tobytes()
+        np.testing.assert_array_equal(trades, ref.trades)
+        assert position.dtype == np.int8 and crossed.dtype == bool
+        assert set(position.tolist()) <= {-1, 0, 1}
+        c.live_close(session)
+        with pytest.raises(ValueError, match="not opened"):
+            c.live_append(session, close[:1])

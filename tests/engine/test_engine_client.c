@@ -2,7 +2,9 @@
  *  - sweeps of windows NOT derived from L, echo, LOAD / SWEEP on a handle / FREE, all equal to the
  *    in-process reference (hs_sweep with the `unchecked` variant) bit for bit;
  *  - error replies keep the connection usable (bad window, unknown handle), and say which;
- *  - a server that never answers gives a timeout, after which the client reports itself broken;
+ *  - a server that never answers gives a timeout, after which the client reports itself broken; so does
+ *    a late reply on every transport (the next call fails, never reads it); a 2 GiB error prefix is a
+ *    protocol error, not an allocation;
  *  - load: 32 threads x 50 mixed requests (sweep, echo, load + sweep-on-handle + free, live append) at
  *    once, every reply checked, and the server's peak RSS stays bounded.  Each thread's appends go to its
  *    own live session (LIVE_OPEN over a LOADed prefix of the series, k = 1..3 bars per append); every
@@ -24,6 +26,7 @@
 #include "hmasweep.h"
 #include "hmasweep_client.h"
 #include "../serve_fork.h"
+#include "transport.h"
 #include "transport_shm.h"
 
 static int failures;
@@ -131,28 +134,34 @@ static void check_basics(const char *url) {
     hs_client_close(c);
 }
 
-/* A listener that accepts nothing and answers nothing: the client must time out, not hang. */
-static void check_timeout(void) {
-    char path[] = "/tmp/hs_engine_mute_XXXXXX";
+/* A Unix listener at a fresh path (path: a "/tmp/...XXXXXX" template, filled in); its URL in url. */
+static int fake_listener(char *path, char url[128]) {
     int tmp = mkstemp(path);
     close(tmp);
     unlink(path);
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     struct sockaddr_un a = {.sun_family = AF_UNIX};
     snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
-    CHECK(bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(fd, 4) == 0, "mute listener");
-    char url[128];
-    snprintf(url, sizeof url, "unix:%s", path);
+    CHECK(bind(fd, (struct sockaddr *)&a, sizeof a) == 0 && listen(fd, 4) == 0, "listener %s", path);
+    snprintf(url, 128, "unix:%s", path);
+    return fd;
+}
+
+/* A listener that accepts nothing and answers nothing: the client must time out, not hang. */
+static void check_timeout(void) {
+    char path[] = "/tmp/hs_engine_mute_XXXXXX", url[128];
+    int fd = fake_listener(path, url);
     hs_client *c;
     hs_error err;
     CHECK(hs_client_connect(url, 200, &c, &err) == HS_OK, "connect to mute listener: %s", err.msg);
     if (!failures) {
         double out[4];
-        CHECK(hs_client_echo(c, series, 4, out, &err) != HS_OK && hs_client_last_error(c) == HS_CLIENT_E_TIMEOUT &&
+        CHECK(hs_client_echo(c, series, 4, out, &err) == HS_ERR_IO && hs_client_last_error(c) == HS_CLIENT_E_TIMEOUT &&
                   strstr(err.msg, "timed out"),
               "timeout: %d '%s'", hs_client_last_error(c), err.msg);
-        CHECK(hs_client_echo(c, series, 4, out, &err) != HS_OK && strstr(err.msg, "broken"), "broken after timeout: '%s'",
-              err.msg);
+        CHECK(hs_client_echo(c, series, 4, out, &err) == HS_ERR_IO && hs_client_last_error(c) == HS_CLIENT_E_BROKEN &&
+                  strstr(err.msg, "broken"),
+              "broken after timeout: '%s'", err.msg);
         hs_client_close(c);
     }
     close(fd);
@@ -161,6 +170,68 @@ static void check_timeout(void) {
           "missing socket: '%s'", err.msg);
     CHECK(hs_client_connect("http://x", 200, &c, &err) == HS_ERR_USAGE && strstr(err.msg, "expected unix:PATH"),
           "bad URL: '%s'", err.msg);
+}
+
+/* Issue 20 item 5, on every transport against the real server: a call that times out leaves its reply
+ * on the way; the next call must fail (HS_ERR_IO, HS_CLIENT_E_BROKEN) instead of reading that reply as
+ * its own.  The sweep (N_SLOW combos over the series: ~10^7 bar-combos, tens of ms) cannot finish in
+ * 1 ms, and the reply it leaves behind is of the same size as the next call's. */
+enum { N_SLOW = 4000 };
+static void check_late_reply(const char *url) {
+    static hs_windows slow[N_SLOW];
+    static hs_result got[N_SLOW];
+    for (int k = 0; k < N_SLOW; k++) slow[k] = free_windows[k % N_FREE];
+    hs_client *c = NULL;
+    hs_error err;
+    CHECK(hs_client_connect(url, 10000, &c, &err) == HS_OK, "connect %s: %s", url, err.msg);
+    if (!c) return;
+    hs_client_set_timeout(c, 1);
+    CHECK(hs_client_sweep(c, series, BARS, slow, N_SLOW, got, &err) == HS_ERR_IO &&
+              hs_client_last_error(c) == HS_CLIENT_E_TIMEOUT && strstr(err.msg, "timed out"),
+          "%s: a 1 ms timeout: %d '%s'", url, hs_client_last_error(c), err.msg);
+    hs_client_set_timeout(c, 10000);
+    usleep(300 * 1000); /* the late reply is on its way, or there */
+    CHECK(hs_client_sweep(c, series, BARS, slow, N_SLOW, got, &err) == HS_ERR_IO &&
+              hs_client_last_error(c) == HS_CLIENT_E_BROKEN && strstr(err.msg, "broken"),
+          "%s: the call after a timeout: %d '%s'", url, hs_client_last_error(c), err.msg);
+    hs_client_close(c);
+}
+
+/* A server that answers every request with an error prefix of 2^31 - 1 bytes (then nothing). */
+static void *lying_server(void *arg) {
+    int fd = accept(*(int *)arg, NULL, NULL);
+    if (fd < 0) return NULL;
+    unsigned char req[64], prefix[8] = {0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0}; /* 0x80000000 | 0x7fffffff, code 1 */
+    if (read(fd, req, sizeof req) > 0 && write(fd, prefix, sizeof prefix) == (ssize_t)sizeof prefix)
+        while (read(fd, req, sizeof req) > 0) {
+        } /* until the client hangs up */
+    close(fd);
+    return NULL;
+}
+
+/* Issue 20 item 12: the C client allocated up to 2 GiB from an error-reply length the server sent, then
+ * waited for the bytes.  An error reply is at most 4 KiB: a protocol error, at once. */
+static void check_huge_error_reply(void) {
+    char path[] = "/tmp/hs_engine_liar_XXXXXX", url[128];
+    int fd = fake_listener(path, url);
+    pthread_t t;
+    pthread_create(&t, NULL, lying_server, &fd);
+    hs_client *c = NULL;
+    hs_error err;
+    CHECK(hs_client_connect(url, 5000, &c, &err) == HS_OK, "connect to the lying server: %s", err.msg);
+    if (c) {
+        double out[4];
+        long long t0 = hs_now_ms();
+        hs_status st = hs_client_echo(c, series, 4, out, &err);
+        long long ms = hs_now_ms() - t0;
+        CHECK(st == HS_ERR_IO && hs_client_last_error(c) == HS_CLIENT_E_PROTOCOL &&
+                  strstr(err.msg, "error reply of 2147483647 bytes") && ms < 4000,
+              "2 GiB error prefix: status %d, last error %d, %lld ms, '%s'", st, hs_client_last_error(c), ms, err.msg);
+        hs_client_close(c);
+    }
+    pthread_join(t, NULL);
+    close(fd);
+    unlink(path);
 }
 
 /* ---- load ---------------------------------------------------------------------------------------- */
@@ -271,6 +342,8 @@ int main(void) {
     check_basics(urls[1]);
     check_basics(urls[2]);
     check_timeout();
+    check_huge_error_reply();
+    for (int k = 0; k < 3; k++) check_late_reply(urls[k]);
     if (make_live_reference()) return 1;
     pthread_t t[N_THREADS];
     for (int i = 0; i < N_THREADS; i++) pthread_create(&t[i], NULL, load_client, (void *)(intptr_t)i);
