@@ -124,9 +124,15 @@ class Server:
                 self.proc.wait()
 
 
+# The study holds each connection for the whole run, and a lane uses an architecture every other round:
+# at load 10-16 a round took ~135 s (2026-12-03), so the server's default 5-minute idle close broke
+# three architectures' connections (Broken pipe).  An hour bounds a forgotten server all the same.
+STUDY_IDLE_TIMEOUT_MS = 3_600_000
+
+
 def serve_argv(env, transport, variant, isa=None):
     """`hmasweep serve` on one transport; returns (argv, client address)."""
-    argv = [env.cli, "serve", "--variant", variant]
+    argv = [env.cli, "serve", "--variant", variant, "--idle-timeout-ms", str(STUDY_IDLE_TIMEOUT_MS)]
     if isa:
         argv += ["--isa", isa]
     if transport == "unix":
