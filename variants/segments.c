@@ -91,7 +91,6 @@ static size_t combo_first_d(const int64_t *w) { return hs_first_bars_of(w).start
 
 typedef struct {
     size_t n, seg, pad, steps; /* bars, bars per lane (S), warm-up steps (P), P + S */
-    double *xt;                /* steps × HS_VN, lane l of step k = close[l·S − P + k] (clamped) */
     double *weight;            /* weight[j] = j + 1 for j below the sweep's widest window (anchors) */
     double *tile_max;          /* tiles × HS_VN: lane l's largest |price| over steps [t·SEG_TILE, (t+1)·SEG_TILE) */
 } seg_layout;
@@ -99,12 +98,21 @@ typedef struct {
 /* Steps per tile of the local maxima that scale each block's certification bound (block_tau). */
 #define SEG_TILE 64
 
-/* Per-thread state: rings of raw/raw3 (ring × HS_VN doubles each) and the per-step masks. */
+/* Combos a thread runs together (at most), block by block, over one window of the interleaved series
+ * (segments_group): the window's copy from close is paid once per group, not once per combo.  Measured
+ * against the whole-series copy it replaced (in-process A/B, thread CPU time, default sweep, 1 thread,
+ * Zen 4 under load 9-12, B/A min and median of 30): copying per combo 1.15-1.39x; groups of 2
+ * 1.00-1.12x, of 4 1.01-1.08x, of 8 0.99-1.06x (AVX-512 / AVX2). */
+#ifndef SEG_GROUP
+#define SEG_GROUP 8
+#endif
+#ifndef SEG_GROUP_BYTES
+#define SEG_GROUP_BYTES ((size_t)32 << 20)
+#endif
+
+/* What a thread's combos share: the window of the interleaved series, the tier-0 range buffer, the
+ * count of recomputed bars. */
 typedef struct {
-    double *ring_raw, *ring_raw3;
-    size_t ring_mask;
-    unsigned char *signs, *uncertain; /* seg + 128 bytes each (thread_bytes) */
-    unsigned uncertain_lanes;         /* OR of this combo's uncertain bytes: lanes that need them read */
     long long recomputed;
     /* The tier-0 d over a range of bars, for stretches where most bars are uncertain (tier0_range):
      * d of bar g at t0_d[g − t0_lo] for g in [t0_lo, t0_hi); bars before t0_sparse were counted and
@@ -112,6 +120,19 @@ typedef struct {
      * thread: data with no such stretch (the default sweep) never allocates it. */
     double *t0_buf, *t0_d;
     size_t t0_cap, t0_lo, t0_hi, t0_sparse;
+    /* The interleaved series, a window of it at a time (window_rows): rows [xw_base, xw_hi) of XT (step k,
+     * lane l = close[l·S − P + k], clamped) at xw[(k − xw_base)·HS_VN + l], room for xw_rows rows. */
+    double *xw;
+    size_t xw_rows, xw_base, xw_hi;
+} seg_shared;
+
+/* One combo's slot in a thread: rings of raw/raw3 (ring × HS_VN doubles each) and the per-step masks. */
+typedef struct {
+    double *ring_raw, *ring_raw3;
+    size_t ring_mask;
+    unsigned char *signs, *uncertain; /* seg + 128 bytes each (thread_bytes) */
+    unsigned uncertain_lanes;         /* OR of this combo's uncertain bytes: lanes that need them read */
+    seg_shared *sh;
 } seg_thread;
 
 /* The ISAs whose vd_fma is one hardware instruction (SSE2's and the scalar's are emulated or libm). */
@@ -234,8 +255,9 @@ static inline size_t ring_run(size_t k, size_t back, size_t m, size_t left) {
  * replaced (raw: w0, w1; raw3: w3, w4, w5), interleaved, seg_profile, default sweep 1T avx2, 20-32
  * sweeps per arm in three runs: the d pass's time over the library sweep's in the same process 0.733 vs
  * 0.779-0.847, best d pass 14.7-14.9 vs 15.3-15.5 ms (reports/segments.md, frontier4). */
-static __attribute__((noinline)) void level1(const double *restrict xt, double *restrict ring, double *restrict ring3,
-                                             size_t m, const seg_consts *c, seg_state *p, size_t k0, size_t k1) {
+static __attribute__((noinline)) void level1(const double *restrict xt, size_t xbase, double *restrict ring,
+                                             double *restrict ring3, size_t m, const seg_consts *c, seg_state *p,
+                                             size_t k0, size_t k1) {
     const size_t o0 = (size_t)c->w[0] * HS_VN, o1 = (size_t)c->w[1] * HS_VN, o3 = (size_t)c->w[3] * HS_VN,
                  o4 = (size_t)c->w[4] * HS_VN, o5 = (size_t)c->w[5] * HS_VN;
     const seg_consts cc = *c;
@@ -243,7 +265,7 @@ static __attribute__((noinline)) void level1(const double *restrict xt, double *
     for (size_t k = k0 + 1; k < k1;) {
         size_t run = ring_run(k, 0, m, k1 - k);
         double *r = ring + (k & m) * HS_VN, *r3 = ring3 + (k & m) * HS_VN;
-        const double *x = xt + k * HS_VN;
+        const double *x = xt + (k - xbase) * HS_VN; /* row k of the window */
         for (size_t i = 0; i < run; i++, x += HS_VN) {
             hs_vd x_new = vd_loadu(x);
             vstep(&s0, cc.wd[0], x_new, vd_loadu(x - o0));
@@ -324,6 +346,50 @@ static __attribute__((noinline)) void level2_masks(seg_thread *t, const seg_cons
     *ph3 = h3;
 }
 
+/* Rows [k0, k1) of XT into dst (row k0 first): lane l's steps are the contiguous bars l·S − P + k,
+ * clamped to the first/last price before 0 and past the end (they only meet d values the books ignore).
+ * Row by row (each row's eight stores together), not lane by lane: the pass reads a row as one vector
+ * soon after, and a load that finds part of its row still in the store buffer cannot be forwarded (lane
+ * by lane, the last lane's stores were the ones pending: +30% on the default sweep, measured). */
+static void fill_rows(const double *close, const seg_layout *L, double *dst, size_t k0, size_t k1) {
+    size_t rows = k1 - k0;
+    const double *src[HS_VN];
+    int inside = 1;
+    for (int l = 0; l < HS_VN; l++) {
+        int64_t b0 = (int64_t)((size_t)l * L->seg + k0) - (int64_t)L->pad;
+        inside &= b0 >= 0 && (size_t)b0 + rows <= L->n;
+        src[l] = close + (inside ? b0 : 0);
+    }
+    if (inside) {
+        for (size_t i = 0; i < rows; i++, dst += HS_VN)
+            for (int l = 0; l < HS_VN; l++) dst[l] = src[l][i];
+        return;
+    }
+    for (size_t i = 0; i < rows; i++, dst += HS_VN)
+        for (int l = 0; l < HS_VN; l++) {
+            int64_t b = (int64_t)((size_t)l * L->seg + k0 + i) - (int64_t)L->pad;
+            dst[l] = b < 0 ? close[0] : (size_t)b >= L->n ? close[L->n - 1] : close[b];
+        }
+}
+
+/* Make rows [lo, hi) of XT valid in the thread's window and return it (row k at (k − xw_base)·HS_VN).
+ * The pass asks for non-decreasing ranges (a block's anchor rows, then its chunks), so only the new
+ * rows are copied from close; when the window is full its last rows from lo on move to the front (a
+ * memmove of at most the widest window per xw_rows − widest rows).  Memory: O((SEG_XW + widest) × lanes)
+ * per thread, not the whole series (an interleaved copy of it was 800 MB at 10^8 bars). */
+static const double *window_rows(const double *close, const seg_layout *L, seg_shared *t, size_t lo, size_t hi) {
+    if (lo < t->xw_base || lo > t->xw_hi) t->xw_base = t->xw_hi = lo; /* nothing to keep (a new combo) */
+    if (hi > t->xw_base + t->xw_rows) {
+        memmove(t->xw, t->xw + (lo - t->xw_base) * HS_VN, (t->xw_hi - lo) * HS_VN * sizeof(double));
+        t->xw_base = lo;
+    }
+    if (hi > t->xw_hi) {
+        fill_rows(close, L, t->xw + (t->xw_hi - t->xw_base) * HS_VN, t->xw_hi, hi);
+        t->xw_hi = hi;
+    }
+    return t->xw;
+}
+
 /* The certification threshold of the block [blk, end), lane by lane, from the lane's own largest price
  * over every step its d values there depend on (a local bound: a spike or a regime far above the rest
  * only loosens the blocks that see it, not the whole series).  The d at a step of the block reads the
@@ -344,42 +410,40 @@ static hs_vd block_tau(const seg_layout *L, const seg_consts *c, size_t blk, siz
     return vd_loadu(tau);
 }
 
-/* The pass over steps [k0, steps): blocks of SEG_BLOCK steps, each starting with direct sums (the
- * anchor), run in chunks of SEG_CHUNK (first level, then second).  Steps before `second` run the first
- * level only (warm-up: they fill the rings); from `second` on, both, writing masks at k − second. */
-static void fused_pass(const seg_layout *L, seg_thread *t, seg_consts *c, size_t k0, size_t second) {
-    const double *xt = L->xt;
+/* One block of one combo's pass, steps [blk, end) (at most SEG_BLOCK), reading the interleaved series
+ * from the window xt (row k at (k − xbase)·HS_VN): direct sums at blk (the anchor), then chunks of
+ * SEG_CHUNK (first level, then second).  Steps before `second` run the first level only (warm-up: they
+ * fill the rings); from `second` on, both, writing masks at k − second. */
+static void combo_block(const seg_layout *L, seg_thread *t, seg_consts *c, const double *xt, size_t xbase,
+                        size_t blk, size_t end, size_t second) {
     const size_t all = ~(size_t)0, m = t->ring_mask;
     const int64_t *w = c->w;
-    for (size_t blk = k0, end; blk < L->steps; blk = end) {
-        end = blk + SEG_BLOCK < L->steps ? blk + SEG_BLOCK : L->steps;
-        if (blk < second && end > second) end = second; /* the second level starts on a block edge */
-        seg_state st;
-        const double *wt = L->weight;
-        SEG_TIMED(SEG_PART_ANCHORS,
-                  st = (seg_state){anchor_vec(xt, blk, w[0], all, wt), anchor_vec(xt, blk, w[1], all, wt),
-                                   anchor_vec(xt, blk, w[3], all, wt), anchor_vec(xt, blk, w[4], all, wt),
-                                   anchor_vec(xt, blk, w[5], all, wt), {vd_zero(), vd_zero()}, {vd_zero(), vd_zero()}});
-        level1_store(&st, c, t, blk);
-        int with_d = blk >= second;
+    const double *wt = L->weight;
+    seg_state st;
+    size_t kb = blk - xbase;
+    SEG_TIMED(SEG_PART_ANCHORS,
+              st = (seg_state){anchor_vec(xt, kb, w[0], all, wt), anchor_vec(xt, kb, w[1], all, wt),
+                               anchor_vec(xt, kb, w[3], all, wt), anchor_vec(xt, kb, w[4], all, wt),
+                               anchor_vec(xt, kb, w[5], all, wt), {vd_zero(), vd_zero()}, {vd_zero(), vd_zero()}});
+    level1_store(&st, c, t, blk);
+    int with_d = blk >= second;
+    if (with_d) {
+        c->tau = block_tau(L, c, blk, end);
+        SEG_TIMED(SEG_PART_ANCHORS, st.h = anchor_vec(t->ring_raw, blk, w[2], m, wt);
+                  st.h3 = anchor_vec(t->ring_raw3, blk, w[5], m, wt));
+        d_masks(&st, c, t, blk - second);
+    }
+    for (size_t done = blk; done + 1 < end;) { /* step `done` is computed; run (done, stop) */
+        size_t stop = done + 1 + SEG_CHUNK < end ? done + 1 + SEG_CHUNK : end;
+        level1(xt, xbase, t->ring_raw, t->ring_raw3, m, c, &st, done, stop);
         if (with_d) {
-            c->tau = block_tau(L, c, blk, end);
-            SEG_TIMED(SEG_PART_ANCHORS, st.h = anchor_vec(t->ring_raw, blk, w[2], m, wt);
-                      st.h3 = anchor_vec(t->ring_raw3, blk, w[5], m, wt));
-            d_masks(&st, c, t, blk - second);
-        }
-        for (size_t done = blk; done + 1 < end;) { /* step `done` is computed; run (done, stop) */
-            size_t stop = done + 1 + SEG_CHUNK < end ? done + 1 + SEG_CHUNK : end;
-            level1(xt, t->ring_raw, t->ring_raw3, m, c, &st, done, stop);
-            if (with_d) {
-                vsums h = st.h, h3 = st.h3;
-                if (level2_signs(t->ring_raw, t->ring_raw3, t->signs - second, m, c, &st.h, &st.h3, done, stop)) {
-                    st.h = h, st.h3 = h3;
-                    level2_masks(t, c, &st.h, &st.h3, done, stop, second);
-                }
+            vsums h = st.h, h3 = st.h3;
+            if (level2_signs(t->ring_raw, t->ring_raw3, t->signs - second, m, c, &st.h, &st.h3, done, stop)) {
+                st.h = h, st.h3 = h3;
+                level2_masks(t, c, &st.h, &st.h3, done, stop, second);
             }
-            done = stop - 1;
         }
+        done = stop - 1;
     }
 }
 
@@ -422,7 +486,7 @@ static size_t count_uncertain(const seg_thread *t, const seg_layout *L, size_t g
  * over close[g − start, hi), start = the combo's first bar with a d, so every value it forms reads the
  * same prices in the same order as the reference's at that bar.  0 when out of memory (the caller then
  * recomputes bar by bar). */
-static int tier0_range(const double *close, seg_thread *t, const hs_windows *win, size_t g, size_t hi) {
+static int tier0_range(const double *close, seg_shared *t, const hs_windows *win, size_t g, size_t hi) {
     size_t start = combo_first_d(win->w), s0 = g - start, len = hi - s0, stride = hs_scratch_stride(len);
     size_t need = PIPELINE_BUFFERS * stride;
     if (need > t->t0_cap) {
@@ -447,17 +511,18 @@ static int tier0_range(const double *close, seg_thread *t, const hs_windows *win
  * one by one.  Either way a span costs at most about the reference's pipeline over it (1.25x with the
  * look-back), so no input makes the books cost more than a small multiple of the reference. */
 static double tier0_d(const double *close, const seg_layout *L, seg_thread *t, const hs_windows *win, size_t g) {
-    t->recomputed++;
-    if (g >= t->t0_lo && g < t->t0_hi) return t->t0_d[g - t->t0_lo];
+    t->sh->recomputed++;
+    seg_shared *x = t->sh;
+    if (g >= x->t0_lo && g < x->t0_hi) return x->t0_d[g - x->t0_lo];
     const int64_t *w = win->w;
-    if (g >= t->t0_sparse) {
+    if (g >= x->t0_sparse) {
         size_t start = combo_first_d(w), span = start * 4 > SEG_T0_SPAN ? start * 4 : SEG_T0_SPAN;
         size_t hi = L->n - g < span ? L->n : g + span;
         double per_bar = (double)(w[2] * (w[0] + w[1]) + w[5] * (w[3] + w[4] + w[5]));
         double per_range = (double)(hi - g + start) * (double)(w[0] + w[1] + w[2] + w[3] + w[4] + 2 * w[5]);
-        if ((double)count_uncertain(t, L, g, hi) * per_bar >= per_range && tier0_range(close, t, win, g, hi))
-            return t->t0_d[0];
-        t->t0_sparse = hi;
+        if ((double)count_uncertain(t, L, g, hi) * per_bar >= per_range && tier0_range(close, x, win, g, hi))
+            return x->t0_d[0];
+        x->t0_sparse = hi;
     }
     return recompute_d(close, g, w);
 }
@@ -516,37 +581,68 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
     }
 }
 
-static hs_result segments_combo(const double *close, const seg_layout *L, seg_thread *t, const hs_windows *win) {
-    const int64_t *w = win->w;
-    hs_book book = hs_book_new();
-    size_t first_d = combo_first_d(w);
-    if (first_d >= L->n) return hs_book_finish(&book, close[L->n - 1]);
-    seg_consts c;
+static void combo_consts(seg_consts *c, const int64_t *w) {
     for (int q = 0; q < 6; q++) {
-        c.w[q] = w[q];
-        c.wd[q] = vd_set1((double)w[q]);
-        c.inv[q] = vd_set1(1.0 / hs_wma_denom(w[q]));
-        c.ninv[q] = vd_set1(-1.0 / hs_wma_denom(w[q]));
+        c->w[q] = w[q];
+        c->wd[q] = vd_set1((double)w[q]);
+        c->inv[q] = vd_set1(1.0 / hs_wma_denom(w[q]));
+        c->ninv[q] = vd_set1(-1.0 / hs_wma_denom(w[q]));
     }
-    c.two_inv0 = vd_set1(2.0 / hs_wma_denom(w[0]));
-    c.three_inv3 = vd_set1(3.0 / hs_wma_denom(w[3]));
-    c.tau = vd_zero(); /* set per block (block_tau) */
-    c.tau_unit = certify_threshold_eps(1.0, w, eps_seg);
-    c.reach = (size_t)combo_lookback(w) + SEG_BLOCK;
-    size_t second = L->pad, k0 = second - (size_t)(imax(w[2], w[5]) - 1);
-    t->uncertain_lanes = 0;
-    t->t0_lo = t->t0_hi = t->t0_sparse = 0;
-    SEG_TIMED(SEG_PART_FUSED, fused_pass(L, t, &c, k0, second));
-    SEG_TIMED(SEG_PART_BOOKS, for (int lane = 0; lane < HS_VN; lane++) {
+    c->two_inv0 = vd_set1(2.0 / hs_wma_denom(w[0]));
+    c->three_inv3 = vd_set1(3.0 / hs_wma_denom(w[3]));
+    c->tau = vd_zero(); /* set per block (block_tau) */
+    c->tau_unit = certify_threshold_eps(1.0, w, eps_seg);
+    c->reach = (size_t)combo_lookback(w) + SEG_BLOCK;
+}
+
+/* The books of one combo after its pass: lane by lane in time order. */
+static hs_result combo_books(const double *close, const seg_layout *L, seg_thread *t, const hs_windows *win) {
+    hs_book book = hs_book_new();
+    size_t first_d = combo_first_d(win->w);
+    t->sh->t0_lo = t->sh->t0_hi = t->sh->t0_sparse = 0;
+    for (int lane = 0; lane < HS_VN; lane++) {
         size_t lo = (size_t)lane * L->seg, hi = lo + L->seg < L->n ? lo + L->seg : L->n;
         if (hi <= lo || hi <= first_d) continue;
         size_t j_lo = first_d > lo ? first_d - lo : 0;
         lane_books(close, L, t, win, lane, j_lo, hi - lo, &book);
-    });
+    }
     /* level2_signs leaves the uncertain bytes of an all-certain chunk unwritten: they must be zero for
      * the next combo (thread_init zeroes them; only level2_masks and d_masks write them). */
     if (t->uncertain_lanes) memset(t->uncertain, 0, L->seg);
     return hs_book_finish(&book, close[L->n - 1]);
+}
+
+/* `count` (<= SEG_GROUP) combos, one slot each, run block by block over the same window of the
+ * interleaved series: for each block of steps the window gets the block's rows (and the widest window
+ * before them) once, and every combo of the group runs its block from it.  The blocks are the group's
+ * (from the earliest first step, split at `second`); a combo starts at its own first step k0, inside a
+ * block or on its edge.  Then each combo's books. */
+static void segments_group(const double *close, const seg_layout *L, seg_thread *slots, const hs_windows *wins,
+                           size_t count, hs_result *out) {
+    seg_consts c[SEG_GROUP];
+    size_t k0[SEG_GROUP], second = L->pad, first = L->steps, wide = 1;
+    int live[SEG_GROUP];
+    for (size_t g = 0; g < count; g++) {
+        const int64_t *w = wins[g].w;
+        live[g] = combo_first_d(w) < L->n;
+        if (!live[g]) continue;
+        combo_consts(&c[g], w);
+        k0[g] = second - (size_t)(imax(w[2], w[5]) - 1);
+        first = k0[g] < first ? k0[g] : first;
+        wide = (size_t)imax((int64_t)wide, imax(imax(imax(w[0], w[1]), imax(w[3], w[4])), w[5]));
+        slots[g].uncertain_lanes = 0;
+    }
+    SEG_TIMED(SEG_PART_FUSED, for (size_t blk = first, end; blk < L->steps; blk = end) {
+        end = blk + SEG_BLOCK < L->steps ? blk + SEG_BLOCK : L->steps;
+        if (blk < second && end > second) end = second; /* the second level starts on a block edge */
+        const double *xt = window_rows(close, L, slots[0].sh, blk + 1 > wide ? blk + 1 - wide : 0, end);
+        for (size_t g = 0; g < count; g++)
+            if (live[g] && k0[g] < end)
+                combo_block(L, &slots[g], &c[g], xt, slots[0].sh->xw_base, blk > k0[g] ? blk : k0[g], end, second);
+    });
+    for (size_t g = 0; g < count; g++)
+        SEG_TIMED(SEG_PART_BOOKS, out[g] = live[g] ? combo_books(close, L, &slots[g], &wins[g])
+                                                   : hs_book_finish(&(hs_book){0}, close[L->n - 1]));
 }
 
 /* One thread's part of the sweep's single allocation: two rings (ring × HS_VN doubles each), then the
@@ -554,29 +650,36 @@ static hs_result segments_combo(const double *close, const seg_layout *L, seg_th
  * stays 64-byte aligned. */
 static size_t ring_bytes(size_t ring) { return (2 * ring * HS_VN * sizeof(double) + 63) & ~(size_t)63; }
 static size_t mask_bytes(const seg_layout *L) { return (L->seg + 128 + 63) & ~(size_t)63; }
-static size_t thread_bytes(const seg_layout *L, size_t ring) { return ring_bytes(ring) + 2 * mask_bytes(L); }
-
-/* The thread zeroes its own bytes (first touch on its core; the uncertain bytes must start zero). */
-static void thread_init(seg_thread *t, unsigned char *base, const seg_layout *L, size_t ring) {
-    size_t masks = mask_bytes(L);
-    t->ring_mask = ring - 1;
-    t->ring_raw = (double *)(void *)base;
-    t->ring_raw3 = t->ring_raw + ring * HS_VN;
-    t->signs = base + ring_bytes(ring);
-    t->uncertain = t->signs + masks;
-    memset(t->signs, 0, 2 * masks);
-    t->recomputed = 0;
-    t->t0_buf = t->t0_d = NULL;
-    t->t0_cap = t->t0_lo = t->t0_hi = t->t0_sparse = 0;
+static size_t window_bytes(size_t rows) { return (rows * HS_VN * sizeof(double) + 63) & ~(size_t)63; }
+static size_t slot_bytes(const seg_layout *L, size_t ring) { return ring_bytes(ring) + 2 * mask_bytes(L); }
+static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t group) {
+    return group * slot_bytes(L, ring) + window_bytes(rows);
 }
 
-/* XT: steps × HS_VN, step-major. */
-static void fill_layout(const double *close, size_t k_from, size_t k_to, seg_layout *L) {
-    for (size_t k = k_from; k < k_to; k++)
-        for (int l = 0; l < HS_VN; l++) {
-            int64_t bar = (int64_t)((size_t)l * L->seg + k) - (int64_t)L->pad;
-            L->xt[k * HS_VN + (size_t)l] = bar < 0 ? close[0] : (size_t)bar >= L->n ? close[L->n - 1] : close[bar];
-        }
+/* Rows of the interleaved window beyond the widest window and a block: it slides (a memmove of the
+ * widest window) once per SEG_XW rows. */
+#ifndef SEG_XW
+#define SEG_XW 2048
+#endif
+
+/* The thread zeroes its own bytes (first touch on its core; the uncertain bytes must start zero). */
+static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, const seg_layout *L, size_t ring,
+                        size_t rows, size_t group) {
+    size_t masks = mask_bytes(L);
+    for (size_t g = 0; g < group; g++, base += slot_bytes(L, ring)) {
+        seg_thread *t = &slots[g];
+        t->ring_mask = ring - 1;
+        t->ring_raw = (double *)(void *)base;
+        t->ring_raw3 = t->ring_raw + ring * HS_VN;
+        t->signs = base + ring_bytes(ring);
+        t->uncertain = t->signs + masks;
+        memset(t->signs, 0, 2 * masks);
+        t->uncertain_lanes = 0;
+        t->sh = sh;
+    }
+    *sh = (seg_shared){0};
+    sh->xw = (double *)(void *)base;
+    sh->xw_rows = rows;
 }
 
 /* Tile maxima of lane l (see seg_layout), tiles [t_from, t_to): lane l's steps are the contiguous bars
@@ -598,7 +701,7 @@ static void fill_tile_max(const double *close, size_t t_from, size_t t_to, seg_l
 hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_t n, const hs_windows *combos,
                                                      size_t n_combos, hs_result *out, int threads, hs_error *err) {
     if (n_combos == 0) return HS_OK;
-    seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL, NULL};
+    seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL};
     int64_t widest = 1, widest_any = 1;
     for (size_t c = 0; c < n_combos; c++) {
         L.pad = (size_t)imax((int64_t)L.pad, combo_lookback(combos[c].w));
@@ -611,22 +714,27 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
     long long recomputed = 0;
     if (threads < 1) threads = 1;
     if ((size_t)threads > n_combos) threads = (int)n_combos; /* a thread with no combo would cost ~a wake-up */
-    /* One allocation, made here, for XT and every thread's rings and masks.  Allocated inside the
+    /* One allocation, made here, for the weights, the tile maxima and every thread's rings, masks and
+     * window of the interleaved series.  Allocated inside the
      * parallel region (one malloc arena per thread), the second thread's buffers cost 0.3-0.5 ms per
      * sweep against 0.1 ms for the first (omp_get_wtime per thread, default sweep, 2026-12-03): a few
      * percent of a 2-thread sweep that takes 12 ms of CPU per thread. */
-    size_t xt_bytes = (L.steps * HS_VN * sizeof(double) + 63) & ~(size_t)63;
     size_t weight_bytes = ((size_t)widest_any * sizeof(double) + 63) & ~(size_t)63;
     size_t tiles = (L.steps + SEG_TILE - 1) / SEG_TILE, tile_bytes = (tiles * HS_VN * sizeof(double) + 63) & ~(size_t)63;
     weight_bytes += tile_bytes; /* the tile maxima follow the weights */
-    size_t per_thread = thread_bytes(&L, ring);
-    unsigned char *block = aligned_alloc(64, xt_bytes + weight_bytes + (size_t)threads * per_thread);
-    if (!block) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the interleaved series (%zu bars)", n);
-    L.xt = (double *)(void *)block;
-    L.weight = (double *)(void *)(block + xt_bytes);
+    size_t group = n_combos / (4 * (size_t)threads);
+    group = group < 1 ? 1 : group > SEG_GROUP ? SEG_GROUP : group;
+    /* Each slot holds two S-byte masks (S = n/lanes): at most SEG_GROUP_BYTES of them per thread, so
+     * long series run smaller groups (10^8 bars on AVX-512: 25 MB a slot, one combo at a time). */
+    size_t by_memory = SEG_GROUP_BYTES / (2 * mask_bytes(&L));
+    if (group > by_memory) group = by_memory < 1 ? 1 : by_memory;
+    size_t n_groups = (n_combos + group - 1) / group;
+    size_t rows = (size_t)widest_any + SEG_BLOCK + SEG_XW, per_thread = thread_bytes(&L, ring, rows, group);
+    unsigned char *block = aligned_alloc(64, weight_bytes + (size_t)threads * per_thread);
+    if (!block) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the segments kernel (%zu bars)", n);
+    L.weight = (double *)(void *)block;
     for (int64_t j = 0; j < widest_any; j++) L.weight[j] = (double)(j + 1);
-    L.tile_max = (double *)(void *)(block + xt_bytes + weight_bytes - tile_bytes);
-    block += weight_bytes; /* the threads' parts follow XT as before; freed through L.xt */
+    L.tile_max = (double *)(void *)(block + weight_bytes - tile_bytes);
 #ifdef HS_HAVE_OPENMP
 #pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : recomputed)
 #endif
@@ -636,25 +744,26 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
         me = omp_get_thread_num();
         team = omp_get_num_threads();
 #endif
-        size_t chunk = (L.steps + (size_t)team - 1) / (size_t)team;
-        size_t from = chunk * (size_t)me < L.steps ? chunk * (size_t)me : L.steps;
-        fill_layout(close, from, from + chunk < L.steps ? from + chunk : L.steps, &L);
         size_t tile_chunk = (tiles + (size_t)team - 1) / (size_t)team, tile_from = tile_chunk * (size_t)me;
         if (tile_from < tiles) fill_tile_max(close, tile_from, tile_from + tile_chunk < tiles ? tile_from + tile_chunk : tiles, &L);
-        seg_thread t;
-        thread_init(&t, block + xt_bytes + (size_t)me * per_thread, &L, ring);
-        /* Combos in grid order, one at a time to whichever thread is free: their costs are nearly equal
-         * (the fused pass is L.steps steps for every combo; the books and anchors differ by ~20%), so
-         * the tail is at most one combo, ~0.25 ms of CPU on the default sweep. */
+        seg_thread slots[SEG_GROUP];
+        seg_shared sh;
+        thread_init(slots, &sh, block + weight_bytes + (size_t)me * per_thread, &L, ring, rows, group);
+        /* Groups of `group` combos in grid order, one at a time to whichever thread is free: their costs
+         * are nearly equal (the fused pass is L.steps steps for every combo; the books and anchors differ
+         * by ~20%), so the tail is at most one group, and there are at least four groups per thread. */
 #ifdef HS_HAVE_OPENMP
 #pragma omp barrier
 #pragma omp for schedule(dynamic, 1)
 #endif
-        for (size_t c = 0; c < n_combos; c++) out[c] = segments_combo(close, &L, &t, &combos[c]);
-        recomputed += t.recomputed;
-        free(t.t0_buf);
+        for (size_t g = 0; g < n_groups; g++) {
+            size_t g0 = g * group;
+            segments_group(close, &L, slots, combos + g0, n_combos - g0 < group ? n_combos - g0 : group, out + g0);
+        }
+        recomputed += sh.recomputed;
+        free(sh.t0_buf);
     }
-    free(L.xt);
+    free(L.weight); /* the start of the one allocation */
     hs_kernel_count_recomputed(recomputed);
     return HS_OK;
 }
