@@ -8,6 +8,8 @@
  *   vd_add vd_sub vd_mul vd_div                 lane-wise, each rounded (IEEE), never fused
  *   vd_fma(a, b, c)       a*b + c with ONE rounding — only where a variant states it is tier 1
  *   vd_abs(v)             vd_max(a, b)         |v| (exact); lane-wise maximum (operands never NaN)
+ *   vd_min(a, b)                               lane-wise minimum (operands never NaN: which one a NaN
+ *                                              gives differs by ISA)
  *   vd_hsum(v)            horizontal sum, lanes added pairwise (tier 1: reassociates)
  *   vd_cmpgt_mask / vd_blend                    compare and select (mask type hs_vmask)
  *   hs_vi, vi_set1, vi_add, vi_loadu            int64 index vectors, one per double lane

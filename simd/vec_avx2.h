@@ -13,6 +13,7 @@ static inline hs_vd vd_sub(hs_vd a, hs_vd b) { return _mm256_sub_pd(a, b); }
 static inline hs_vd vd_mul(hs_vd a, hs_vd b) { return _mm256_mul_pd(a, b); }
 static inline hs_vd vd_abs(hs_vd a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), a); }
 static inline hs_vd vd_max(hs_vd a, hs_vd b) { return _mm256_max_pd(a, b); } /* not for NaN */
+static inline hs_vd vd_min(hs_vd a, hs_vd b) { return _mm256_min_pd(a, b); } /* not for NaN */
 static inline hs_vd vd_div(hs_vd a, hs_vd b) { return _mm256_div_pd(a, b); }
 static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return _mm256_fmadd_pd(a, b, c); }
 static inline double vd_hsum(hs_vd v) {

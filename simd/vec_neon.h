@@ -13,6 +13,7 @@ static inline hs_vd vd_sub(hs_vd a, hs_vd b) { return vsubq_f64(a, b); }
 static inline hs_vd vd_mul(hs_vd a, hs_vd b) { return vmulq_f64(a, b); }
 static inline hs_vd vd_abs(hs_vd a) { return vabsq_f64(a); }
 static inline hs_vd vd_max(hs_vd a, hs_vd b) { return vmaxq_f64(a, b); } /* not for NaN */
+static inline hs_vd vd_min(hs_vd a, hs_vd b) { return vminq_f64(a, b); } /* not for NaN */
 static inline hs_vd vd_div(hs_vd a, hs_vd b) { return vdivq_f64(a, b); }
 static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return vfmaq_f64(c, a, b); }
 static inline double vd_hsum(hs_vd v) { return vaddvq_f64(v); }

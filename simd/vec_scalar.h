@@ -14,6 +14,7 @@ static inline hs_vd vd_sub(hs_vd a, hs_vd b) { return a - b; }
 static inline hs_vd vd_mul(hs_vd a, hs_vd b) { return a * b; }
 static inline hs_vd vd_abs(hs_vd a) { return fabs(a); }
 static inline hs_vd vd_max(hs_vd a, hs_vd b) { return a > b ? a : b; } /* not for NaN */
+static inline hs_vd vd_min(hs_vd a, hs_vd b) { return a < b ? a : b; } /* not for NaN */
 static inline hs_vd vd_div(hs_vd a, hs_vd b) { return a / b; }
 static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return fma(a, b, c); }
 static inline double vd_hsum(hs_vd v) { return v; }

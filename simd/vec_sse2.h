@@ -15,6 +15,7 @@ static inline hs_vd vd_sub(hs_vd a, hs_vd b) { return _mm_sub_pd(a, b); }
 static inline hs_vd vd_mul(hs_vd a, hs_vd b) { return _mm_mul_pd(a, b); }
 static inline hs_vd vd_abs(hs_vd a) { return _mm_andnot_pd(_mm_set1_pd(-0.0), a); }
 static inline hs_vd vd_max(hs_vd a, hs_vd b) { return _mm_max_pd(a, b); } /* not for NaN */
+static inline hs_vd vd_min(hs_vd a, hs_vd b) { return _mm_min_pd(a, b); } /* not for NaN */
 static inline hs_vd vd_div(hs_vd a, hs_vd b) { return _mm_div_pd(a, b); }
 static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) {
     double x[2], y[2], z[2];
