@@ -73,14 +73,14 @@ def dpass_ops(windows, bars, lanes):
     block's first step), counted from the source.  Level 1 runs every step from the combo's warm-up start,
     seg + max(w2, w5) - 1 steps: 25 ops a step (5 slides of 4, raw 2, raw3 3), 33 flops (8 multiply-adds
     as 2, the 7 subtractions that run as fma(x, -1, y) on FMA ISAs as the one flop they compute).  Level 2
-    runs the segment's seg steps: 14 ops (2 slides of 4, d 2, certification 4: |d|, compare, select, max),
+    runs the segment's seg steps: 13 ops (2 slides of 4, d 2, certification 3: |d|, min, the sum of d),
     13 flops (the certification counts 0).  Returns (vector ops, flops, a lane each).  Chunks rerun by
     level2_masks (only where a lane is uncertain: a few per sweep on the default series) are not counted."""
     seg = -(-bars // lanes)
     ops = flops = 0
     for w in windows:
         steps = seg + max(w[2], w[5]) - 1
-        ops += 25 * steps + 14 * seg
+        ops += 25 * steps + 13 * seg
         flops += (33 * steps + 13 * seg) * lanes
     return ops, flops
 
