@@ -469,13 +469,6 @@ static __attribute__((noinline)) double recompute_d(const double *close, size_t 
     return hma3_tier0_at(close, bar, w) - hma_tier0_at(close, bar, w);
 }
 
-/* A WMA pass in the reference's order (the port's: one accumulator, oldest first, each product rounded
- * before its add, then the division: wma_tier0_at), for pipeline_d. */
-static void tier0_wma(const double *x, size_t n, size_t first, int64_t w, double *out, double *extra) {
-    (void)extra;
-    for (size_t i = first + (size_t)w - 1; i < n; i++) out[i] = wma_tier0_at(x, i, w);
-}
-
 /* Uncertain bars among the bars [g0, g1) (any lanes). */
 static size_t count_uncertain(const seg_thread *t, const seg_layout *L, size_t g0, size_t g1) {
     size_t count = 0;
@@ -512,7 +505,7 @@ static int tier0_range(const double *close, seg_shared *t, const hs_windows *win
         t->t0_cap = t->t0_buf ? need : 0;
         if (!t->t0_buf) return 0;
     }
-    pipeline_d(close + s0, len, win, t->t0_buf, tier0_wma);
+    pipeline_d(close + s0, len, win, t->t0_buf, wma_tier0_pass); /* span-sized buffers, not n */
     t->t0_d = t->t0_buf + stride + start; /* d is the pipeline's second buffer, bar s0 + i at index i */
     t->t0_lo = g;
     t->t0_hi = hi;
