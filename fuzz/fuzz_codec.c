@@ -76,7 +76,7 @@ static void check_reply_encoders(const uint8_t *data, size_t size, const char *n
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     hs_codec_limits lim = {1u << 16, 1ull << 24};
-    hs_error err;
+    hs_error err = {{0}}; /* zeroed before each parse: a refusal must write its own message, not find an old one */
     /* The body where a reader puts it: the arrays 8-byte aligned. */
     size_t pad = size ? hs_codec_body_pad(data[0]) : 0;
     unsigned char *buf = malloc(pad + size + 1);
@@ -89,13 +89,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (!memchr(err.msg, 0, sizeof err.msg) || err.msg[0] == 0) {
         abort(); /* every refusal names its problem */
     }
-    if (size >= 4) hs_codec_check_prefix(hs_codec_get_u32(data), &lim, &err);
+    if (size >= 4) {
+        err = (hs_error){{0}};
+        if (hs_codec_check_prefix(hs_codec_get_u32(data), &lim, &err) != HS_WIRE_OK &&
+            (!memchr(err.msg, 0, sizeof err.msg) || err.msg[0] == 0))
+            abort(); /* a refused length prefix names its problem too */
+    }
 
     /* Reply side: the same bytes as an error reply and a HELLO reply. */
     char msg[64];
     hs_codec_parse_error(data, size, msg, sizeof msg);
     hs_hello h;
-    hs_codec_parse_hello(data, size, &h, &err);
+    err = (hs_error){{0}};
+    if (hs_codec_parse_hello(data, size, &h, &err) != HS_WIRE_OK && (!memchr(err.msg, 0, sizeof err.msg) || err.msg[0] == 0))
+        abort(); /* so does a refused HELLO reply */
 
     /* Encoders round-trip: an error reply of these bytes as text comes back as the same code. */
     unsigned char out[128];

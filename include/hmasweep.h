@@ -98,7 +98,7 @@ HS_API hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, siz
 /* ---- the sweep --------------------------------------------------------------------------------- */
 /* What a sweep actually ran: filled when hs_sweep_options.report is non-NULL (and struct_size covers it). */
 typedef struct {
-    char variant[32]; /* the registry name that ran ("unchecked" for NULL) */
+    char variant[32]; /* the registry name that ran (variant NULL: "best"'s target) */
     char isa[16];     /* the ISA chosen (requested, or the default, capped by $HMASWEEP_ISA) */
     int threads;      /* threads it ran with: 1 for serial variants */
 } hs_sweep_report;

@@ -4,12 +4,12 @@
  *    the independent numba peer (tests/golden/README.md): trades exactly equal; PnL bit-identical for a
  *    tier-0 variant, within 1e-6 for tier 1 (SPEC §5), printing the measured max |ΔPnL|;
  * 2. other data — several seeds, sizes and grids, including L = 2..5, odd L and windows at the series
- *    length — against the `unchecked` reference computed here, same criteria;
- * 3. six windows not derived from L (w0 > w1, w3 > w4 > w5, ...), against the numba peer's values and
- *    against `unchecked`;
- * 4. for OpenMP variants: 1, 2 and 3 threads give bit-identical results.
+ *    length; series shaped to put d at or near zero; twelve windows not derived from L (w0 > w1,
+ *    w3 > w4 > w5, ...) — against the numba peer's values (tests/golden/gate_numba.h), same criteria;
+ * 3. for OpenMP variants: 1, 2 and 3 threads give bit-identical results.
  *
- * usage: gate_variant VARIANT ISA      (exit 77 = skipped: this CPU cannot run ISA)
+ * usage: gate_variant VARIANT ISA      (exit 77 = skipped: this CPU cannot run ISA; skip() below)
+ *        gate_variant --dump DIR       (the data sets' series and windows, for tests/golden/gate_numba.py)
  */
 #include <stdlib.h>
 
@@ -82,6 +82,11 @@ static void check_default_run(void) {
     golden_free(&g);
 }
 
+/* ---- the data sets beyond the default run -------------------------------------------------------------
+ * Each is a series and a list of combos; the expected results are the numba peer's (peers/numba, written
+ * from the spec and the study, not from the C code), committed in tests/golden/gate_numba.h with where
+ * they came from.  `gate_variant --dump DIR` writes every set's series and windows for that generator
+ * (tests/golden/gate_numba.py), so the reference is never its own oracle, least of all at d ~ 0. */
 typedef struct {
     uint64_t seed;
     size_t bars;
@@ -90,32 +95,15 @@ typedef struct {
 } data_case;
 
 /* Small and odd shapes the default run never visits.  bars = 60 with L = 60 puts w1 at the series length
- * (no HMA value at all, so zero trades); L = 2..5 gives windows of 1. */
+ * (no HMA value at all, so zero trades); L = 2..5 gives windows of 1.  Series: vol HS_DEFAULT_VOL * 3. */
 static const data_case cases[] = {
     {7, 5000, {2, 3, 4, 5, 6, 7, 9, 11, 13, 17, 31, 33, 64, 101, 199, 257}, 16},
     {(1ULL << 40) + 3, 20000, {2, 5, 8, 21, 55, 144, 200, 233}, 8},
     {0, 60, {2, 3, 30, 45, 50, 59, 60}, 7},
     {123456789, 150, {2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 40, 80, 120, 149, 150}, 15},
-    {42, 1, {2}, 0},
+    {42, 1, {2}, 0}, /* no combos: the call succeeds and writes nothing */
 };
-
-static void check_other_data(void) {
-    const hs_variant *ref = hs_variant_find("unchecked");
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        const data_case *dc = &cases[k];
-        double *close = malloc(dc->bars * sizeof *close);
-        hs_windows w[16];
-        hs_result want[16], got[16];
-        hs_make_close(dc->seed, dc->bars, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, close, NULL);
-        for (size_t c = 0; c < dc->n; c++) hs_windows_from_length(dc->lengths[c], &w[c], NULL);
-        char label[64];
-        snprintf(label, sizeof label, "seed %llu bars %zu", (unsigned long long)dc->seed, dc->bars);
-        if (run(ref, HS_ISA_SCALAR, 1, close, dc->bars, w, dc->n, want) == HS_OK &&
-            run(variant, isa, 2, close, dc->bars, w, dc->n, got) == HS_OK)
-            gate(label, got, want, dc->lengths, dc->n);
-        free(close);
-    }
-}
+enum { CASES = sizeof cases / sizeof cases[0] };
 
 /* Series built to put d at or near zero, where only exact tier-0 arithmetic decides the sign: a flat
  * series (d exactly 0: no trades), a two-level zigzag, a flat series with 1e-12 ripples (d at the level
@@ -126,6 +114,11 @@ static void check_other_data(void) {
  * on a real FX series).  A variant that approximates d must recompute these bars exactly to stay tier 0,
  * and no variant is exempt: a variant the CLI offers passes every series. */
 enum { SHAPE_N = 700, SHAPES = 8 };
+static const char *const shape_names[SHAPES] = {
+    "flat series",      "zigzag series",         "near-flat series", "overflowing series",
+    "staircase series", "flat-open 1e-5 quotes", "held 1e-4 quotes", "flat-stretch 1e-5 quotes"};
+static const int64_t shape_lengths[] = {2, 3, 4, 5, 6, 7, 8, 10, 16, 25, 40, 64};
+enum { SHAPE_L = sizeof shape_lengths / sizeof shape_lengths[0] };
 
 static double round_to(double x, double tick) { return round(x / tick) * tick; }
 
@@ -147,71 +140,123 @@ static void shaped_series(int shape, double *x, size_t n) {
     }
 }
 
-static void check_shaped_data(void) {
-    const hs_variant *ref = hs_variant_find("unchecked");
-    const int64_t lengths[] = {2, 3, 4, 5, 6, 7, 8, 10, 16, 25, 40, 64};
-    enum { NL = sizeof lengths / sizeof lengths[0] };
-    static double x[SHAPE_N];
-    hs_windows w[NL];
-    hs_result want[NL], got[NL];
-    for (size_t c = 0; c < NL; c++) hs_windows_from_length(lengths[c], &w[c], NULL);
-    const char *names[SHAPES] = {"flat series", "zigzag series", "near-flat series", "overflowing series",
-                                 "staircase series", "flat-open 1e-5 quotes", "held 1e-4 quotes",
-                                 "flat-stretch 1e-5 quotes"};
-    for (int shape = 0; shape < SHAPES; shape++) {
-        shaped_series(shape, x, SHAPE_N);
-        if (run(ref, HS_ISA_SCALAR, 1, x, SHAPE_N, w, NL, want) != HS_OK ||
-            run(variant, isa, 2, x, SHAPE_N, w, NL, got) != HS_OK)
-            continue;
-        gate(names[shape], got, want, lengths, NL);
-    }
-}
-
-/* Six windows NOT derived from L (the wire and hs_sweep take any six windows >= 1): w0 > w1, w3 > w4 > w5,
- * all ones, windows at the series length.  Expected values on the 3000-bar series are the numba peer's
- * (peers/numba/hma_numba.py: backtest(series, *w, FEE) on the series `hmasweep gen --seed 7 --bars 3000
- * --vol 0.0024000000000000002` writes, i.e. HS_DEFAULT_VOL * 3), an independent source; every variant must equal them (tier 0 bit for bit), and `unchecked` on the other series. */
+/* Twelve windows NOT derived from L (the wire and hs_sweep take any six windows >= 1): w0 > w1,
+ * w3 > w4 > w5, all ones, windows at the series length; on GBM series and on three shaped ones. */
 enum { FREE_N = 12, FREE_NOISE = 5 };
 static const hs_windows free_windows[FREE_N] = {
     {{3, 6, 2, 9, 2, 3}},  {{10, 3, 7, 2, 9, 4}}, {{1, 1, 1, 1, 1, 1}},    {{40, 1, 1, 1, 1, 40}},
     {{1, 40, 3, 30, 20, 1}}, {{7, 7, 7, 7, 7, 7}}, {{2, 9, 5, 12, 1, 6}},   {{25, 4, 9, 3, 18, 11}},
     {{60, 1, 1, 1, 1, 1}}, {{1, 1, 60, 1, 1, 1}}, {{1, 1, 1, 60, 30, 1}}, {{31, 2, 30, 1, 1, 30}},
 };
-static const hs_result free_numba[8] = {
-    {-0x1.a9e0092733bedp+5, 382}, {-0x1.296c30026b64fp+3, 298}, {-0x1.25d0947221b46p+6, 805},
-    {-0x1.15db5090c4e02p+3, 192}, {-0x1.08ad99e4082a4p+5, 220}, {-0x1.026fffd255d2ep+6, 358},
-    {-0x1.48255c283b098p+5, 258}, {-0x1.bc82641704860p+3, 162},
-};
+static const struct { uint64_t seed; size_t bars; int shape; } free_sets[] = {
+    {7, 3000, -1}, {11, 200, -1}, {0, 60, -1}, {0, 700, 0}, {0, 700, 3}, {0, 700, 4}};
+enum { FREE_SETS = sizeof free_sets / sizeof free_sets[0], DATA_SETS = CASES + SHAPES + FREE_SETS };
 
-static void check_free_windows(void) {
-    const hs_variant *ref = hs_variant_find("unchecked");
-    static double x[3000];
-    hs_result want[FREE_N], got[FREE_N];
-    int64_t index[FREE_N];
-    for (size_t c = 0; c < FREE_N; c++) index[c] = (int64_t)c; /* labels: "L=" is the combo's index here */
-    struct { uint64_t seed; size_t bars; int shape; } sets[] = {{7, 3000, -1}, {11, 200, -1}, {0, 60, -1},
-                                                                {0, 700, 0}, {0, 700, 3}, {0, 700, 4}};
-    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
-        size_t bars = sets[k].bars, n = bars >= 60 ? FREE_N : 8;
-        if (sets[k].shape < 0) hs_make_close(sets[k].seed, bars, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, x, NULL);
-        else shaped_series(sets[k].shape, x, bars);
-        if (run(ref, HS_ISA_SCALAR, 1, x, bars, free_windows, n, want) != HS_OK ||
-            run(variant, isa, 2, x, bars, free_windows, n, got) != HS_OK)
-            continue;
-        /* (7,7,7,7,7,7): HMA and HMA3 are the same WMA in exact arithmetic, so d is pure rounding noise
-         * and only tier 0 promises its signs (as on the near-flat series).  Report it, do not gate it. */
-        if (variant->tier == 1) {
-            if (got[FREE_NOISE].trades != want[FREE_NOISE].trades)
-                printf("tier 1, free windows (7,7,7,7,7,7) on series %d (d is rounding noise, not gated): %lld "
-                       "trades, reference %lld\n", (int)k, (long long)got[FREE_NOISE].trades,
-                       (long long)want[FREE_NOISE].trades);
-            got[FREE_NOISE] = want[FREE_NOISE];
-        }
-        char label[64];
-        snprintf(label, sizeof label, "free windows, %zu bars, series %d", bars, (int)k);
-        if (k == 0) gate("free windows vs the numba peer", got, free_numba, index, 8);
-        gate(label, got, want, index, n);
+typedef struct {
+    char label[64];
+    int free; /* free windows: (7,7,7,7,7,7) is rounding noise for tier 1 */
+    size_t bars, n;
+    double *close;
+    hs_windows w[16];
+    int64_t lengths[16]; /* for the messages: L, or the combo's index for free windows */
+} data_set;
+
+/* Data set k of DATA_SETS, in the order of tests/golden/gate_numba.h; free its close with free(). */
+static void data_set_make(size_t k, data_set *d) {
+    memset(d, 0, sizeof *d);
+    if (k < CASES) {
+        const data_case *dc = &cases[k];
+        d->bars = dc->bars, d->n = dc->n;
+        d->close = malloc(d->bars * sizeof *d->close);
+        hs_make_close(dc->seed, dc->bars, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, d->close, NULL);
+        for (size_t c = 0; c < d->n; c++) d->lengths[c] = dc->lengths[c];
+        snprintf(d->label, sizeof d->label, "seed %llu bars %zu", (unsigned long long)dc->seed, dc->bars);
+    } else if (k < CASES + SHAPES) {
+        int shape = (int)(k - CASES);
+        d->bars = SHAPE_N, d->n = SHAPE_L;
+        d->close = malloc(d->bars * sizeof *d->close);
+        shaped_series(shape, d->close, d->bars);
+        for (size_t c = 0; c < d->n; c++) d->lengths[c] = shape_lengths[c];
+        snprintf(d->label, sizeof d->label, "%s", shape_names[shape]);
+    } else {
+        size_t f = k - CASES - SHAPES;
+        d->free = 1, d->bars = free_sets[f].bars, d->n = d->bars >= 60 ? FREE_N : 8;
+        d->close = malloc(d->bars * sizeof *d->close);
+        if (free_sets[f].shape < 0)
+            hs_make_close(free_sets[f].seed, d->bars, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, d->close, NULL);
+        else
+            shaped_series(free_sets[f].shape, d->close, d->bars);
+        for (size_t c = 0; c < d->n; c++) d->w[c] = free_windows[c], d->lengths[c] = (int64_t)c;
+        snprintf(d->label, sizeof d->label, "free windows, %zu bars, series %zu", d->bars, f);
+        return;
     }
+    for (size_t c = 0; c < d->n; c++) hs_windows_from_length(d->lengths[c], &d->w[c], NULL);
+}
+
+#include "golden/gate_numba.h" /* gate_numba[DATA_SETS]: the numba peer's results */
+
+static void check_data_sets(void) {
+    CHECK(sizeof gate_numba / sizeof gate_numba[0] == DATA_SETS,
+          "tests/golden/gate_numba.h has %zu data sets, the gate %d: regenerate it (tests/golden/gate_numba.py)",
+          sizeof gate_numba / sizeof gate_numba[0], (int)DATA_SETS);
+    for (size_t k = 0; k < DATA_SETS && k < sizeof gate_numba / sizeof gate_numba[0]; k++) {
+        data_set d;
+        data_set_make(k, &d);
+        hs_result got[16], want[16];
+        CHECK(gate_numba[k].n == d.n, "%s: %zu numba results for %zu combos: regenerate tests/golden/gate_numba.h",
+              d.label, gate_numba[k].n, d.n);
+        if (gate_numba[k].n == d.n && run(variant, isa, 2, d.close, d.bars, d.w, d.n, got) == HS_OK) {
+            if (d.n) memcpy(want, gate_numba[k].r, d.n * sizeof *want);
+            /* (7,7,7,7,7,7): HMA and HMA3 are the same WMA in exact arithmetic, so d is pure rounding noise
+             * and only tier 0 promises its signs (as on the near-flat series).  Report it, do not gate it. */
+            if (d.free && variant->tier == 1) {
+                if (got[FREE_NOISE].trades != want[FREE_NOISE].trades)
+                    printf("tier 1, free windows (7,7,7,7,7,7), %s (d is rounding noise, not gated): %lld "
+                           "trades, numba %lld\n", d.label, (long long)got[FREE_NOISE].trades,
+                           (long long)want[FREE_NOISE].trades);
+                got[FREE_NOISE] = want[FREE_NOISE];
+            }
+            gate(d.label, got, want, d.lengths, d.n);
+        }
+        free(d.close);
+    }
+}
+
+/* gate_variant --dump DIR: every data set as DIR/setK.f64 (little-endian f64) and DIR/sets.json (labels
+ * and windows), the input of tests/golden/gate_numba.py. */
+static int dump_data_sets(const char *dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sets.json", dir);
+    FILE *index = fopen(path, "w");
+    if (!index) {
+        fprintf(stderr, "gate_variant: cannot write %s\n", path);
+        return 1;
+    }
+    fprintf(index, "[\n");
+    for (size_t k = 0; k < DATA_SETS; k++) {
+        data_set d;
+        data_set_make(k, &d);
+        snprintf(path, sizeof path, "%s/set%zu.f64", dir, k);
+        FILE *f = fopen(path, "wb");
+        int ok = f && fwrite(d.close, sizeof *d.close, d.bars, f) == d.bars;
+        if (f && fclose(f) != 0) ok = 0;
+        if (!ok) {
+            fprintf(stderr, "gate_variant: cannot write %s\n", path);
+            fclose(index);
+            free(d.close);
+            return 1;
+        }
+        fprintf(index, "  {\"label\": \"%s\", \"series\": \"set%zu.f64\", \"bars\": %zu, \"windows\": [", d.label, k,
+                d.bars);
+        for (size_t c = 0; c < d.n; c++)
+            fprintf(index, "%s[%lld, %lld, %lld, %lld, %lld, %lld]", c ? ", " : "", (long long)d.w[c].w[0],
+                    (long long)d.w[c].w[1], (long long)d.w[c].w[2], (long long)d.w[c].w[3], (long long)d.w[c].w[4],
+                    (long long)d.w[c].w[5]);
+        fprintf(index, "]}%s\n", k + 1 < DATA_SETS ? "," : "");
+        free(d.close);
+    }
+    fprintf(index, "]\n");
+    return fclose(index) == 0 ? 0 : 1;
 }
 
 static void check_thread_independence(void) {
@@ -232,9 +277,32 @@ static void check_thread_independence(void) {
     free(close);
 }
 
+/* The skip policy (tests/skips.allow): "SKIPPED: TOOL: reason" and 77 (ctest: Skipped), except in CI (CI set,
+ * not "false"/"0") when TOOL is not on the allow-list: then the gate fails. */
+static int skip(const char *tool, const char *isa_name) {
+    const char *ci = getenv("CI");
+    if (ci && *ci && strcmp(ci, "false") != 0 && strcmp(ci, "0") != 0) {
+        FILE *f = fopen(HS_SOURCE_DIR "/tests/skips.allow", "r");
+        char line[256];
+        int allowed = 0;
+        size_t k = strlen(tool);
+        while (f && !allowed && fgets(line, sizeof line, f))
+            allowed = strncmp(line, tool, k) == 0 && (line[k] == ' ' || line[k] == '\t');
+        if (f) fclose(f);
+        if (!allowed) {
+            printf("FAIL: unexpected skip in CI (CI=%s): %s: this CPU cannot run %s ('%s' is not on "
+                   "tests/skips.allow)\n", ci, tool, isa_name, tool);
+            return 1;
+        }
+    }
+    printf("SKIPPED: %s: this CPU cannot run %s\n", tool, isa_name);
+    return 77;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--dump") == 0) return dump_data_sets(argv[2]);
     if (argc != 3) {
-        fprintf(stderr, "usage: gate_variant VARIANT ISA\n");
+        fprintf(stderr, "usage: gate_variant VARIANT ISA | --dump DIR\n");
         return 2;
     }
     variant = hs_variant_find(argv[1]);
@@ -242,14 +310,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "gate_variant: %s/%s is not registered and built\n", argv[1], argv[2]);
         return 2;
     }
-    if (!hs_isa_supported(isa)) {
-        printf("gate_variant %s/%s: skipped, this CPU cannot run %s\n", argv[1], argv[2], argv[2]);
-        return 77;
-    }
+    if (!hs_isa_supported(isa)) return skip("cpu-isa", argv[2]);
     check_default_run();
-    check_other_data();
-    check_shaped_data();
-    check_free_windows();
+    check_data_sets();
     check_thread_independence();
     printf("gate %s/%s (tier %d): max |dPnL| vs reference = %.3g\n", variant->name, argv[2], variant->tier, max_dpnl);
     char name[96];

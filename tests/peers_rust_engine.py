@@ -9,18 +9,23 @@ equal tests/golden/default_run.json (made by the C reference, checked against nu
 and echo is verbatim, a bad request gets an error reply naming it while the connection goes on, an
 oversized length prefix ends the connection with an error, bad stdin input exits 1.
 
-Exit 77 (skipped) when cargo is absent.  usage: peers_rust_engine.py path/to/hmasweep
+Skipped (tests/skip_policy.py: exit 77, or a failure in CI for a tool not on tests/skips.allow) when cargo
+or numpy is absent; the tools are checked before anything that needs them is imported.
+usage: peers_rust_engine.py path/to/hmasweep
 """
-import json, os, shutil, socket, struct, subprocess, sys, tempfile, time
+import importlib.util, json, os, shutil, socket, struct, subprocess, sys, tempfile, time
+
+import skip_policy  # tests/skip_policy.py, next to this file (standard library only)
+
+if not shutil.which("cargo"):
+    skip_policy.skip("cargo", "cargo is not on PATH (https://rustup.rs)")
+if importlib.util.find_spec("numpy") is None:
+    skip_policy.skip("numpy", "numpy is not importable (pip install numpy)")
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(root, "prof", "ipc"))
 import numpy as np  # noqa: E402
 import frames  # noqa: E402
-
-if not shutil.which("cargo"):
-    print("peers_rust_engine: skipped: cargo is not installed")
-    sys.exit(77)
 
 cli = sys.argv[1:]
 target = os.environ.get("CARGO_TARGET_DIR", os.path.join(root, "peers", "rust", "target"))

@@ -2,7 +2,8 @@
 mpi_cli=${1:?usage: $0 hmasweep-mpi hmasweep mpirun}
 cli=${2:?}
 mpirun=${3:-}
-if [[ -z "$mpirun" || ! -x "$mpirun" ]]; then echo "SKIP: mpirun not found (apt-get install openmpi-bin)"; exit 77; fi
+source "$(dirname "${BASH_SOURCE[0]}")/../../tests/skip.sh"  # hs_skip: the skip policy (tests/skips.allow)
+if [[ -z "$mpirun" || ! -x "$mpirun" ]]; then hs_skip mpi "mpirun not found (apt-get install openmpi-bin)"; fi
 # Open MPI derives its prefix from its own path: /bin/mpirun (merged /usr) gives "/" and a fatal error.
 mpirun=$(readlink -f "$mpirun")
 # Open MPI refuses root unless told; CI runs as root in a throwaway machine.

@@ -7,14 +7,14 @@
 set -u
 source "$(dirname "$0")/common.sh"
 if [[ $(id -u) -ne 0 ]] || ! command -v ip >/dev/null || ! command -v tc >/dev/null; then
-  echo "SKIP: needs root, ip and tc (iproute2)"; exit 77
+  hs_skip netns "needs root, ip and tc (iproute2)"
 fi
 tag=hs$$
 nsA=${tag}a nsB=${tag}b
 cleanup() { ip netns del "$nsA" 2>/dev/null; ip netns del "$nsB" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
-ip netns add "$nsA" && ip netns add "$nsB" || { echo "SKIP: cannot create network namespaces here"; exit 77; }
-ip link add "${tag}va" type veth peer name "${tag}vb" || { echo "SKIP: cannot create a veth pair"; exit 77; }
+ip netns add "$nsA" && ip netns add "$nsB" || hs_skip netns "cannot create network namespaces here"
+ip link add "${tag}va" type veth peer name "${tag}vb" || hs_skip netns "cannot create a veth pair"
 ip link set "${tag}va" netns "$nsA" && ip link set "${tag}vb" netns "$nsB"
 # 10.x test-host addresses, private to these namespaces.
 ip -n "$nsA" addr add 10.213.0.1/24 dev "${tag}va" && ip -n "$nsB" addr add 10.213.0.2/24 dev "${tag}vb"

@@ -1,5 +1,5 @@
 /* portbench — the C port's combo kernels (variants/port.h instantiations) timed outside the registry, so
- * that prof/gap/build_c.sh can rebuild just these translation units with any compiler and flags (gcc vs
+ * that prof/gap/arms.py (target gap_portbench) can rebuild just these translation units with any compiler and flags (gcc vs
  * clang 14/19, -march, -ffp-contract, -mtune-ctrl, -falign-loops) in a couple of seconds.  It links the
  * variant files themselves; no kernel code lives here.
  *

@@ -4,7 +4,8 @@
   python3 prof/segments/bench_vs_numba.py [--cli build/release/hmasweep] [--rounds 5] [--output OUT.json]
 
 Each round runs, in this order: numba single thread (`sweep`), numba `prange` on 2 threads, then the CLI's
-sweep (`--repeat 3`, its median) for each arm below; the default sweep (seed 42, 150,000 bars, 80
+sweep for each arm below, every arm the median of 3 sweeps in one process (numba: 3 calls; the CLI:
+`--repeat 3`); the default sweep (seed 42, 150,000 bars, 80
 combos) everywhere.  Per arm: median of the rounds, with min-max.  Wall clock (the machine is shared:
 the load average before and after is recorded; interleaving spreads other jobs' load over every arm).
 Every arm's trades are checked against numba's (473,381).  Then the FMA peak of one core is measured
@@ -40,8 +41,14 @@ ARMS = [  # (label, variant, threads)
 ]
 
 
+# One statistic for every arm: per round, the median of REPEAT sweeps in one process (the CLI's --repeat,
+# and REPEAT calls of the numba function), so no arm's later, warm repeats or outlier rejection is
+# missing from another's (architecture review H-7).
+REPEAT = 3
+
+
 def cli_sweep(cli, variant, threads):
-    out = subprocess.run([cli, "run", "--variant", variant, "--threads", str(threads), "--repeat", "3",
+    out = subprocess.run([cli, "run", "--variant", variant, "--threads", str(threads), "--repeat", str(REPEAT),
                           "--format", "json"], check=True, capture_output=True, text=True).stdout
     r = json.loads(out)
     cli_sweep.windows = [c["windows"] for c in r["combos"]]
@@ -88,10 +95,13 @@ def main():
     pin = (os.cpu_count() or 1) - 1 if shutil.which("taskset") else None
     for _ in range(a.rounds):
         for label, fn in (("numba 1T", h.sweep), ("numba prange 2T", h.sweep_prange)):
-            t0 = time.perf_counter()
-            pnl, trades = fn(close, windows, h.FEE)
-            times[label].append(time.perf_counter() - t0)
-            assert int(trades.sum()) == 473381, (label, int(trades.sum()))
+            reps = []
+            for _ in range(REPEAT):
+                t0 = time.perf_counter()
+                pnl, trades = fn(close, windows, h.FEE)
+                reps.append(time.perf_counter() - t0)
+                assert int(trades.sum()) == 473381, (label, int(trades.sum()))
+            times[label].append(statistics.median(reps))
         # numba's prange runs on libgomp ("omp" threading layer here), whose idle workers spin on after
         # the call and took a vCPU from the next arm: segments 1T right after a prange sweep 31.2 ms
         # median, after a 0.5 s pause 21.1 ms (4 pairs, 15:00 UTC, 2026-12-03, reports/segments.md).

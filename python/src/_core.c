@@ -562,8 +562,7 @@ static PyObject *py_read_series(PyObject *self, PyObject *arg) {
     return a;
 }
 
-/* ---- the trade log (when the library has hs_trade_log) ----------------------------------------- */
-#ifdef HS_HAVE_TRADE_LOG
+/* ---- the trade log (hs_trade_log) -------------------------------------------------------------- */
 PyDoc_STRVAR(trade_log_doc,
              "_trade_log(close, windows6, out) -> int\n"
              "\n"
@@ -607,7 +606,6 @@ static PyObject *py_trade_log(PyObject *self, PyObject *args) {
     if (st != HS_OK) return raise_status(st, &err);
     return PyLong_FromSize_t(n_trades);
 }
-#endif
 
 /* ---- measurement hook for prof/py_overhead ------------------------------------------------------ */
 
@@ -1029,9 +1027,7 @@ static PyMethodDef methods[] = {
     {"read_series", py_read_series, METH_O, read_series_doc},
     {"_c_sweep_loop", py_c_sweep_loop, METH_VARARGS, c_sweep_loop_doc},
     {"_sweep_many", py_sweep_many, METH_VARARGS, sweep_many_doc},
-#ifdef HS_HAVE_TRADE_LOG
     {"_trade_log", py_trade_log, METH_VARARGS, trade_log_doc},
-#endif
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "hmasweep._core",
@@ -1054,9 +1050,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     SweepResult = PyStructSequence_NewType(&result_desc);
     if (!SweepResult || PyModule_AddObject(m, "SweepResult", (PyObject *)SweepResult) < 0) goto fail;
     Py_INCREF(SweepResult); /* the module took one reference; the sweep function keeps its own */
-#ifdef HS_HAVE_TRADE_LOG
     if (PyModule_AddIntConstant(m, "TRADE_RECORD_SIZE", (long)sizeof(hs_trade)) < 0) goto fail;
-#endif
     return m;
 fail:
     Py_DECREF(m);

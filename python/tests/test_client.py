@@ -111,25 +111,15 @@ def test_error_reply_keeps_the_connection():
         theirs.close()
 
 
-def _serve_available(cli):
-    try:
-        return subprocess.run([cli, "serve", "--help"], capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-
-
 @pytest.fixture
 def server(cli, tmp_path):
-    if not _serve_available(cli):
-        pytest.skip("`hmasweep serve` is not in this CLI yet (issue 7, the engine engineer's part)")
     path = tmp_path / "hs.sock"
     shm = "pytest-%d-%d" % (os.getpid(), id(tmp_path) % 100000)
     proc = subprocess.Popen([cli, "serve", "--unix", str(path), "--tcp", "127.0.0.1:0", "--shm", shm, "--ready"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         ready = proc.stdout.readline()
-        if not ready:
-            pytest.skip("hmasweep serve did not report ready: " + proc.stderr.read()[-500:])
+        assert ready, "hmasweep serve did not report ready: " + proc.stderr.read()[-500:]
         yield str(path), ready
     finally:
         proc.terminate()
@@ -186,10 +176,7 @@ def test_serve_fingerprint_and_live(server):
         assert (r.trades[0], r.pnl[0]) == (57029, -5165.5799542358627)
         close = hmasweep.series(seed=12, bars=3000)
         h = c.load(close[:2000])
-        try:
-            session = c.live_open(h, [6, 20])
-        except ServerError as e:
-            pytest.skip("the server has no live mode yet: %s" % e.message)
+        session = c.live_open(h, [6, 20])
         for k in range(2000, 3000, 250):
             pnl, trades, position, crossed = c.live_append(session, close[k:k + 250])
         ref = hmasweep.sweep(close, [6, 20], variant="unchecked")

@@ -172,7 +172,7 @@ def test_unsupported_isa_is_valueerror():
     runs = {i for v in hmasweep.variants() for i in v["runnable"]}
     foreign = sorted(built - runs)
     if not foreign:
-        pytest.skip("every ISA built into this library runs on this CPU")
+        pytest.skip("cpu-isa: every ISA built into this library runs on this CPU")  # tests/skips.allow
     with pytest.raises(ValueError, match="cannot run"):
         hmasweep.sweep(hmasweep.series(bars=100), [6], variant="simd_wma", isa=foreign[0])
 

@@ -6,11 +6,7 @@ import numpy as np
 import pytest
 
 import hmasweep
-from hmasweep import _core
 from hmasweep.trades import trade_log
-
-pytestmark = pytest.mark.skipif(not hasattr(_core, "_trade_log"),
-                                reason="the library has no hs_trade_log yet (issue 8 §2, the library engineer's part)")
 
 
 def in_order(values):

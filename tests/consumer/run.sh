@@ -7,8 +7,9 @@
 # exported hs_* symbol is declared in an installed header; that hmasweep-mpi is installed where it was
 # built; and build tests/consumer/client.c (the engine's C client) and run it against the installed
 # `hmasweep serve`.
-# Usage: run.sh BUILD_DIR C_COMPILER "C_FLAGS"    (exit 77 = skipped: no pkg-config)
+# Usage: run.sh BUILD_DIR C_COMPILER "C_FLAGS"    (skipped without pkg-config: tests/skip.sh; in CI a failure)
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../skip.sh"
 build=$1 cc=$2 cflags=${3:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/hs_consumer.XXXXXX")
@@ -58,7 +59,7 @@ kill "$serve_pid" && wait "$serve_pid" || true
 [[ $client_rc == 0 ]] || { echo "consumer_client failed ($client_rc)"; cat "$work/serve.log"; exit 1; }
 
 step "pkg-config consumer"
-command -v pkg-config >/dev/null || { echo "pkg-config not installed: SKIP the pkg-config half"; exit 77; }
+command -v pkg-config >/dev/null || hs_skip pkg-config "pkg-config is not installed: the pkg-config half did not run"
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 # shellcheck disable=SC2046,SC2086
 "$cc" $cflags "$here/consumer.c" -o "$work/pc_shared" $(pkg-config --cflags --libs hmasweep) -Wl,-rpath,"$libdir"
