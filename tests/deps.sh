@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the test suite uses beyond the build (cmake/build_deps.sh), installed when missing — sourced by
 # tests/run.sh (the README's test command) and .ci/run, so both install one list.  Without a package the
-# tests that need it are reported as skipped, never as passed.
+# tests that need it are reported as skipped, never as passed; in CI (CI=true) only a skip for a tool on
+# tests/skips.allow is accepted, any other fails its test.
 #   apt: Open MPI (hmasweep-mpi tests), iproute2 (the netns test), jansson (prof/ipc's JSON server),
 #        Python headers and venv (the extension; the pip-install check)
 #   pip: numpy + numba (the peer check), pytest + hypothesis + pandas + matplotlib (the Python package),

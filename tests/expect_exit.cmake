@@ -6,6 +6,7 @@
 # instead: it runs this file as a script, which runs the command, prints its output and fails unless the
 # status is EXIT and the output matches REGEX.  A cross build runs the target under its emulator.
 if(CMAKE_SCRIPT_MODE_FILE)
+  cmake_minimum_required(VERSION 3.25)  # the policies of the project (IN_LIST, ...)
   set(_cmd "")
   set(_on FALSE)
   math(EXPR _last "${CMAKE_ARGC} - 1")
@@ -29,10 +30,9 @@ if(CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 include_guard(GLOBAL)
-set(HS_EXPECT_EXIT_SCRIPT ${CMAKE_CURRENT_LIST_FILE})
 function(hs_refusal_test)
   cmake_parse_arguments(PARSE_ARGV 0 a "" "NAME;EXIT;REGEX" "COMMAND")
   list(POP_FRONT a_COMMAND target)
-  add_test(NAME ${a_NAME} COMMAND ${CMAKE_COMMAND} -DEXIT=${a_EXIT} "-DREGEX=${a_REGEX}" -P ${HS_EXPECT_EXIT_SCRIPT} --
+  add_test(NAME ${a_NAME} COMMAND ${CMAKE_COMMAND} -DEXIT=${a_EXIT} "-DREGEX=${a_REGEX}" -P ${CMAKE_CURRENT_FUNCTION_LIST_FILE} --
                                   ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:${target}> ${a_COMMAND})
 endfunction()

@@ -12,13 +12,13 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$cli" gen --output "$tmp/series.f64"
 peers=() absent=()
-if [[ $want == *numba* ]] && ! python3 -c 'import numba' 2>/dev/null; then absent+=("numba: numba is not importable (pip install numba)"); fi
-if [[ $want == *rust* ]] && ! command -v cargo >/dev/null 2>&1; then absent+=("cargo: cargo is not on PATH (https://rustup.rs)"); fi
-if [[ $want == *numba* ]] && python3 -c 'import numba' 2>/dev/null; then
+if [[ $want == *numba* ]] && ! python3 -c 'import numba' 2>/dev/null; then absent+=("numba: numba is not importable (pip install numba)"); want=${want//numba/}; fi
+if [[ $want == *rust* ]] && ! command -v cargo >/dev/null 2>&1; then absent+=("cargo: cargo is not on PATH (https://rustup.rs)"); want=${want//rust/}; fi
+if [[ $want == *numba* ]]; then
   python3 "$root/peers/numba/hma_numba.py" --input "$tmp/series.f64" --output "$tmp/numba.json"
   peers+=("$tmp/numba.json")
 fi
-if [[ $want == *rust* ]] && command -v cargo >/dev/null 2>&1; then
+if [[ $want == *rust* ]]; then
   export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/peers/rust/target}"
   (cd "$root/peers/rust" && cargo build --release --offline --quiet)
   for b in rust_safe rust_unchecked; do

@@ -7,6 +7,7 @@
 #
 # Run as a script (cmake -DTOOL=.. -DREASON=.. -P skip_policy.cmake) it is that placeholder.
 if(CMAKE_SCRIPT_MODE_FILE)
+  cmake_minimum_required(VERSION 3.25)  # the policies of the project (IN_LIST, ...)
   file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/skips.allow _lines REGEX "^[a-z]")
   set(_allowed "")
   foreach(_l ${_lines})
@@ -24,10 +25,9 @@ if(CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 include_guard(GLOBAL)
-set(HS_SKIP_POLICY_SCRIPT ${CMAKE_CURRENT_LIST_FILE})
 function(hs_skipped_test)
   cmake_parse_arguments(PARSE_ARGV 0 a "" "NAME;TOOL;REASON" "LABELS")
   add_test(NAME ${a_NAME} COMMAND ${CMAKE_COMMAND} -DTOOL=${a_TOOL} "-DREASON=${a_REASON}"
-                                  -P ${HS_SKIP_POLICY_SCRIPT})
+                                  -P ${CMAKE_CURRENT_FUNCTION_LIST_FILE})
   set_tests_properties(${a_NAME} PROPERTIES SKIP_REGULAR_EXPRESSION "SKIPPED: " LABELS "${a_LABELS}")
 endfunction()
