@@ -72,7 +72,7 @@ static const char *const usage_variants =
 static const char *const usage_gen =
     "usage: hmasweep gen --output FILE [--format f64|csv|npy] [--seed N --bars N --vol X --start X]\n"
     "\n"
-    "Write the synthetic close series of SPEC §1.  The format defaults from the file extension (.csv,\n"
+    "Write the synthetic close series of docs/spec.md §1.  The format defaults from the file extension (.csv,\n"
     ".npy, otherwise raw little-endian f64).  --output - writes to stdout (raw f64 unless --format says\n"
     "otherwise), e.g. `hmasweep gen --output - | hmasweep run --input -`.\n";
 
@@ -151,7 +151,7 @@ static void print_csv(const run_report *r) {
     }
 }
 
-/* The study's published fingerprint of combo 0 of the default run (SPEC §5). */
+/* The study's published fingerprint of combo 0 of the default run (docs/spec.md §5). */
 #define STUDY_TRADES 57029
 #define STUDY_PNL (-5165.58)
 
@@ -346,7 +346,7 @@ static int cmd_variants(int argc, char **argv) {
 static const char *const usage_wire =
     "usage: hmasweep wire [--variant NAME] [--isa NAME] [--threads N] < requests > replies\n"
     "\n"
-    "Serve SPEC §6 frames until EOF: [u32 body_len][u8 opcode][u32 n_bars][u32 n_combos][f64 close...]\n"
+    "Serve docs/spec.md §6 frames until EOF: [u32 body_len][u8 opcode][u32 n_bars][u32 n_combos][f64 close...]\n"
     "[6 x i64 windows per combo]; opcode 0 sweeps (reply: n_combos f64 PnL then n_combos i64 trades),\n"
     "opcode 1 echoes the close array; docs/protocol.md has the other opcodes (HELLO, LOAD, ...).  A bad\n"
     "frame gets an error reply (bit 31 of its length set) and a line on stderr, and the next frame is served;\n"

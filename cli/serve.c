@@ -21,7 +21,7 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2, MAX_LISTENERS = 8 };
 static const char *const usage_serve =
     "usage: hmasweep serve [--unix PATH] [--tcp HOST:PORT] [--shm NAME] [--stdio] [options]\n"
     "\n"
-    "Serve wire protocol v1 (docs/protocol.md: SPEC §6 sweep/echo plus HELLO, LOAD, SWEEP on a handle,\n"
+    "Serve wire protocol v1 (docs/protocol.md: docs/spec.md §6 sweep/echo plus HELLO, LOAD, SWEEP on a handle,\n"
     "FREE) to many clients at once.  With no listener, serve stdin/stdout (like `hmasweep wire`).\n"
     "\n"
     "  --unix PATH              listen on a Unix socket (file mode 0600; replaces only a stale socket of ours)\n"

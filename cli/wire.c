@@ -1,4 +1,4 @@
-/* `hmasweep wire`: wire protocol v1 (docs/protocol.md; SPEC §6 ops byte for byte) over stdin/stdout,
+/* `hmasweep wire`: wire protocol v1 (docs/protocol.md; docs/spec.md §6 ops byte for byte) over stdin/stdout,
  * one frame after another until EOF — the "spawn the binary per sweep, request on stdin" architecture.
  * It is the engine's session loop (engine/session.c) on the stdio transport, so every frame is parsed by
  * the one codec (engine/codec.c): a bad frame gets an error reply and the next frame is served; only a

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the build itself needs beyond cmake and a C compiler, installed when missing — sourced by the
 # README's two commands (cli/sweep.sh, tests/run.sh) so they work on a fresh Debian/Ubuntu machine:
-#   libsleef-dev   SLEEF, the series' exp (SPEC §1; cmake/sleef.cmake)
+#   libsleef-dev   SLEEF, the series' exp (docs/spec.md §1; cmake/sleef.cmake)
 #   pkg-config     finds SLEEF, and the installed-prefix consumer test uses it
 # Needs root or passwordless sudo to install; elsewhere (macOS: brew install sleef pkg-config) it only
 # says what is missing, and CMake's own message follows.

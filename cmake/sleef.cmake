@@ -1,4 +1,4 @@
-# SLEEF, the library (kernels/exp.c calls Sleef_expd1_u10purecfma; SPEC §1).
+# SLEEF, the library (kernels/exp.c calls Sleef_expd1_u10purecfma; docs/spec.md §1).
 #   Debian/Ubuntu: apt install libsleef-dev     macOS: brew install sleef
 # Found through pkg-config (sleef.pc) on native builds, else find_library/find_path; a cross build gives
 # its own with -DHS_SLEEF_LIBRARY=/path/libsleef.so (.ci/aarch64.sh unpacks Debian's arm64 libsleef3 and
@@ -24,7 +24,7 @@ endif()
 find_library(HS_SLEEF_LIBRARY NAMES sleef)
 find_path(HS_SLEEF_INCLUDE_DIR sleef.h)
 if(NOT HS_SLEEF_LIBRARY)
-  message(FATAL_ERROR "SLEEF not found (the series' exp, SPEC §1): apt install libsleef-dev (Debian/Ubuntu), "
+  message(FATAL_ERROR "SLEEF not found (the series' exp, docs/spec.md §1): apt install libsleef-dev (Debian/Ubuntu), "
                       "brew install sleef (macOS), or pass -DHS_SLEEF_LIBRARY=/path/to/libsleef.so "
                       "(cross build: .ci/aarch64.sh unpacks the arm64 one into build/aarch64-sleef)")
 endif()

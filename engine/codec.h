@@ -1,4 +1,4 @@
-/* The frame codec of wire protocol v1 (docs/protocol.md; SPEC §6 plus extensions), on memory buffers
+/* The frame codec of wire protocol v1 (docs/protocol.md; docs/spec.md §6 plus extensions), on memory buffers
  * only: no stdio, no sockets.  `hmasweep wire`, `hmasweep serve`, the C client and fuzz/fuzz_codec.c all
  * use this one parser, so a frame means the same thing everywhere.
  *

@@ -13,7 +13,7 @@ if(BUILD_TESTING)
   add_test(NAME shm_bench_smoke COMMAND shm_bench --quick)
   set_tests_properties(shm_bench_smoke PROPERTIES LABELS "server;prof" TIMEOUT 60)
 endif()
-# shm_relay: stdin/stdout <-> `serve --shm NAME`, so the Python conformance test (SPEC §6 alone) runs
+# shm_relay: stdin/stdout <-> `serve --shm NAME`, so the Python conformance test (docs/spec.md §6 alone) runs
 # over shared memory too; it finds the relay next to the hmasweep binary.
 add_executable(shm_relay ${CMAKE_SOURCE_DIR}/tests/shm_relay.c)
 target_link_libraries(shm_relay PRIVATE hmasweep_core)

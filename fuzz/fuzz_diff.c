@@ -1,7 +1,7 @@
 /* Differential target: a random positive series and random six-window combos (any windows, not only
  * those derived from L); every registered variant on every ISA built and supported here must give what
  * the `unchecked` reference gives — tier 0 bit for bit (trades and PnL bits), tier 1 the same trades
- * and |ΔPnL| <= 1e-6 (SPEC §5) — and no sanitizer may fire.  The variant list is the registry's.
+ * and |ΔPnL| <= 1e-6 (docs/spec.md §5) — and no sanitizer may fire.  The variant list is the registry's.
  *
  * Input layout (everything optional: missing bytes read as zero):
  *   byte 0      series shape (mod 6): random walk, raw doubles, quantised walk, huge prices, flat with

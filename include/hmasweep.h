@@ -1,6 +1,6 @@
 /* hmasweep — public C API.
  *
- * One path-dependent backtest kernel (HMA/HMA3 stop-and-reverse, ../shared/SPEC.md "kernel spec v1")
+ * One path-dependent backtest kernel (HMA/HMA3 stop-and-reverse, docs/spec.md)
  * written as several variants that must all produce the same per-combo results.  This header is the
  * whole public surface: build a close series, expand lengths into windows, run a sweep of a named
  * variant into a caller-owned result array.  Every function that can fail returns an hs_status and, when
@@ -39,14 +39,14 @@ typedef enum {
 /* A message buffer for the failing call; always NUL-terminated. */
 typedef struct { char msg[320]; } hs_error;
 
-/* The six window lengths of one combo, in wire order (SPEC §2):
+/* The six window lengths of one combo, in wire order (docs/spec.md §2):
  * w[0] HMA half, w[1] HMA full, w[2] HMA smoothing, w[3] HMA3 third, w[4] HMA3 half, w[5] HMA3 full. */
 typedef struct { int64_t w[6]; } hs_windows;
 
-/* One combo's result (SPEC §4): number of closed trades and summed PnL in percentage points. */
+/* One combo's result (docs/spec.md §4): number of closed trades and summed PnL in percentage points. */
 typedef struct { double pnl; int64_t trades; } hs_result;
 
-/* ---- data (SPEC §1) ---------------------------------------------------------------------------- */
+/* ---- data (docs/spec.md §1) -------------------------------------------------------------------- */
 #define HS_DEFAULT_SEED 42u
 #define HS_DEFAULT_BARS 150000u
 #define HS_DEFAULT_VOL 0.0008
@@ -83,7 +83,7 @@ HS_API hs_status hs_write_series(const char *path, const char *format, const dou
 /* Every price finite and > 0, and at least one bar. */
 HS_API hs_status hs_check_series(const double *x, size_t n, hs_error *err);
 
-/* ---- the grid (SPEC §2) ------------------------------------------------------------------------ */
+/* ---- the grid (docs/spec.md §2) ---------------------------------------------------------------- */
 #define HS_DEFAULT_GRID_LO 6
 #define HS_DEFAULT_GRID_HI 200
 #define HS_DEFAULT_GRID_COUNT 80
@@ -179,7 +179,7 @@ HS_API void hs_universe_close(hs_universe *u);
 /* ---- the trade log (one combo) ----------------------------------------------------------------- */
 /* One closed trade: entered at bar entry_bar's close, closed at bar exit_bar's close (a reversal, or the
  * last bar for the position still open at the end); side +1 long, -1 short; pnl in percentage points
- * after the round-trip fee (SPEC §4). */
+ * after the round-trip fee (docs/spec.md §4). */
 typedef struct {
     int64_t entry_bar, exit_bar;
     int8_t side;
@@ -205,7 +205,7 @@ typedef struct hs_live hs_live;
 HS_API hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                               hs_live **out, hs_error *err);
 /* Append k >= 1 bars; fills, per combo (each array n_combos long; any may be NULL): pnl and trades equal to a
- * batch sweep over every bar so far (the open position closed at the newest close, as SPEC §4 does at the
+ * batch sweep over every bar so far (the open position closed at the newest close, as docs/spec.md §4 does at the
  * end), position after the newest bar (-1,0,+1), crossed = 1 if a cross happened in the k new bars.
  * Bad prices (NaN, inf, <= 0) fail with HS_ERR_DATA and leave the session unchanged. */
 HS_API hs_status hs_live_append(hs_live *s, const double *bars, size_t k, double *pnl, int64_t *trades,
@@ -225,7 +225,7 @@ HS_API const char *hs_version(void);
 typedef struct {
     const char *name;      /* registry name (static storage) */
     const char *summary;   /* one line (static storage) */
-    int tier;              /* 0 bit-identical to the reference, 1 passes the gate (SPEC §5) */
+    int tier;              /* 0 bit-identical to the reference, 1 passes the gate (docs/spec.md §5) */
     int threaded;          /* 1: OpenMP across combos, hs_sweep_options.threads applies */
     char isas_built[64];   /* comma-separated ISAs built into this library, e.g. "scalar,sse2,avx2" */
     char isas_runnable[64]; /* those of them this CPU runs */
@@ -244,7 +244,7 @@ HS_API size_t hs_variant_count(void);
 /* Describe variant `index` (< hs_variant_count()).  Fails (HS_ERR_ISA, message from hs_sweep's own
  * choice) when $HMASWEEP_ISA names an ISA this CPU cannot run; the other fields are filled even then. */
 HS_API hs_status hs_variant_describe(size_t index, hs_variant_info *out, hs_error *err);
-/* SHA-256 of the series' bytes (little-endian f64), as 64 hex digits and a NUL (SPEC §1's check). */
+/* SHA-256 of the series' bytes (little-endian f64), as 64 hex digits and a NUL (docs/spec.md §1's check). */
 HS_API void hs_series_sha256(const double *close, size_t n_bars, char hex[65]);
 
 #ifdef __cplusplus

@@ -43,10 +43,10 @@ HS_API hs_status hs_client_auth(hs_client *c, const void *token, size_t len, hs_
 HS_API hs_status hs_client_hello(hs_client *c, uint32_t *version, char *variants, size_t variants_cap,
                                  uint32_t *max_frame_bytes, uint64_t *max_work, hs_error *err);
 
-/* SPEC §6 sweep: the same arguments and results as hs_sweep, computed by the server. */
+/* docs/spec.md §6 sweep: the same arguments and results as hs_sweep, computed by the server. */
 HS_API hs_status hs_client_sweep(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
                                  size_t n_combos, hs_result *out, hs_error *err);
-/* SPEC §6 echo: send close, receive it back into out (n_bars doubles). */
+/* docs/spec.md §6 echo: send close, receive it back into out (n_bars doubles). */
 HS_API hs_status hs_client_echo(hs_client *c, const double *close, size_t n_bars, double *out, hs_error *err);
 
 /* LOAD a series once; sweep it by handle sending only the windows; FREE it. */

@@ -1,8 +1,8 @@
-/* exp for the close series (SPEC §1): SLEEF's 1-ulp FMA exp, Sleef_expd1_u10purecfma, from libsleef
+/* exp for the close series (docs/spec.md §1): SLEEF's 1-ulp FMA exp, Sleef_expd1_u10purecfma, from libsleef
  * (cmake/sleef.cmake links it: Debian libsleef-dev, Homebrew sleef).  This replaces the hand transcription
  * of SLEEF's xexp that lived in kernels/sleef_exp.c.
  *
- * SPEC §1 defines close = start * exp(c) with exactly this exp, so that the canonical series has the same
+ * docs/spec.md §1 defines close = start * exp(c) with exactly this exp, so that the canonical series has the same
  * bytes on every machine (the C library's exp differs in the last bit for ~5% of the inputs).  The check:
  * tests/test_sleef_exp.c (146 rows of libsleef 3.5.1's answers, made before the library was linked) and
  * the series SHA-256 in test_rng.

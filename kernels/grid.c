@@ -1,4 +1,4 @@
-/* The parameter grid and the six windows of a combo (../shared/SPEC.md §2). */
+/* The parameter grid and the six windows of a combo (docs/spec.md §2). */
 #include <math.h>
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-/* Reading and writing close series: raw little-endian float64, CSV and .npy (SPEC §1, "real data").
+/* Reading and writing close series: raw little-endian float64, CSV and .npy (docs/spec.md §1, "real data").
  *
  * The format follows the file name: ".csv" is CSV, ".npy" is NumPy's format, anything else is raw f64.
  * A reader loads the whole file, decodes it, and passes the values through hs_check_series, so a caller

@@ -1,4 +1,4 @@
-/* numpy's default_rng(seed).standard_normal(n), bit for bit, for any uint64 seed (SPEC §1).
+/* numpy's default_rng(seed).standard_normal(n), bit for bit, for any uint64 seed (docs/spec.md §1).
  *
  * Three stages, each a transcription of numpy (>= 1.17) so that the canonical close series does not
  * depend on Python:

@@ -1,7 +1,7 @@
 /* hmasweep — internal: numpy's Generator normal stream (SeedSequence -> PCG64 -> ziggurat).
  *
  * Not part of the public API (include/hmasweep.h has hs_standard_normal); exposed so that tests can check
- * each stage against the numbers in SPEC §1 and so that other kernels could draw more values from one
+ * each stage against the numbers in docs/spec.md §1 and so that other kernels could draw more values from one
  * stream without re-seeding.
  */
 #ifndef HS_RNG_H

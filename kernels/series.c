@@ -1,4 +1,4 @@
-/* The canonical close series (SPEC §1) and the check every series goes through before a sweep. */
+/* The canonical close series (docs/spec.md §1) and the check every series goes through before a sweep. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

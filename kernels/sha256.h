@@ -1,5 +1,5 @@
 /* hmasweep — internal: a small SHA-256 (FIPS 180-4), used to fingerprint close series in tests and the
- * CLI (SPEC §1 gives the default series' hash). */
+ * CLI (docs/spec.md §1 gives the default series' hash). */
 #ifndef HS_SHA256_H
 #define HS_SHA256_H
 

@@ -1,4 +1,4 @@
-/* The spec's building blocks, written once (../shared/SPEC.md §3–§4, tier-0 operation order).
+/* The spec's building blocks, written once (docs/spec.md §3–§4, tier-0 operation order).
  *
  * Every variant composes these; none re-types the HMA combination or the book-keeping.  They are
  * inline so that a variant's loop sees straight-line code.  All arithmetic here is compiled with
@@ -113,7 +113,7 @@ static inline hs_result hs_book_finish(hs_book *b, double last_price) { return h
  * last non-zero d before bar i is d[i−1], so a cross is exactly a sign change between neighbours and the
  * books need visiting only there: hs_book_step then performs the same operations in the same order as
  * the bar-by-bar loop, so the PnL is bit-identical.  With a zero or a NaN anywhere (a NaN only from
- * sums that overflowed on absurd prices), the bar-by-bar loop, which skips NaN bars as SPEC §4 says.
+ * sums that overflowed on absurd prices), the bar-by-bar loop, which skips NaN bars as docs/spec.md §4 says.
  * (Measured: the bar-by-bar loop's unpredictable branches were ~15% of the sliding kernel.) */
 static inline hs_result hs_books_log(const double *d, const double *close, size_t start, size_t n, hs_trade_sink *log) {
     hs_book book = hs_book_new();

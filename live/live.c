@@ -218,7 +218,7 @@ static void live_step(hs_live *s, double price, uint8_t *crossed) {
     for (size_t c = 0; c < s->n_combos; c++) {
         live_combo *lc = &s->combos[c];
         double d = combo_d(lc, &s->close, bar, m);
-        if (d != d) continue; /* SPEC §4: NaN bars are skipped */
+        if (d != d) continue; /* docs/spec.md §4: NaN bars are skipped */
         int before = lc->book.pos;
         hs_book_step(&lc->book, d, price);
         /* A cross always changes the position: an open position always has prev's sign, and a cross
@@ -340,7 +340,7 @@ hs_status hs_live_append(hs_live *s, const double *bars, size_t k, double *pnl, 
     for (size_t c = 0; c < s->n_combos; c++) {
         hs_book b = s->combos[c].book;
         if (position) position[c] = (int8_t)b.pos;
-        hs_result r = hs_book_finish(&b, last); /* SPEC §4's close at the end, on a copy */
+        hs_result r = hs_book_finish(&b, last); /* docs/spec.md §4's close at the end, on a copy */
         if (pnl) pnl[c] = r.pnl;
         if (trades) trades[c] = r.trades;
     }

@@ -2,7 +2,7 @@
  *
  * 1. the default run against tests/golden/default_run.json — made by the reference and checked against
  *    the independent numba peer (tests/golden/README.md): trades exactly equal; PnL bit-identical for a
- *    tier-0 variant, within 1e-6 for tier 1 (SPEC §5), printing the measured max |ΔPnL|;
+ *    tier-0 variant, within 1e-6 for tier 1 (docs/spec.md §5), printing the measured max |ΔPnL|;
  * 2. other data — several seeds, sizes and grids, including L = 2..5, odd L and windows at the series
  *    length; series shaped to put d at or near zero; twelve windows not derived from L (w0 > w1,
  *    w3 > w4 > w5, ...) — against the numba peer's values (tests/golden/gate_numba.h), same criteria;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check peer JSONs against a golden JSON with the article's equivalence gate (SPEC section 5).
+"""Check peer JSONs against a golden JSON with the article's equivalence gate (docs/spec.md §5).
 
 usage: tests/peers_golden_check.py GOLDEN.json PEER.json [PEER.json ...] [--tol 1e-6]
 

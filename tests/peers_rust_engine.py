@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The study's Rust engine (peers/rust, rust_engine_safe / rust_engine_unchecked) over the wire.
 
-The canonical series (`hmasweep gen`) goes to the engine as SPEC §6 frames; the per-combo replies must
+The canonical series (`hmasweep gen`) goes to the engine as docs/spec.md §6 frames; the per-combo replies must
 equal tests/golden/default_run.json (made by the C reference, checked against numba) bit for bit:
 - the safe build over a Unix socket, all 80 combos, in the study's own client form;
 - the unchecked build over TCP (TCP_NODELAY), five combos, in our zero-copy form;

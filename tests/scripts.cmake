@@ -12,7 +12,7 @@ if(CMAKE_CROSSCOMPILING)
   # (its series and results) is already proven by the gate tests.  Listed as "Not Run (Disabled)".
   set_tests_properties(peers_numba_golden peers_rust_golden PROPERTIES DISABLED TRUE)
 endif()
-# The wire protocol (SPEC §6) through `hmasweep wire`: replies equal `hmasweep run`, malformed frames fail.
+# The wire protocol (docs/spec.md §6) through `hmasweep wire`: replies equal `hmasweep run`, malformed frames fail.
 add_test(NAME test_wire COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_wire.py ${HS_CLI_COMMAND})
 # Issue 10 defect 9: a frame over the per-frame work limit (n_bars × Σwindows ≤ 2^36) gets a limit error
 # reply without sweeping; the frame one combo smaller is served.

@@ -1,5 +1,5 @@
 /* shm_relay NAME: carry bytes between stdin/stdout and `hmasweep serve --shm NAME`, so that a test client
- * written in a language without the shared-memory transport (tests/engine/wire_client.py, from SPEC §6
+ * written in a language without the shared-memory transport (tests/engine/wire_client.py, from docs/spec.md §6
  * alone) can talk over it.  A second thread copies stdin to the server as it comes; this one copies the
  * server's replies to stdout, flushing after each.  Each request and reply is counted by its u32 length
  * prefix (bit 31 of a reply's marks an error reply, docs/protocol.md): once stdin has ended and every

@@ -1,5 +1,5 @@
-/* The study's fingerprint and the spec's per-combo values (SPEC §5), from the reference variant on the
- * canonical series.  Sources: the article publishes combo 0 = 57,029 trades / −5165.58; SPEC §5 gives
+/* The study's fingerprint and the spec's per-combo values (docs/spec.md §5), from the reference variant on the
+ * canonical series.  Sources: the article publishes combo 0 = 57,029 trades / −5165.58; docs/spec.md §5 gives
  * the full-precision combo 0–2 values and the 473,381 total, which the independent numba peer also
  * reproduces (peers/numba). */
 #include <stdlib.h>
@@ -17,7 +17,7 @@ int main(void) {
           "%s", err.msg);
     CHECK(hs_grid(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, lengths, &err) == HS_OK, "%s", err.msg);
 
-    /* SPEC §2: the grid's first and last lengths, and combo 0's windows. */
+    /* docs/spec.md §2: the grid's first and last lengths, and combo 0's windows. */
     const int64_t first[] = {6, 8, 10, 13, 15, 18, 20, 23, 25, 28};
     for (int i = 0; i < 10; i++) CHECK_EQ_I(lengths[i], first[i]);
     CHECK_EQ_I(lengths[77], 195);

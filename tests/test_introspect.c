@@ -4,7 +4,7 @@
  *   - the sweep report (variant, ISA, threads) and the options extension rule (struct_size);
  *   - the environment is read once: changing it after the first call changes nothing;
  *   - the caller's OpenMP schedule (omp_set_schedule) is left as it was;
- *   - hs_series_sha256 gives SPEC §1's hash of the default series. */
+ *   - hs_series_sha256 gives docs/spec.md §1's hash of the default series. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>

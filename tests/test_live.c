@@ -4,7 +4,7 @@
  * The batch side is the reference kernel itself (`unchecked`, called straight from the registry so that
  * windows longer than the prefix are allowed: its d is all NaN there, 0 trades), and at the end of the
  * default series the golden file (tests/golden/default_run.json, the reference's output, reproduced by the
- * independent numba peer) and SPEC §5's fingerprint. */
+ * independent numba peer) and docs/spec.md §5's fingerprint. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -109,7 +109,7 @@ static void test_default_series_bar_by_bar(void) {
     CHECK_EQ_I(hs_live_bars(s), n);
     CHECK_EQ_I(hs_live_combos(s), nc);
 
-    /* The end: all 80 combos against the golden run, and SPEC §5's fingerprint. */
+    /* The end: all 80 combos against the golden run, and docs/spec.md §5's fingerprint. */
     golden_run g;
     CHECK(golden_load(HS_SOURCE_DIR "/tests/golden/default_run.json", &g), "cannot read the golden run");
     CHECK_EQ_I(g.n, nc);

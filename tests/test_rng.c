@@ -1,7 +1,7 @@
-/* The data generator (SPEC §1): numpy's normal stream bit for bit, the canonical close series, and the
+/* The data generator (docs/spec.md §1): numpy's normal stream bit for bit, the canonical close series, and the
  * argument and series checks around it.
  *
- * Reference numbers come from three places: SPEC §1 itself (five normals, the PCG64 state for seed 42,
+ * Reference numbers come from three places: docs/spec.md §1 itself (five normals, the PCG64 state for seed 42,
  * close[0], the SHA-256 of the default series), and tests/fixtures/normals.txt, written by numpy through
  * tests/fixtures/make_fixtures.py (first 16 normals and a SHA-256 of 150,000 for three seeds, and a few
  * default close values).
@@ -73,7 +73,8 @@ static void check_spec_close(void) {
     CHECK_BITS(close[0], 100.02438033790177);
     char hex[65];
     sha256_of_f64(close, HS_DEFAULT_BARS, hex);
-    CHECK(strcmp(hex, SPEC_DEFAULT_SHA256) == 0, "default series SHA-256 %s, SPEC says %s", hex, SPEC_DEFAULT_SHA256);
+    CHECK(strcmp(hex, SPEC_DEFAULT_SHA256) == 0, "default series SHA-256 %s, docs/spec.md §1 says %s", hex,
+          SPEC_DEFAULT_SHA256);
     CHECK_EQ_I(hs_check_series(close, HS_DEFAULT_BARS, &err), HS_OK);
     free(close);
 }

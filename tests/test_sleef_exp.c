@@ -1,5 +1,5 @@
 /* hs_exp_u10 (now libsleef's Sleef_expd1_u10purecfma itself, kernels/exp.c) against a stored table of
- * libsleef 3.5.1's answers, bit for bit: the check that the SLEEF this build links gives the bits SPEC §1
+ * libsleef 3.5.1's answers, bit for bit: the check that the SLEEF this build links gives the bits docs/spec.md §1
  * was written with (another SLEEF version, or another target's build of it, could differ).
  *
  * The table below was produced with the installed libsleef-dev 3.5.1 (x86-64, Debian bookworm) by the

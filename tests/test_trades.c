@@ -2,7 +2,7 @@
  * count equals its trades — against the golden file (an independent record, tests/golden/) for combos of
  * the default run, and against hs_sweep of several variants for windows that no length gives.  Each trade
  * is also checked on its own: stop-and-reverse chaining, alternating sides, prices from the series, and
- * its PnL by SPEC §4's formula. */
+ * its PnL by docs/spec.md §4's formula. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -17,7 +17,7 @@ static void check_chain(const double *close, size_t n, const hs_trade *t, size_t
               "%s trade %zu: bars %lld..%lld", what, k, (long long)t[k].entry_bar, (long long)t[k].exit_bar);
         CHECK_BITS(t[k].entry_price, close[t[k].entry_bar]);
         CHECK_BITS(t[k].exit_price, close[t[k].exit_bar]);
-        /* SPEC §4: r = side * (exit/entry - 1); pnl = ((1 + r)(1 - 0.0009) - 1) * 100 */
+        /* docs/spec.md §4: r = side * (exit/entry - 1); pnl = ((1 + r)(1 - 0.0009) - 1) * 100 */
         double r = (double)t[k].side * (t[k].exit_price / t[k].entry_price - 1.0);
         CHECK_BITS(t[k].pnl, ((1.0 + r) * (1.0 - 0.0009) - 1.0) * 100.0);
         if (k + 1 < count) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The wire protocol (SPEC §6) through `hmasweep wire`: sweep replies equal `hmasweep run` on the same
+"""The wire protocol (docs/spec.md §6) through `hmasweep wire`: sweep replies equal `hmasweep run` on the same
 data bit for bit, echo returns the series verbatim, several frames on one stream are all answered, and
 every malformed frame (truncated, inconsistent length, unknown opcode, bad prices, impossible windows,
 empty stream) gets an error reply (docs/protocol.md) naming the problem and exit 1 — and where the frame

@@ -43,7 +43,7 @@ typedef struct {
     const char *name;
     const char *kernel;   /* the kernel family, hs_combo_<kernel>__<isa> */
     const char *summary;
-    int tier;             /* 0 bit-identical to the reference, 1 passes the gate only (SPEC §5) */
+    int tier;             /* 0 bit-identical to the reference, 1 passes the gate only (docs/spec.md §5) */
     hs_driver driver;
     int scratch_buffers;  /* per-thread buffers of n_bars doubles allocated before the sweep */
     hs_shape shape;

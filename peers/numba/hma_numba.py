@@ -2,14 +2,14 @@
 """The numba reference peer: the HMA/HMA3 stop-and-reverse sweep as the study wrote it.
 
 This is the in-process rung the IPC-tax article timed (2.010 s on an M2 Max) and the kernel its Rust
-server was ported from, line for line.  Written to ../../../shared/SPEC.md (kernel spec v1), tier 0:
+server was ported from, line for line.  Written to docs/spec.md (kernel spec v1), tier 0:
 
   * wma(x, w): np.full(n, nan) output, s += x[i-w+1+j] * (j+1) in increasing j, one accumulator, each
     product rounded before the add (numba's default fastmath=False gives LLVM no `contract` flag, so no
     FMA), divided by w*(w+1)/2 (a division, not a reciprocal multiply).
   * hma  = wma(2*wma(c, w0) - wma(c, w1), w2)
   * hma3 = wma((3*wma(c, w3) - wma(c, w4)) - wma(c, w5), w5)
-  * the event loop and the books of SPEC section 4, fee 0.09 % per round trip on the gross return.
+  * the event loop and the books of docs/spec.md §4, fee 0.09 % per round trip on the gross return.
   * per-call allocation the way numpy/numba does it: every wma returns a fresh array, every array
     expression (`2*a - b`) allocates its result (numba fuses the expression into one loop, one array).
 
@@ -42,7 +42,7 @@ except ImportError as exc:  # pragma: no cover - environment problem, not a kern
     sys.stderr.write("hma_numba.py: numba is not importable (%s); pip install numba\n" % exc)
     sys.exit(2)
 
-FEE = 0.0009  # 0.09 % per round trip (SPEC section 4)
+FEE = 0.0009  # 0.09 % per round trip (docs/spec.md §4)
 
 
 class DataError(Exception):
@@ -136,7 +136,7 @@ def sweep_prange(close, windows, fee):
 
 @njit
 def _running_sum(z, vol):
-    # c[i] = c[i-1] + vol*z[i], c[-1] = 0: a plain sequential loop (SPEC section 1).
+    # c[i] = c[i-1] + vol*z[i], c[-1] = 0: a plain sequential loop (docs/spec.md §1).
     c = np.empty(z.shape[0])
     acc = 0.0
     for i in range(z.shape[0]):
@@ -151,7 +151,7 @@ def make_close(seed, bars, vol, start):
     """numpy's series: default_rng(seed).standard_normal, sequential cumsum, start*np.exp(c).
 
     np.exp is not SLEEF's exp (the spec's canonical one); it differs in the last bit for ~20 % of the
-    inputs, which does not move the fingerprint (SPEC section 1)."""
+    inputs, which does not move the fingerprint (docs/spec.md §1)."""
     z = np.random.default_rng(seed).standard_normal(bars)
     return start * np.exp(_running_sum(z, vol))
 
@@ -192,7 +192,7 @@ def default_grid(lo=6, hi=200, count=80):
 
 
 def windows_from_length(length):
-    """SPEC section 2; round() is Python's round-half-even."""
+    """docs/spec.md §2; round() is Python's round-half-even."""
     if length < 2:
         raise UsageError("length %d: L must be >= 2" % length)
     p = round(length / 2)

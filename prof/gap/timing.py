@@ -12,7 +12,7 @@ On a shared machine the wall clock also counts time other processes hold the cor
 so the report uses CPU time and shows wall time beside it.
 Per-arm samples from all rounds go to --out with each run's rusage (user/sys time, minor page faults of
 the whole process) and the load average when it ran.  Every run's per-combo results are checked against
-the --golden arm's (trades equal, |dPnL| <= 1e-6, SPEC section 5); a mismatch is an error.
+the --golden arm's (trades equal, |dPnL| <= 1e-6, docs/spec.md §5); a mismatch is an error.
 A/B ratios are computed later from the same rounds (prof/gap/report.py): ratio = B/A per round, median.
 """
 import argparse

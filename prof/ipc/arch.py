@@ -8,7 +8,7 @@ Each architecture is an object with
   run()                one timed sweep: returns (pnl array, trades array); the caller times it
 
 Every server is started pinned to the server vCPU, the client process is pinned to the client vCPU
-(run.py records both).  Servers and clients here speak docs/protocol.md / SPEC §6 through frames.py.
+(run.py records both).  Servers and clients here speak docs/protocol.md / docs/spec.md §6 through frames.py.
 """
 import json
 import os
@@ -26,7 +26,7 @@ import frames
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-FEE = 0.0009  # only passed to the numba peer, which takes it as an argument (SPEC §4)
+FEE = 0.0009  # only passed to the numba peer, which takes it as an argument (docs/spec.md §4)
 
 
 class Env:
@@ -228,7 +228,7 @@ def _pnl_trades(r):
 
 
 class SocketBatch(Arch):
-    """One round trip: the whole series and every combo in one request (SPEC §6 op 0)."""
+    """One round trip: the whole series and every combo in one request (docs/spec.md §6 op 0)."""
 
     def __init__(self, env, name, group, study, engine, kernel, transport, form):
         super().__init__(env)

@@ -1,4 +1,4 @@
-"""SPEC §6 frames from Python, in the two client forms the boundary study compares.
+"""docs/spec.md §6 frames from Python, in the two client forms the boundary study compares.
 
 - `study_request` is the article's client verbatim: the request built by byte concatenation
   (`bytes([op]) + struct.pack(...)`, `close.astype("<f8").tobytes()`, ...), one new bytes object per
@@ -6,7 +6,7 @@
 - `Conn.call` is ours: zero-copy send (`sendmsg` of the header and numpy's own buffers, no joined
   copy) and the reply received straight into a preallocated numpy array (`recv_into`).
 
-Both speak to any SPEC §6 / docs/protocol.md server: `hmasweep serve`, the Rust engine peer
+Both speak to any docs/spec.md §6 / docs/protocol.md server: `hmasweep serve`, the Rust engine peer
 (peers/rust, `rust_engine_*`), or a stdin engine through a pipe.  Error replies (bit 31 of the length
 prefix, docs/protocol.md) raise `EngineError` with the server's message.
 """

@@ -1,4 +1,4 @@
-"""The study's own figures (SPEC §7, the article in shared/seed/), in one place, for the report's
+"""The study's own figures (docs/spec.md §7, the article in shared/seed/), in one place, for the report's
 "study" columns.  Apple M2 Max, Python 3.14.6, numpy 2.4.3, numba 0.64.0, rustc 1.94.0; medians of 10."""
 
 MACHINE = "Apple M2 Max (macOS), Python 3.14.6, numpy 2.4.3, numba 0.64.0, rustc 1.94.0 (release, zero crates)"

@@ -296,7 +296,7 @@ class Client:
             if w.shape == (6,):
                 w = w.reshape(1, 6)
             if w.ndim != 2 or w.shape[1] != 6:
-                raise ValueError("windows must have shape (n, 6): w0..w5 per combo (SPEC §2 order)")
+                raise ValueError("windows must have shape (n, 6): w0..w5 per combo (docs/spec.md §2 order)")
             return None, w
         L = _core.grid() if lengths is None else np.atleast_1d(np.asarray(lengths, dtype=np.int64))
         return L, _core.windows(L)

@@ -48,10 +48,10 @@ def trade_log(close, length=None, *, windows=None):
 
 def trades(close, length=None, *, windows=None):
     """The trade log of one combo: entry_bar, exit_bar, side (+1 long, -1 short), entry_price,
-    exit_price, pnl (percentage points, SPEC §4), one row per closed trade.
+    exit_price, pnl (percentage points, docs/spec.md §4), one row per closed trade.
 
     A pandas DataFrame when pandas is installed, else a numpy structured array (TRADE_DTYPE).
-    Give the combo as `length` (L >= 2) or as `windows` (six ints, SPEC §2 order).
+    Give the combo as `length` (L >= 2) or as `windows` (six ints, docs/spec.md §2 order).
     """
     log = trade_log(close, length, windows=windows)
     try:

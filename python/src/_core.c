@@ -91,7 +91,7 @@ static PyArrayObject *combos_from_windows(PyObject *windows) {
     if (!w) return NULL;
     int nd = PyArray_NDIM(w);
     if (!((nd == 2 && PyArray_DIM(w, 1) == 6) || (nd == 1 && PyArray_DIM(w, 0) == 6))) {
-        PyErr_SetString(PyExc_ValueError, "windows must have shape (n, 6): w0..w5 per combo (SPEC §2 order)");
+        PyErr_SetString(PyExc_ValueError, "windows must have shape (n, 6): w0..w5 per combo (docs/spec.md §2 order)");
         Py_DECREF(w);
         return NULL;
     }
@@ -172,10 +172,10 @@ static const char *resolve_variant(const char *name) {
 /* ---- SweepResult ------------------------------------------------------------------------------ */
 
 static PyStructSequence_Field result_fields[] = {
-    {"pnl", "float64 array (n,): summed PnL per combo, percentage points (SPEC §4)"},
+    {"pnl", "float64 array (n,): summed PnL per combo, percentage points (docs/spec.md §4)"},
     {"trades", "int64 array (n,): closed trades per combo"},
     {"lengths", "int64 array (n,): the length L of each combo, or None when windows were given"},
-    {"windows", "int64 array (n, 6): the six windows of each combo, SPEC §2 order"},
+    {"windows", "int64 array (n, 6): the six windows of each combo, docs/spec.md §2 order"},
     {"variant", "the registry variant that ran (what an alias such as 'best' named); 'server' from a Client"},
     {"isa", "the ISA it ran with (by name only, not in the tuple); None from a Client"},
     {"threads", "the threads it ran with (by name only, not in the tuple); None from a Client"},
@@ -395,7 +395,7 @@ static int parse_count(PyObject *obj, const char *what, npy_intp *n) {
 PyDoc_STRVAR(series_doc,
              "series(seed=42, bars=150000, vol=0.0008, start=100.0) -> ndarray\n"
              "\n"
-             "The canonical close series (SPEC §1): start * exp(cumsum(vol * z)), z = numpy's\n"
+             "The canonical close series (docs/spec.md §1): start * exp(cumsum(vol * z)), z = numpy's\n"
              "default_rng(seed).standard_normal(bars) bit for bit, exp = SLEEF's 1-ulp exp.  The defaults hash\n"
              "to 88e4ef5a…c028.");
 
@@ -440,7 +440,8 @@ static PyObject *py_standard_normal(PyObject *self, PyObject *args) {
     return (PyObject *)a;
 }
 
-PyDoc_STRVAR(grid_doc, "grid(lo=6, hi=200, count=80) -> int64 ndarray\n\nThe lengths trunc(linspace(lo, hi, count)) (SPEC §2).");
+PyDoc_STRVAR(grid_doc, "grid(lo=6, hi=200, count=80) -> int64 ndarray\n\n"
+                       "The lengths trunc(linspace(lo, hi, count)) (docs/spec.md §2).");
 
 static PyObject *py_grid(PyObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"lo", "hi", "count", NULL};
@@ -459,7 +460,7 @@ static PyObject *py_grid(PyObject *self, PyObject *args, PyObject *kw) {
 PyDoc_STRVAR(windows_doc,
              "windows(length) -> int64 ndarray\n"
              "\n"
-             "The six windows of length L (SPEC §2): shape (6,) for an int, (n, 6) for a sequence of lengths.");
+             "The six windows of length L (docs/spec.md §2): shape (6,) for an int, (n, 6) for a sequence of lengths.");
 
 static PyObject *py_windows(PyObject *self, PyObject *arg) {
     PyArrayObject *l = as_int64(arg, "length");

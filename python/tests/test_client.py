@@ -1,4 +1,4 @@
-"""Client: the wire protocol in raw bytes.  Against `hmasweep wire` (the SPEC §6 codec on a stream: a
+"""Client: the wire protocol in raw bytes.  Against `hmasweep wire` (the docs/spec.md §6 codec on a stream: a
 socketpair as its stdin/stdout) now, and against `hmasweep serve` over a Unix socket and TCP when the CLI
 has it.  Replies must equal the in-process sweep() bit for bit."""
 import os

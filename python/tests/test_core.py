@@ -32,7 +32,7 @@ def test_golden_file(default_series, golden):
     np.testing.assert_array_equal(r.windows, golden["windows"])
     np.testing.assert_array_equal(r.trades, golden["trades"])
     assert r.pnl.tobytes() == golden["pnl"].tobytes()
-    assert int(r.trades.sum()) == 473381  # SPEC §5
+    assert int(r.trades.sum()) == 473381  # docs/spec.md §5
 
 
 def test_golden_reference_variant_subset(default_series, golden):
@@ -87,7 +87,7 @@ def test_series_formula():
 def test_grid_and_windows():
     np.testing.assert_array_equal(hmasweep.grid(), np.trunc(np.linspace(6, 200, 80)).astype(np.int64))
     np.testing.assert_array_equal(hmasweep.grid(2, 9, 3), [2, 5, 9])
-    assert hmasweep.windows(6).tolist() == [3, 6, 2, 1, 2, 3]  # SPEC §2, combo 0
+    assert hmasweep.windows(6).tolist() == [3, 6, 2, 1, 2, 3]  # docs/spec.md §2, combo 0
     assert hmasweep.windows([6, 15]).tolist() == [[3, 6, 2, 1, 2, 3], [7, 15, 3, 3, 4, 8]]
 
 

@@ -1,5 +1,5 @@
 # The engine's tests (label `server`; the TSan preset runs them too): the C client with free windows,
-# errors, timeouts and a 32-client load; conformance of a SPEC §6-only client over every transport;
+# errors, timeouts and a 32-client load; conformance of a docs/spec.md §6-only client over every transport;
 # faults.  The Python ones need only python3 (struct, socket).
 add_executable(test_engine_client ${CMAKE_CURRENT_LIST_DIR}/test_engine_client.c)
 target_link_libraries(test_engine_client PRIVATE hmasweep_core)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Conformance: a client written from SPEC §6 alone (wire_client.py) gets results bit-identical to
+"""Conformance: a client written from docs/spec.md §6 alone (wire_client.py) gets results bit-identical to
 `hmasweep run` from `hmasweep serve`, over every transport (Unix socket, TCP loopback, shared memory, stdin/stdout):
 the golden run (tests/golden/default_run.json, made by `hmasweep run`) and other gate data sets, through
 op 0 (the study's frame) and through LOAD + SWEEP on a handle; echo returns the series verbatim; HELLO
@@ -24,7 +24,7 @@ def same(body, combos, what):
 
 
 golden = json.load(open(os.path.join(src, "tests/golden/default_run.json")))["combos"]
-golden_close = gen_series(cli)  # the default series (SPEC §1), the golden run's input
+golden_close = gen_series(cli)  # the default series (docs/spec.md §1), the golden run's input
 # Other gate data: short series, small and odd L, windows at the series length (L = bars).
 other = []
 for args in (["--bars", "3000", "--seed", "5", "--lengths", "2,3,4,5,9,31,200"],

@@ -1,4 +1,4 @@
-"""A client for the hmasweep engine written from the text of SPEC §6 and docs/protocol.md alone: struct
+"""A client for the hmasweep engine written from the text of docs/spec.md §6 and docs/protocol.md alone: struct
 and sockets, nothing from this repository's code.  Shared by the engine's conformance and fault tests."""
 import json, os, socket, struct, subprocess, sys, time
 
@@ -22,7 +22,7 @@ class Checks:
 
 
 def frame(op, close, windows, body_len=None):
-    """SPEC §6: [u32 body_len][u8 opcode][u32 n_bars][u32 n_combos][f64 close...][6 x i64 per combo]."""
+    """docs/spec.md §6: [u32 body_len][u8 opcode][u32 n_bars][u32 n_combos][f64 close...][6 x i64 per combo]."""
     body = struct.pack("<BII", op, len(close), len(windows)) + struct.pack("<%dd" % len(close), *close)
     body += b"".join(struct.pack("<6q", *w) for w in windows)
     return struct.pack("<I", len(body) if body_len is None else body_len) + body

@@ -1,6 +1,7 @@
 /* hs_sweep_many and hs_universe_list.  The independent source for every row is hs_sweep of the
  * reference variant (`unchecked`) on that series alone, and the study's fingerprint (57,029 trades,
- * -5165.5799542358627 as in tests/golden/default_run.json, SPEC §5) for the default series inside the universe. */
+ * -5165.5799542358627 as in tests/golden/default_run.json, docs/spec.md §5) for the default series inside
+ * the universe. */
 #define _DEFAULT_SOURCE
 #include <stdlib.h>
 #include <sys/stat.h>

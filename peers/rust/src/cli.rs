@@ -77,7 +77,7 @@ fn parse_args(bin: &str, argv: &[String]) -> Result<Option<Args>, Error> {
     Ok(Some(Args { input, lengths, repeat, output }))
 }
 
-/// Raw little-endian f64, checked (SPEC §1: finite, > 0, at least one bar).
+/// Raw little-endian f64, checked (docs/spec.md §1: finite, > 0, at least one bar).
 pub fn read_series(path: &str) -> Result<Vec<f64>, Error> {
     let bytes = std::fs::read(path).map_err(|e| Error::Data(format!("cannot read {}: {}", path, e)))?;
     if bytes.len() % 8 != 0 {

@@ -1,4 +1,4 @@
-//! The study's Rust port of the numba HMA/HMA3 stop-and-reverse kernel (SPEC v1, tier 0).
+//! The study's Rust port of the numba HMA/HMA3 stop-and-reverse kernel (docs/spec.md v1, tier 0).
 //!
 //! One kernel text, two indexing disciplines: `hma_kernel!` is expanded twice, once with safe
 //! (bounds-checked) indexing into `mod safe` and once with `get_unchecked` indexing into
@@ -10,10 +10,10 @@
 pub mod cli;
 pub mod server;
 
-/// 0.09 % per round trip (SPEC §4).
+/// 0.09 % per round trip (docs/spec.md §4).
 pub const FEE: f64 = 0.0009;
 
-/// One combo's six windows, wire order (SPEC §2): HMA half, full, smoothing; HMA3 third, half, full.
+/// One combo's six windows, wire order (docs/spec.md §2): HMA half, full, smoothing; HMA3 third, half, full.
 pub type Windows = [usize; 6];
 
 /// Why a request cannot be run.
@@ -60,7 +60,7 @@ fn round_half_even(x: f64) -> f64 {
     x.round_ties_even()
 }
 
-/// The six windows of length L (SPEC §2).
+/// The six windows of length L (docs/spec.md §2).
 pub fn windows_from_length(length: i64) -> Result<Windows, Error> {
     if length < 2 {
         return Err(Error::Usage(format!("length {}: L must be >= 2", length)));

@@ -1,4 +1,4 @@
-//! The study's engine: SPEC §6 frames over a Unix socket, TCP (with `TCP_NODELAY`) or stdin/stdout.
+//! The study's engine: docs/spec.md §6 frames over a Unix socket, TCP (with `TCP_NODELAY`) or stdin/stdout.
 //!
 //!   rust_engine_safe|rust_engine_unchecked (--unix PATH | --tcp HOST:PORT | --stdin)
 //!
@@ -7,7 +7,7 @@
 //! (echo included: the study's echo "parses all n floats and re-encodes them").  Two things are added
 //! that the article's excerpt leaves out, because a server must not crash on bad input:
 //! - a malformed request gets the error reply of `docs/protocol.md` (`[u32 0x80000000|len][u32 code]
-//!   [message]`); a SPEC §6 client sees an impossible length and stops.  Over stdin the engine also
+//!   [message]`); a docs/spec.md §6 client sees an impossible length and stops.  Over stdin the engine also
 //!   exits 1 with the message on stderr, as `hmasweep wire` does.
 //! - each connection runs on its own thread, so one slow or vanished client never blocks another.
 //!   The timed architectures use one connection at a time, so this does not change what is measured.
@@ -84,7 +84,7 @@ fn write_error<W: Write>(w: &mut W, r: &Refusal) -> std::io::Result<()> {
     w.flush()
 }
 
-/// A decoded SPEC §6 request.
+/// A decoded docs/spec.md §6 request.
 struct Request {
     opcode: u8,
     close: Vec<f64>,
@@ -127,7 +127,7 @@ fn parse_request(body: &[u8]) -> Result<Request, Refusal> {
     Ok(Request { opcode, close, windows })
 }
 
-/// One request → one reply body (SPEC §6).
+/// One request → one reply body (docs/spec.md §6).
 fn answer(body: &[u8], sweep: SweepFn) -> Result<Vec<u8>, Refusal> {
     let req = parse_request(body)?;
     if req.opcode == 1 {
