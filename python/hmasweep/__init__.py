@@ -24,7 +24,7 @@ from ._core import (
 )
 from . import _core
 from .client import Client, ServerError
-from .trades import TRADE_DTYPE, trades
+from .trades import TRADE_DTYPE, equity, trade_log, trades
 from .plot import plot
 from .universe import ROW_DTYPE, sweep_many
 
@@ -34,6 +34,7 @@ __all__ = [
     "ServerError",
     "SweepResult",
     "TRADE_DTYPE",
+    "equity",
     "grid",
     "plot",
     "read_series",
@@ -41,6 +42,7 @@ __all__ = [
     "standard_normal",
     "sweep",
     "sweep_many",
+    "trade_log",
     "trades",
     "variants",
     "windows",

@@ -1,6 +1,11 @@
-"""One combo's trade log: the C library's hs_trade_log (include/hmasweep.h) as a numpy structured array."""
+"""One combo's trade log and equity curve: the C library's hs_trade_log (include/hmasweep.h) as numpy or
+pandas data."""
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _core
 
@@ -17,14 +22,21 @@ TRADE_DTYPE = np.dtype(
     align=True,
 )
 
+#: The cost factor of one trade (docs/spec.md §4, kernels/tier0.h HS_FEE): a booked trade is
+#: ((1 + r)(1 - FEE) - 1) * 100 percentage points.
+FEE = 0.0009
 
-def _as_windows(length=None, windows=None):
+Windows6 = Union[Sequence[int], npt.NDArray[np.integer[Any]]]
+
+
+def _as_windows(length: Optional[int] = None, windows: Optional[Windows6] = None) -> npt.NDArray[np.int64]:
     if (length is None) == (windows is None):
         raise ValueError("give length or windows (six ints), exactly one")
     return _core.windows(length) if windows is None else np.asarray(windows, dtype=np.int64)
 
 
-def trade_log(close, length=None, *, windows=None):
+def trade_log(close: npt.ArrayLike, length: Optional[int] = None, *,
+              windows: Optional[Windows6] = None) -> np.ndarray:
     """The trade log of one combo as a structured ndarray (TRADE_DTYPE), always numpy.
 
     Summing `pnl` in order gives sweep()'s PnL bit for bit, and the row count equals its trades.
@@ -46,11 +58,25 @@ def trade_log(close, length=None, *, windows=None):
     return out[:n].copy() if n < cap // 2 else out[:n]
 
 
-def trades(close, length=None, *, windows=None):
+def _datetime_index(close: Any) -> Any:
+    """close's DatetimeIndex when close is a pandas object that has one, else None."""
+    index = getattr(close, "index", None)
+    if index is None:
+        return None
+    try:
+        import pandas as pd
+    except ImportError:
+        return None
+    return index if isinstance(index, pd.DatetimeIndex) else None
+
+
+def trades(close: npt.ArrayLike, length: Optional[int] = None, *, windows: Optional[Windows6] = None) -> Any:
     """The trade log of one combo: entry_bar, exit_bar, side (+1 long, -1 short), entry_price,
     exit_price, pnl (percentage points, docs/spec.md §4), one row per closed trade.
 
-    A pandas DataFrame when pandas is installed, else a numpy structured array (TRADE_DTYPE).
+    A pandas DataFrame when pandas is installed, else a numpy structured array (TRADE_DTYPE).  When
+    `close` is a pandas Series with a DatetimeIndex, the DataFrame also has entry_time and exit_time
+    (the index at entry_bar and exit_bar; the bars stay positional).
     Give the combo as `length` (L >= 2) or as `windows` (six ints, docs/spec.md §2 order).
     """
     log = trade_log(close, length, windows=windows)
@@ -58,4 +84,42 @@ def trades(close, length=None, *, windows=None):
         import pandas as pd
     except ImportError:
         return log
-    return pd.DataFrame(log)
+    frame = pd.DataFrame(log)
+    index = _datetime_index(close)
+    if index is not None:
+        frame.insert(2, "entry_time", index[log["entry_bar"]])
+        frame.insert(3, "exit_time", index[log["exit_bar"]])
+    return frame
+
+
+def _equity_values(close: np.ndarray, log: np.ndarray) -> npt.NDArray[np.float64]:
+    n = close.shape[0]
+    booked = np.zeros(n)
+    booked[log["exit_bar"]] = log["pnl"]  # one trade closes per bar at most
+    # Sequential (np.cumsum is not pairwise), and adding 0.0 leaves a sum's bits alone: the last bar
+    # holds sweep()'s PnL bit for bit.
+    equity = np.cumsum(booked)
+    held = log["exit_bar"] - log["entry_bar"]  # bars each trade is open before its exit bar
+    if held.sum():
+        trade = np.repeat(np.arange(len(log)), held)
+        bar = np.repeat(log["entry_bar"], held) + (np.arange(trade.shape[0]) - np.repeat(np.cumsum(held) - held, held))
+        side = log["side"][trade].astype(np.float64)
+        r = side * (close[bar] / log["entry_price"][trade] - 1.0)
+        equity[bar] += ((1.0 + r) * (1.0 - FEE) - 1.0) * 100.0  # the booking formula of kernels/tier0.h
+    return equity
+
+
+def equity(close: npt.ArrayLike, length: Optional[int] = None, *, windows: Optional[Windows6] = None) -> Any:
+    """Mark-to-market equity of one combo per bar, in percentage points (docs/python.md, "Equity").
+
+    equity[i] = the PnL booked by trades closed at or before bar i, plus the PnL the open trade (if one
+    is open after bar i) would book if it were closed at close[i].  A pandas Series on close's index when
+    close is a Series, else a float64 ndarray of len(close).  equity[-1] == sweep(close, [length]).pnl[0].
+    """
+    log = trade_log(close, length, windows=windows)
+    values = _equity_values(np.ascontiguousarray(close, dtype=np.float64), log)
+    index = getattr(close, "index", None)
+    if index is None or not hasattr(close, "iloc"):
+        return values
+    import pandas as pd  # close is a pandas object, so pandas is there
+    return pd.Series(values, index=index, name="equity")

@@ -5,16 +5,24 @@ universe, with the GIL released; every row equals hmasweep.sweep() of that serie
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence, Tuple, Union
+import re
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _core
 
 #: One row per (symbol, combo): the long format that pandas, Arrow and SQL all take.
 ROW_DTYPE = np.dtype([("symbol", object), ("length", np.int64), ("w0", np.int64), ("w1", np.int64),
                       ("w2", np.int64), ("w3", np.int64), ("w4", np.int64), ("w5", np.int64),
-                      ("trades", np.int64), ("pnl", np.float64), ("error", object)])
+                      ("trades", np.int64), ("pnl", np.float64), ("first_bar", np.int64), ("bars", np.int64),
+                      ("error", object)])
+
+
+def _length(close: Any) -> int:
+    shape = getattr(close, "shape", None)
+    return int(shape[0]) if shape else len(close)
 
 
 def _combos(lengths, windows) -> Tuple[np.ndarray, np.ndarray]:
@@ -34,24 +42,49 @@ def _combos(lengths, windows) -> Tuple[np.ndarray, np.ndarray]:
     return ls, np.ascontiguousarray(np.array([_core.windows(int(L)) for L in ls], dtype=np.int64).reshape(-1, 6))
 
 
-def sweep_many(series: Union[Mapping[str, Any], Iterable[Tuple[str, Any]]], lengths: Union[None, int, Sequence[int]] = None,
-               *, windows=None, variant: str = "best", isa: str | None = None, threads: int = 0,
-               as_frame: bool | None = None):
+def _trim_nan(close: Any) -> Tuple[np.ndarray, int]:
+    """A wide frame's column without its leading and trailing NaN, and where it starts."""
+    x = np.asarray(close, dtype=np.float64)
+    if x.ndim != 1:
+        return x, 0
+    finite = np.flatnonzero(~np.isnan(x))
+    if finite.size == 0:
+        return x[:0], 0
+    return np.ascontiguousarray(x[finite[0]:finite[-1] + 1]), int(finite[0])
+
+
+def _universe(series: Any) -> Tuple[List[str], List[Any], List[int]]:
+    """(symbols, closes, first bars) from a mapping, pairs, or a wide DataFrame (trimmed)."""
+    if hasattr(series, "columns") and hasattr(series, "iloc"):  # a pandas DataFrame: columns are symbols
+        trimmed = [_trim_nan(series.iloc[:, k].to_numpy(dtype=np.float64, na_value=np.nan))
+                   for k in range(series.shape[1])]
+        return [str(c) for c in series.columns], [c for c, _ in trimmed], [f for _, f in trimmed]
+    items = list(series.items()) if isinstance(series, Mapping) else list(series)
+    return [str(sym) for sym, _ in items], [close for _, close in items], [0] * len(items)
+
+
+def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, npt.ArrayLike]], Any],
+               lengths: Union[None, int, Sequence[int], npt.NDArray[np.integer[Any]]] = None, *,
+               windows: Optional[npt.ArrayLike] = None, variant: str = "best", isa: Optional[str] = None,
+               threads: int = 0, as_frame: Optional[bool] = None) -> Any:
     """Sweep every series of a universe over the same combos; return the long-format table.
 
-    series    {symbol: close} or (symbol, close) pairs; each close any 1-D float64 array-like.
+    series    {symbol: close}, (symbol, close) pairs (each close any 1-D float64 array-like), or a wide
+              pandas DataFrame whose columns are the symbols.  Each column of a DataFrame is trimmed of its
+              leading and trailing NaN (first_bar and bars say what was swept); a NaN inside it is still
+              that symbol's error.
     lengths / windows / variant / isa / threads: as for sweep().
     as_frame  True: a pandas DataFrame; False: a numpy structured array (ROW_DTYPE); None: a DataFrame
               when pandas is installed.  With pyarrow, `df.to_parquet(path)` writes Parquet.
 
-    One row per (symbol, combo): symbol, length (-1 when windows were given), w0..w5, trades, pnl, error.
+    One row per (symbol, combo): symbol, length (-1 when windows were given), w0..w5, trades, pnl,
+    first_bar (the position of the first price swept: the leading NaN a DataFrame column lost; else 0),
+    bars (how many prices were swept), error.
     A series that fails (NaN, non-positive price, too short for a window) does not stop the others: it
     gets one row with its error message (trades -1, pnl NaN).  A bad request (unknown variant or ISA)
     raises ValueError.
     """
-    items = list(series.items()) if isinstance(series, Mapping) else list(series)
-    symbols = [str(sym) for sym, _ in items]
-    closes = [close for _, close in items]
+    symbols, closes, firsts = _universe(series)
     ls, w = _combos(lengths, windows)
     pnl, trades, errors = _core._sweep_many(closes, w, variant, isa, int(threads))
     n_combos = len(w)
@@ -59,9 +92,13 @@ def sweep_many(series: Union[Mapping[str, Any], Iterable[Tuple[str, Any]]], leng
     n_rows = sum(n_combos if good else 1 for good in ok)
     rows = np.zeros(n_rows, dtype=ROW_DTYPE)
     at = 0
+    bars = [_length(c) for c in closes]
     for s, sym in enumerate(symbols):
         if not ok[s]:
-            rows[at] = (sym, -1, 0, 0, 0, 0, 0, 0, -1, np.nan, errors[s])
+            error = errors[s] if bars[s] else "no prices (every value is NaN)"
+            if firsts[s]:  # the library counts from the first price swept; name the column's own row
+                error = re.sub(r"^close\[(\d+)\]", lambda m: f"close[{int(m.group(1)) + firsts[s]}]", error)
+            rows[at] = (sym, -1, 0, 0, 0, 0, 0, 0, -1, np.nan, firsts[s], bars[s], error)
             at += 1
             continue
         block = rows[at:at + n_combos]
@@ -71,6 +108,8 @@ def sweep_many(series: Union[Mapping[str, Any], Iterable[Tuple[str, Any]]], leng
             block[f"w{k}"] = w[:, k]
         block["trades"] = trades[s]
         block["pnl"] = pnl[s]
+        block["first_bar"] = firsts[s]
+        block["bars"] = bars[s]
         block["error"] = None
         at += n_combos
     if as_frame is False:
