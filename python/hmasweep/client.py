@@ -7,11 +7,15 @@ recv_into() straight into freshly allocated result arrays.  `sweep()` takes the 
 returns the same SweepResult as the in-process hmasweep.sweep().
 """
 
+from __future__ import annotations
+
 import socket
 import struct
 import time
+from typing import Any, Optional, Tuple
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _core
 
@@ -33,7 +37,7 @@ class ServerError(Exception):
     """An error reply from the server (docs/protocol.md, "Error replies"): `code` and the message.
     The connection stays usable."""
 
-    def __init__(self, code, message):
+    def __init__(self, code: int, message: str) -> None:
         super().__init__("server error %d: %s" % (code, message))
         self.code = code
         self.message = message
@@ -115,11 +119,11 @@ class Client:
     _broken = None  # why the connection was dropped
     _server_variant = None
 
-    def __init__(self, url, *, token=None, timeout=DEFAULT_TIMEOUT):
+    def __init__(self, url: str, *, token: Optional[bytes] = None, timeout: Optional[float] = DEFAULT_TIMEOUT) -> None:
         self.url = url
         self._hdr = bytearray(4)
         self._timeout = timeout
-        self._live = {}
+        self._live: dict[int, int] = {}  # session -> its combos
         if url.startswith("shm:"):
             self._c = _core._CClient(url, _timeout_ms(timeout))
         else:
@@ -127,14 +131,14 @@ class Client:
         if token is not None:
             self.auth(token)
 
-    def settimeout(self, timeout):
+    def settimeout(self, timeout: Optional[float]) -> None:
         """Change the limit of each later call's round trip (seconds; None waits forever)."""
         self._timeout = timeout
         if self._c is not None:
             self._c.set_timeout(_timeout_ms(timeout))
 
     @classmethod
-    def from_socket(cls, sock):
+    def from_socket(cls, sock: socket.socket) -> Client:
         """Wrap an already connected stream socket (e.g. one end of a socketpair to `hmasweep wire`); its
         own timeout (sock.gettimeout()) becomes the round-trip timeout."""
         self = cls.__new__(cls)
@@ -146,16 +150,16 @@ class Client:
         return self
 
     # ---- plumbing ---------------------------------------------------------------------------------
-    def close(self):
+    def close(self) -> None:
         if self._c is not None:
             self._c.close()
         elif self._sock is not None:
             self._sock.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Client:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def _drop(self, why):
@@ -318,7 +322,8 @@ class Client:
                                  "protocol cannot choose another per request (pass variant=None)"
                                  % (variant, self._server_variant))
 
-    def sweep(self, close, lengths=None, *, windows=None, variant=None, isa=None, threads=0):
+    def sweep(self, close: npt.ArrayLike, lengths: _core._Lengths = None, *, windows: Optional[npt.ArrayLike] = None,
+              variant: Optional[str] = None, isa: Optional[str] = None, threads: int = 0) -> _core.SweepResult:
         """Sweep on the server: the same arguments and SweepResult as hmasweep.sweep().
 
         The server runs its own variant, ISA and threads (`serve --variant --isa --threads`): variant may
@@ -338,7 +343,7 @@ class Client:
         self._send(struct.pack("<BII", OP_SWEEP, a.shape[0], w.shape[0]), a, w)
         return self._recv_results(w.shape[0])
 
-    def echo(self, close, out=None):
+    def echo(self, close: npt.ArrayLike, out: Optional[npt.NDArray[np.float64]] = None) -> npt.NDArray[np.float64]:
         """Round-trip `close` through the server (op 1); the reply lands in `out` (allocated if None)."""
         a = self._close_array(close)
         if out is None:
@@ -355,7 +360,7 @@ class Client:
         self._recv_into(_bytes_view(out))
         return out
 
-    def hello(self):
+    def hello(self) -> dict[str, Any]:
         """Protocol version, limits and the server's variants (op 2) as a dict; the first variant is the
         one its sweeps run."""
         if self._c is not None:
@@ -378,7 +383,7 @@ class Client:
         return {"protocol_version": version, "max_frame_bytes": max_frame, "max_work": max_work,
                 "max_loaded_bytes_per_client": max_loaded, "variants": [n for n in names.split(",") if n]}
 
-    def load(self, close):
+    def load(self, close: npt.ArrayLike) -> int:
         """Load a series into the server once (op 3); returns its handle for sweep_handle()."""
         a = self._close_array(close)
         if self._c is not None:
@@ -393,7 +398,8 @@ class Client:
         self._send(*parts)
         self._expect(0)
 
-    def sweep_handle(self, handle, lengths=None, *, windows=None):
+    def sweep_handle(self, handle: int, lengths: _core._Lengths = None, *,
+                     windows: Optional[npt.ArrayLike] = None) -> _core.SweepResult:
         """Sweep a loaded series (op 4): only the 48 bytes of windows per combo travel."""
         L, w = self._combos(lengths, windows)
         if self._c is not None:
@@ -406,13 +412,13 @@ class Client:
         self._send(struct.pack("<BII", OP_SWEEP_HANDLE, handle, w.shape[0]), w)
         return self._recv_results(w.shape[0])
 
-    def free(self, handle):
+    def free(self, handle: int) -> None:
         """Drop a loaded series (op 5)."""
         if self._c is not None:
             return self._c_call(self._c.free, handle)
         self._call(self._empty_frame, struct.pack("<BI", OP_FREE, handle))
 
-    def live_open(self, handle, lengths=None, *, windows=None):
+    def live_open(self, handle: int, lengths: _core._Lengths = None, *, windows: Optional[npt.ArrayLike] = None) -> int:
         """Open a live session over a loaded series and a grid of combos (op 6); returns the session."""
         _, w = self._combos(lengths, windows)
         if self._c is not None:
@@ -422,7 +428,8 @@ class Client:
         self._live[session] = w.shape[0]
         return session
 
-    def live_append(self, session, bars):
+    def live_append(self, session: int, bars: npt.ArrayLike) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64],
+                                                                   npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
         """Append k >= 1 bars (op 7).  Returns (pnl, trades, position, crossed) per combo."""
         a = self._close_array(bars)
         m = self._live.get(session)
@@ -441,7 +448,7 @@ class Client:
             self._recv_into(_bytes_view(arr))
         return pnl, trades, position, crossed.astype(bool)
 
-    def live_close(self, session):
+    def live_close(self, session: int) -> None:
         """Close a live session (op 8)."""
         if self._c is not None:
             self._c_call(self._c.live_close, session)
@@ -449,7 +456,7 @@ class Client:
             self._call(self._empty_frame, struct.pack("<BI", OP_LIVE_CLOSE, session))
         self._live.pop(session, None)
 
-    def auth(self, token):
+    def auth(self, token: bytes) -> None:
         """Present the shared-secret token (op 9)."""
         if isinstance(token, str):
             token = token.encode()

@@ -32,7 +32,10 @@ Windows6 = Union[Sequence[int], npt.NDArray[np.integer[Any]]]
 def _as_windows(length: Optional[int] = None, windows: Optional[Windows6] = None) -> npt.NDArray[np.int64]:
     if (length is None) == (windows is None):
         raise ValueError("give length or windows (six ints), exactly one")
-    return _core.windows(length) if windows is None else np.asarray(windows, dtype=np.int64)
+    if windows is not None:
+        return np.asarray(windows, dtype=np.int64)
+    assert length is not None
+    return _core.windows(length)
 
 
 def trade_log(close: npt.ArrayLike, length: Optional[int] = None, *,
@@ -64,7 +67,7 @@ def _datetime_index(close: Any) -> Any:
     if index is None:
         return None
     try:
-        import pandas as pd
+        import pandas as pd  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         return None
     return index if isinstance(index, pd.DatetimeIndex) else None
@@ -81,7 +84,7 @@ def trades(close: npt.ArrayLike, length: Optional[int] = None, *, windows: Optio
     """
     log = trade_log(close, length, windows=windows)
     try:
-        import pandas as pd
+        import pandas as pd  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         return log
     frame = pd.DataFrame(log)
@@ -121,5 +124,5 @@ def equity(close: npt.ArrayLike, length: Optional[int] = None, *, windows: Optio
     index = getattr(close, "index", None)
     if index is None or not hasattr(close, "iloc"):
         return values
-    import pandas as pd  # close is a pandas object, so pandas is there
+    import pandas as pd  # type: ignore[import-untyped, unused-ignore]  # close is a pandas object, so pandas is there
     return pd.Series(values, index=index, name="equity")

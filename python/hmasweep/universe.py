@@ -53,14 +53,14 @@ def _trim_nan(close: Any) -> Tuple[np.ndarray, int]:
     return np.ascontiguousarray(x[finite[0]:finite[-1] + 1]), int(finite[0])
 
 
-def _universe(series: Any) -> Tuple[List[str], List[Any], List[int]]:
-    """(symbols, closes, first bars) from a mapping, pairs, or a wide DataFrame (trimmed)."""
+def _universe(series: Any) -> Tuple[List[str], List[Any], List[int], bool]:
+    """(symbols, closes, first bars, whether a frame) from a mapping, pairs, or a wide DataFrame."""
     if hasattr(series, "columns") and hasattr(series, "iloc"):  # a pandas DataFrame: columns are symbols
         trimmed = [_trim_nan(series.iloc[:, k].to_numpy(dtype=np.float64, na_value=np.nan))
                    for k in range(series.shape[1])]
-        return [str(c) for c in series.columns], [c for c, _ in trimmed], [f for _, f in trimmed]
+        return [str(c) for c in series.columns], [c for c, _ in trimmed], [f for _, f in trimmed], True
     items = list(series.items()) if isinstance(series, Mapping) else list(series)
-    return [str(sym) for sym, _ in items], [close for _, close in items], [0] * len(items)
+    return [str(sym) for sym, _ in items], [close for _, close in items], [0] * len(items), False
 
 
 def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, npt.ArrayLike]], Any],
@@ -84,7 +84,7 @@ def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, np
     gets one row with its error message (trades -1, pnl NaN).  A bad request (unknown variant or ISA)
     raises ValueError.
     """
-    symbols, closes, firsts = _universe(series)
+    symbols, closes, firsts, is_frame = _universe(series)
     ls, w = _combos(lengths, windows)
     pnl, trades, errors = _core._sweep_many(closes, w, variant, isa, int(threads))
     n_combos = len(w)
@@ -95,8 +95,10 @@ def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, np
     bars = [_length(c) for c in closes]
     for s, sym in enumerate(symbols):
         if not ok[s]:
-            error = errors[s] if bars[s] else "no prices (every value is NaN)"
-            if firsts[s]:  # the library counts from the first price swept; name the column's own row
+            error = str(errors[s])
+            if is_frame and not bars[s]:
+                error = "no prices (every value is NaN)"
+            elif firsts[s]:  # the library counts from the first price swept; name the column's own row
                 error = re.sub(r"^close\[(\d+)\]", lambda m: f"close[{int(m.group(1)) + firsts[s]}]", error)
             rows[at] = (sym, -1, 0, 0, 0, 0, 0, 0, -1, np.nan, firsts[s], bars[s], error)
             at += 1
@@ -115,9 +117,9 @@ def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, np
     if as_frame is False:
         return rows
     try:
-        import pandas as pd
+        import pandas as pd  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         if as_frame:
             raise
         return rows
-    return pd.DataFrame({name: rows[name] for name in ROW_DTYPE.names})
+    return pd.DataFrame({name: rows[name] for name in ROW_DTYPE.names or ()})

@@ -181,7 +181,7 @@ static PyStructSequence_Field result_fields[] = {
     {"threads", "the threads it ran with (by name only, not in the tuple); None from a Client"},
     {NULL, NULL}};
 static PyStructSequence_Desc result_desc = {
-    "hmasweep.SweepResult", "The result of hmasweep.sweep(): one entry per combo in every array.", result_fields,
+    "hmasweep.SweepResult", "SweepResult(sequence, dict={})\n--\n\nThe result of hmasweep.sweep(): one entry per combo in every array.", result_fields,
     5};
 static PyTypeObject *SweepResult;
 
@@ -393,8 +393,10 @@ static int parse_count(PyObject *obj, const char *what, npy_intp *n) {
 }
 
 PyDoc_STRVAR(series_doc,
-             "series(seed=42, bars=150000, vol=0.0008, start=100.0) -> ndarray\n"
+             "series($module, /, seed=42, bars=150000, vol=0.0008, start=100.0)\n"
+             "--\n"
              "\n"
+             "-> ndarray.  "
              "The canonical close series (docs/spec.md §1): start * exp(cumsum(vol * z)), z = numpy's\n"
              "default_rng(seed).standard_normal(bars) bit for bit, exp = SLEEF's 1-ulp exp.  The defaults hash\n"
              "to 88e4ef5a…c028.");
@@ -421,8 +423,10 @@ static PyObject *py_series(PyObject *self, PyObject *args, PyObject *kw) {
 }
 
 PyDoc_STRVAR(standard_normal_doc,
-             "standard_normal(seed, n) -> ndarray\n"
+             "standard_normal($module, seed, n, /)\n"
+             "--\n"
              "\n"
+             "-> ndarray.  "
              "numpy.random.default_rng(seed).standard_normal(n), bit for bit, computed by the library.");
 
 static PyObject *py_standard_normal(PyObject *self, PyObject *args) {
@@ -440,8 +444,7 @@ static PyObject *py_standard_normal(PyObject *self, PyObject *args) {
     return (PyObject *)a;
 }
 
-PyDoc_STRVAR(grid_doc, "grid(lo=6, hi=200, count=80) -> int64 ndarray\n\n"
-                       "The lengths trunc(linspace(lo, hi, count)) (docs/spec.md §2).");
+PyDoc_STRVAR(grid_doc, "grid($module, /, lo=6, hi=200, count=80)\n--\n\n-> int64 ndarray.  The lengths trunc(linspace(lo, hi, count)) (docs/spec.md §2).");
 
 static PyObject *py_grid(PyObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"lo", "hi", "count", NULL};
@@ -458,8 +461,10 @@ static PyObject *py_grid(PyObject *self, PyObject *args, PyObject *kw) {
 }
 
 PyDoc_STRVAR(windows_doc,
-             "windows(length) -> int64 ndarray\n"
+             "windows($module, length, /)\n"
+             "--\n"
              "\n"
+             "-> int64 ndarray.  "
              "The six windows of length L (docs/spec.md §2): shape (6,) for an int, (n, 6) for a sequence of lengths.");
 
 static PyObject *py_windows(PyObject *self, PyObject *arg) {
@@ -485,8 +490,10 @@ static PyObject *py_windows(PyObject *self, PyObject *arg) {
 }
 
 PyDoc_STRVAR(variants_doc,
-             "variants() -> list[dict]\n"
+             "variants($module, /)\n"
+             "--\n"
              "\n"
+             "-> list[dict].  "
              "The registry (variants/registry.def): name, kernel, tier, threaded, isas (built), runnable (the\n"
              "built ISAs this CPU executes) and summary, in registry order.");
 
@@ -533,8 +540,10 @@ static PyObject *py_variants(PyObject *self, PyObject *unused) {
 static void free_capsule(PyObject *cap) { free(PyCapsule_GetPointer(cap, "hmasweep.series")); }
 
 PyDoc_STRVAR(read_series_doc,
-             "read_series(path) -> ndarray\n"
+             "read_series($module, path, /)\n"
+             "--\n"
              "\n"
+             "-> ndarray.  "
              "Read a close series: raw little-endian f64 (.f64/.bin/.raw), CSV (one column or a 'close' column),\n"
              "or a 1-D float64 .npy.  The prices are checked (finite, > 0).  The array owns the library's\n"
              "buffer (no copy).");
@@ -565,8 +574,10 @@ static PyObject *py_read_series(PyObject *self, PyObject *arg) {
 
 /* ---- the trade log (hs_trade_log) -------------------------------------------------------------- */
 PyDoc_STRVAR(trade_log_doc,
-             "_trade_log(close, windows6, out) -> int\n"
+             "_trade_log($module, close, windows, out, /)\n"
+             "--\n"
              "\n"
+             "-> int.  "
              "Fill `out` (a structured array laid out as hs_trade) with one combo's trades; return the count.\n"
              "Use hmasweep.trades(), which sizes `out` and trims it.");
 
@@ -611,8 +622,10 @@ static PyObject *py_trade_log(PyObject *self, PyObject *args) {
 /* ---- measurement hook for prof/py_overhead ------------------------------------------------------ */
 
 PyDoc_STRVAR(c_sweep_loop_doc,
-             "_c_sweep_loop(close, windows, variant, reps) -> float\n"
+             "_c_sweep_loop($module, close, windows, variant, reps, /)\n"
+             "--\n"
              "\n"
+             "-> float.  "
              "Seconds for `reps` back-to-back hs_sweep calls made from C with the same arguments sweep() passes\n"
              "(prof/py_overhead subtracts this from the Python call to get the binding's overhead).");
 
@@ -917,27 +930,27 @@ static PyObject *cclient_set_timeout(CClient *self, PyObject *arg) {
 }
 
 static PyMethodDef cclient_methods[] = {
-    {"set_timeout", (PyCFunction)cclient_set_timeout, METH_O, "set_timeout(ms): each later round trip's limit"},
-    {"live_open", (PyCFunction)cclient_live_open, METH_VARARGS, "live_open(handle, windows) -> session"},
+    {"set_timeout", (PyCFunction)cclient_set_timeout, METH_O, "set_timeout($self, ms, /)\n--\n\nEach later round trip's limit"},
+    {"live_open", (PyCFunction)cclient_live_open, METH_VARARGS, "live_open($self, handle, windows, /)\n--\n\n-> session"},
     {"live_append", (PyCFunction)cclient_live_append, METH_VARARGS,
-     "live_append(session, bars, n_combos) -> (pnl, trades, position, crossed)"},
-    {"live_close", (PyCFunction)cclient_live_close, METH_O, "live_close(session)"},
-    {"sweep", (PyCFunction)cclient_sweep, METH_VARARGS, "sweep(close, windows) -> (pnl, trades)"},
-    {"sweep_handle", (PyCFunction)cclient_sweep_handle, METH_VARARGS, "sweep_handle(handle, windows) -> (pnl, trades)"},
-    {"echo", (PyCFunction)cclient_echo, METH_VARARGS, "echo(close, out) -> out"},
-    {"load", (PyCFunction)cclient_load, METH_O, "load(close) -> handle"},
-    {"free", (PyCFunction)cclient_free, METH_O, "free(handle)"},
-    {"hello", (PyCFunction)cclient_hello, METH_NOARGS, "hello() -> (version, variants, max_frame_bytes, max_work)"},
-    {"auth", (PyCFunction)cclient_auth, METH_O, "auth(token bytes)"},
-    {"last_error", (PyCFunction)cclient_last_error, METH_NOARGS, "0, the server's error code, or < 0 (I/O, timeout, protocol)"},
-    {"close", (PyCFunction)cclient_close, METH_NOARGS, "close the connection"},
+     "live_append($self, session, bars, n_combos, /)\n--\n\n-> (pnl, trades, position, crossed)"},
+    {"live_close", (PyCFunction)cclient_live_close, METH_O, "live_close($self, session, /)\n--\n\nClose a live session."},
+    {"sweep", (PyCFunction)cclient_sweep, METH_VARARGS, "sweep($self, close, windows, /)\n--\n\n-> (pnl, trades)"},
+    {"sweep_handle", (PyCFunction)cclient_sweep_handle, METH_VARARGS, "sweep_handle($self, handle, windows, /)\n--\n\n-> (pnl, trades)"},
+    {"echo", (PyCFunction)cclient_echo, METH_VARARGS, "echo($self, close, out, /)\n--\n\n-> out"},
+    {"load", (PyCFunction)cclient_load, METH_O, "load($self, close, /)\n--\n\n-> handle"},
+    {"free", (PyCFunction)cclient_free, METH_O, "free($self, handle, /)\n--\n\nFree a loaded series."},
+    {"hello", (PyCFunction)cclient_hello, METH_NOARGS, "hello($self, /)\n--\n\n-> (version, variants, max_frame_bytes, max_work)"},
+    {"auth", (PyCFunction)cclient_auth, METH_O, "auth($self, token, /)\n--\n\nSend the shared secret (bytes)."},
+    {"last_error", (PyCFunction)cclient_last_error, METH_NOARGS, "last_error($self, /)\n--\n\n0, the server's error code, or < 0 (I/O, timeout, protocol)"},
+    {"close", (PyCFunction)cclient_close, METH_NOARGS, "close($self, /)\n--\n\nClose the connection."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject CClientType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hmasweep._core._CClient",
     .tp_basicsize = sizeof(CClient),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "The library's client (include/hmasweep_client.h); hmasweep.Client uses it for shm: URLs.",
+    .tp_doc = "_CClient(url, timeout_ms=-1)\n--\n\nThe library's client (include/hmasweep_client.h); hmasweep.Client uses it for shm: URLs.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)cclient_init,
     .tp_dealloc = (destructor)cclient_dealloc,
@@ -947,8 +960,10 @@ static PyTypeObject CClientType = {
 /* ---- many series (docs/universe.md) ----------------------------------------------------------- */
 
 PyDoc_STRVAR(sweep_many_doc,
-             "_sweep_many(closes, windows, variant, isa, threads) -> (pnl, trades, errors)\n"
+             "_sweep_many($module, closes, windows, variant=None, isa=None, threads=0, /)\n"
+             "--\n"
              "\n"
+             "-> (pnl, trades, errors).  "
              "hs_sweep_many over a sequence of 1-D float64 series and one (n, 6) windows array: pnl and trades\n"
              "are (len(closes), n) arrays; errors[s] is None or the library's message for a series that failed\n"
              "(its rows are NaN / -1).  hmasweep.sweep_many() is the public form.");
