@@ -214,6 +214,19 @@ HS_API size_t hs_live_combos(const hs_live *s);
 HS_API size_t hs_live_bars(const hs_live *s);
 HS_API void hs_live_free(hs_live *s);
 
+/* Many symbols, one bar each per call: one live session per symbol over the same combos (docs/live.md).
+ * history[s][0..n_bars[s]) is symbol s's history (n_bars[s] >= 1). */
+typedef struct hs_live_many hs_live_many;
+HS_API hs_status hs_live_open_many(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                                   const hs_windows *combos, size_t n_combos, hs_live_many **out, hs_error *err);
+/* Append bars[s] to symbol s, for every s < n_symbols; fills, per symbol and combo (arrays of n_symbols ×
+ * n_combos, symbol-major: [s·n_combos + c]; any may be NULL), what hs_live_append fills for one bar.  A bad
+ * price for any symbol fails with HS_ERR_DATA naming the symbol, and no session changes. */
+HS_API hs_status hs_live_append_many(hs_live_many *m, const double *bars, double *pnl, int64_t *trades,
+                                     int8_t *position, uint8_t *crossed, hs_error *err);
+HS_API size_t hs_live_many_symbols(const hs_live_many *m);
+HS_API void hs_live_free_many(hs_live_many *m);
+
 /* ---- introspection ------------------------------------------------------------------------------ */
 #define HS_VERSION_MAJOR 1
 #define HS_VERSION_MINOR 0

@@ -33,7 +33,9 @@
 #include "certify.h"
 #include "error.h"
 #include "hmasweep.h"
+#include "isa.h"
 #include "live.h"
+#include "live_lanes.h"
 
 /* ---- a tail: the newest `keep` values of a stream, contiguous in p[len-keep .. len) --------------- */
 typedef struct {
@@ -58,7 +60,6 @@ static inline void tail_push(live_tail *t, double v) {
 static inline size_t tail_last(const live_tail *t) { return t->len - 1; }
 
 /* ---- one combo's state ------------------------------------------------------------------------------ */
-enum { SUM_W0, SUM_W1, SUM_W3, SUM_W4, SUM_W5, SUM_HMA, SUM_HMA3, SUM_COUNT };
 
 typedef struct {
     double wd[SUM_COUNT], inv[SUM_COUNT]; /* window as a double, and 1 / denom (as sliding.c) */
@@ -73,8 +74,14 @@ typedef struct {
     size_t raw_first, raw3_first;         /* first bar (global index) where raw / raw3 are defined */
     size_t hma_first, hma3_first, start;  /* ... HMA, HMA3, and d */
     unsigned since_anchor;                /* bars since the sums were last re-anchored */
-    hs_book book;
 } live_combo;
+
+/* The books of every combo, one array per field (combo c at index c), so that the per-append results
+ * are one pass over contiguous arrays.  A step loads one hs_book, steps it, stores it back. */
+typedef struct {
+    double *pnl, *entry, *prev, *pos;
+    int64_t *trades;
+} live_books;
 
 /* The largest close of the last `lookback` bars or more: the current chunk's running maximum and the
  * maxima of the `k` chunks before it (a ring), whose maximum is refreshed once per chunk. */
@@ -83,12 +90,22 @@ typedef struct {
     size_t cur_len, k, pos;
 } live_local_max;
 
+/* The ISA's group step (variants/live_lanes.c), chosen at open like a variant's (hs_isa_default). */
+typedef struct {
+    live_lanes_step_fn step;
+    int width;
+} live_lanes_kernel;
+
 struct hs_live {
     live_tail close;
     live_local_max m;
     size_t bars;
     size_t n_combos;
     live_combo *combos;
+    live_books books;
+    live_lanes_kernel k;
+    size_t n_groups;
+    live_group *groups;
 };
 
 static void combo_init_windows(live_combo *c, const hs_windows *win) {
@@ -103,7 +120,6 @@ static void combo_init_windows(live_combo *c, const hs_windows *win) {
     /* Where the reference's arrays stop being NaN, for any six windows (no ordering assumed). */
     hs_first_bars f = hs_first_bars_of(w);
     c->raw_first = f.raw, c->raw3_first = f.raw3, c->hma_first = f.hma, c->hma3_first = f.hma3, c->start = f.start;
-    c->book = hs_book_new();
     c->coef = pipeline_bound(w, eps_slide) + pipeline_bound(w, eps_tier0) + 8.0 * 0x1p-53;
     int64_t wmax = 1;
     for (int k = 0; k < 6; k++) wmax = w[k] > wmax ? w[k] : wmax;
@@ -210,21 +226,110 @@ static inline double local_max_push(live_local_max *m, double price) {
     return m->cur > m->ring_max ? m->cur : m->ring_max;
 }
 
+/* ---- the books ------------------------------------------------------------------------------------ */
+static inline hs_book book_load(const live_books *b, size_t c) {
+    return (hs_book){b->prev[c], b->entry[c], b->pnl[c], b->trades[c], (int)b->pos[c]};
+}
+
+/* Step combo c's books with a non-NaN d; returns 1 when the position changed (a cross: an open position
+ * always has prev's sign, and a cross opens the opposite one). */
+static inline int book_step(live_books *b, size_t c, double d, double price) {
+    hs_book k = book_load(b, c);
+    int before = k.pos;
+    hs_book_step(&k, d, price);
+    b->prev[c] = k.prev, b->entry[c] = k.entry, b->pnl[c] = k.pnl, b->trades[c] = k.trades, b->pos[c] = k.pos;
+    return k.pos != before;
+}
+
+/* ---- a group in vector lanes ------------------------------------------------------------------------- */
+static inline size_t lane_combo(const live_group *g, int l) { return g->first + (size_t)(l < g->lanes ? l : 0); }
+
+/* The first vector bar: the interleaved raw and raw3 tails from the combos' scalar tails (bars up to the
+ * previous one), and the lanes' books and exact tails as the scalar path left them. */
+static void group_enter(hs_live *s, live_group *g, size_t bar) {
+    int V = s->k.width;
+    g->raw_len = g->raw_keep - 1;
+    g->raw3_len = g->raw3_keep - 1;
+    memset(g->raw, 0, 2 * g->raw_keep * (size_t)V * sizeof *g->raw);
+    memset(g->raw3, 0, 2 * g->raw3_keep * (size_t)V * sizeof *g->raw3);
+    g->prevset = g->prevneg = g->exact = 0;
+    for (int l = 0; l < V; l++) {
+        const live_combo *c = &s->combos[lane_combo(g, l)];
+        for (size_t i = 1; i <= c->raw.len && i < g->raw_keep; i++)
+            g->raw[(g->raw_keep - 1 - i) * (size_t)V + (size_t)l] = c->raw.p[c->raw.len - i];
+        for (size_t i = 1; i <= c->raw3.len && i < g->raw3_keep; i++)
+            g->raw3[(g->raw3_keep - 1 - i) * (size_t)V + (size_t)l] = c->raw3.p[c->raw3.len - i];
+        if (l >= g->lanes) continue;
+        double prev = s->books.prev[lane_combo(g, l)];
+        g->prevset |= (unsigned)(prev != 0.0) << l;
+        g->prevneg |= (unsigned)(prev < 0.0) << l;
+        if (c->exact_through != SIZE_MAX && c->exact_through + 1 == bar) g->exact |= 1u << l;
+    }
+    g->tau_m = NAN; /* every threshold recomputed at the first step */
+}
+
+static inline void group_book(hs_live *s, live_group *g, int l, double d, double price, uint8_t *crossed) {
+    size_t c = lane_combo(g, l);
+    if (d != d) return; /* docs/spec.md §4: NaN bars are skipped */
+    if (book_step(&s->books, c, d, price) && crossed) crossed[c] = 1;
+    double prev = s->books.prev[c];
+    unsigned bit = 1u << l;
+    g->prevset = (g->prevset & ~bit) | (prev != 0.0 ? bit : 0);
+    g->prevneg = (g->prevneg & ~bit) | (prev < 0.0 ? bit : 0);
+}
+
+/* One bar through a group: the scalar path per combo before every lane has a d, the vector step after. */
+static void group_step(hs_live *s, live_group *g, size_t bar, double price, double m, uint8_t *crossed) {
+    if (bar < g->start) {
+        for (int l = 0; l < g->lanes; l++) {
+            double d = combo_d(&s->combos[g->first + (size_t)l], &s->close, bar, m);
+            group_book(s, g, l, d, price, crossed);
+        }
+        return;
+    }
+    int anchor = 1;
+    if (bar == g->start) { /* the anchors of groups entering together are staggered: a flatter p99 */
+        group_enter(s, g, bar);
+        g->since_anchor = (unsigned)((size_t)(g - s->groups) * 37 % SLIDE_BLOCK);
+    } else if (++g->since_anchor >= SLIDE_BLOCK) {
+        g->since_anchor = 0;
+    } else {
+        anchor = 0;
+    }
+    unsigned signs, live = (1u << g->lanes) - 1;
+    unsigned certain = s->k.step(g, s->close.p, tail_last(&s->close), m, anchor, &signs) & live;
+    for (unsigned ex = g->exact; ex; ex &= ex - 1) { /* lanes keeping exact tails: extend them, or stop */
+        int l = __builtin_ctz(ex);
+        live_combo *c = &s->combos[g->first + (size_t)l];
+        if (bar <= c->exact_until) {
+            tail_push(&c->raw_x, raw_exact(c, &s->close, 0));
+            tail_push(&c->raw3_x, raw3_exact(c, &s->close, 0));
+            c->exact_through = bar;
+        } else {
+            c->exact_through = SIZE_MAX;
+            g->exact &= ~(1u << l);
+        }
+    }
+    for (unsigned amb = live & ~certain; amb; amb &= amb - 1) { /* the reference's order decides */
+        int l = __builtin_ctz(amb);
+        double d = exact_d(&s->combos[g->first + (size_t)l], &s->close, bar);
+        g->exact |= 1u << l;
+        group_book(s, g, l, d, price, crossed);
+    }
+    /* Certified lanes need their books only where the sign flips against the last non-zero d, or where
+     * there is none yet: elsewhere hs_book_step would only replace prev by a d of the same sign. */
+    for (unsigned st = certain & (~g->prevset | (signs ^ g->prevneg)); st; st &= st - 1) {
+        int l = __builtin_ctz(st);
+        group_book(s, g, l, g->d[l], price, crossed);
+    }
+}
+
 /* The newest bar through every combo; crossed[c] |= a cross happened here. */
 static void live_step(hs_live *s, double price, uint8_t *crossed) {
     tail_push(&s->close, price);
     double m = local_max_push(&s->m, price);
     size_t bar = s->bars++;
-    for (size_t c = 0; c < s->n_combos; c++) {
-        live_combo *lc = &s->combos[c];
-        double d = combo_d(lc, &s->close, bar, m);
-        if (d != d) continue; /* docs/spec.md §4: NaN bars are skipped */
-        int before = lc->book.pos;
-        hs_book_step(&lc->book, d, price);
-        /* A cross always changes the position: an open position always has prev's sign, and a cross
-         * opens the opposite one. */
-        if (crossed && lc->book.pos != before) crossed[c] = 1;
-    }
+    for (size_t g = 0; g < s->n_groups; g++) group_step(s, &s->groups[g], bar, price, m, crossed);
 }
 
 /* ---- the public API ------------------------------------------------------------------------------- */
@@ -251,6 +356,17 @@ void hs_live_free(hs_live *s) {
     free(s->combos);
     free(s->close.p);
     free(s->m.ring);
+    if (s->groups)
+        for (size_t g = 0; g < s->n_groups; g++) {
+            free(s->groups[g].raw);
+            free(s->groups[g].raw3);
+        }
+    free(s->groups);
+    free(s->books.pnl);
+    free(s->books.entry);
+    free(s->books.prev);
+    free(s->books.pos);
+    free(s->books.trades);
     free(s);
 }
 
@@ -270,20 +386,95 @@ static combo_tails tails_of(const hs_windows *win) {
     return (combo_tails){(size_t)win->w[2] + 1, (size_t)win->w[5] + 1, combo_close_history(&c)};
 }
 
+/* The group step of the ISA hs_sweep would choose (hs_isa_default: the widest built and supported, or
+ * $HMASWEEP_ISA). */
+unsigned hs_live_lanes_step__scalar(live_group *, const double *, size_t, double, int, unsigned *);
+int hs_live_lanes_width__scalar(void);
+#define LIVE_LANES_DECLARE(isa)                                                                         \
+    unsigned hs_live_lanes_step__##isa(live_group *, const double *, size_t, double, int, unsigned *); \
+    int hs_live_lanes_width__##isa(void);
+#define LIVE_LANES_CASE(ISA, isa) \
+    case HS_ISA_##ISA: return (live_lanes_kernel){hs_live_lanes_step__##isa, hs_live_lanes_width__##isa()};
+#ifdef HS_BUILT_SSE2
+LIVE_LANES_DECLARE(sse2)
+#endif
+#ifdef HS_BUILT_AVX2
+LIVE_LANES_DECLARE(avx2)
+#endif
+#ifdef HS_BUILT_AVX512
+LIVE_LANES_DECLARE(avx512)
+#endif
+#ifdef HS_BUILT_NEON
+LIVE_LANES_DECLARE(neon)
+#endif
+
+static live_lanes_kernel lanes_kernel_of(hs_isa isa) {
+    switch (isa) {
+#ifdef HS_BUILT_SSE2
+        LIVE_LANES_CASE(SSE2, sse2)
+#endif
+#ifdef HS_BUILT_AVX2
+        LIVE_LANES_CASE(AVX2, avx2)
+#endif
+#ifdef HS_BUILT_AVX512
+        LIVE_LANES_CASE(AVX512, avx512)
+#endif
+#ifdef HS_BUILT_NEON
+        LIVE_LANES_CASE(NEON, neon)
+#endif
+        default: return (live_lanes_kernel){hs_live_lanes_step__scalar, hs_live_lanes_width__scalar()};
+    }
+}
+
 size_t hs_live_bytes_for(const hs_windows *combos, size_t n_combos) {
-    size_t history = 1, doubles = 0, ring = 1;
+    size_t history = 1, doubles = 0, ring = 1, raw_keep = 1, raw3_keep = 1;
     for (size_t c = 0; c < n_combos; c++) {
         combo_tails t = tails_of(&combos[c]);
         doubles += 2 * 2 * (t.raw + t.raw3); /* the sliding and the exact tails; tail_init: twice the length */
         ring = hs_max_size(ring, lookback_chunks(&combos[c]));
         history = hs_max_size(history, t.close);
+        raw_keep = hs_max_size(raw_keep, t.raw);
+        raw3_keep = hs_max_size(raw3_keep, t.raw3);
     }
-    return sizeof(hs_live) + n_combos * sizeof(live_combo) + (doubles + 2 * history + ring) * sizeof(double);
+    /* groups: at most one per combo, each with interleaved tails of at most LIVE_LANES_MAX lanes */
+    size_t groups = n_combos * (sizeof(live_group) + 2 * LIVE_LANES_MAX * (raw_keep + raw3_keep) * sizeof(double));
+    return sizeof(hs_live) + n_combos * (sizeof(live_combo) + 4 * sizeof(double) + sizeof(int64_t)) + groups +
+           (doubles + 2 * history + ring) * sizeof(double);
 }
 
-static hs_live *live_alloc(const hs_windows *combos, size_t n_combos) {
+/* Group g: combos [g·V, g·V + lanes), their windows and constants per lane. */
+static int group_init(hs_live *s, size_t gi) {
+    live_group *g = &s->groups[gi];
+    int V = s->k.width;
+    g->first = gi * (size_t)V;
+    g->lanes = (int)(s->n_combos - g->first < (size_t)V ? s->n_combos - g->first : (size_t)V);
+    g->raw_keep = g->raw3_keep = 1;
+    g->start = 0;
+    for (int l = 0; l < V; l++) {
+        const live_combo *c = &s->combos[lane_combo(g, l)];
+        for (int k = 0; k < SUM_COUNT; k++) {
+            g->w[k][l] = c->wl[k];
+            g->wd[k][l] = c->wd[k];
+            g->inv[k][l] = c->inv[k];
+        }
+        for (int k = SUM_W0; k <= SUM_W5; k++) g->back_close[k][l] = -c->wl[k];
+        g->back_raw[0][l] = -c->wl[SUM_HMA] * V + l;
+        g->back_raw[1][l] = -c->wl[SUM_HMA3] * V + l;
+        g->coef[l] = c->coef;
+        g->range_max[l] = c->range_max;
+        g->raw_keep = hs_max_size(g->raw_keep, (size_t)c->wl[SUM_HMA] + 1);
+        g->raw3_keep = hs_max_size(g->raw3_keep, (size_t)c->wl[SUM_HMA3] + 1);
+        g->start = hs_max_size(g->start, c->start);
+    }
+    g->raw = malloc(2 * g->raw_keep * (size_t)V * sizeof *g->raw);
+    g->raw3 = malloc(2 * g->raw3_keep * (size_t)V * sizeof *g->raw3);
+    return g->raw && g->raw3;
+}
+
+static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes_kernel k) {
     hs_live *s = calloc(1, sizeof *s);
     if (!s) return NULL;
+    s->k = k;
     s->n_combos = n_combos;
     s->combos = calloc(n_combos, sizeof *s->combos);
     if (!s->combos) return hs_live_free(s), NULL;
@@ -301,7 +492,16 @@ static hs_live *live_alloc(const hs_windows *combos, size_t n_combos) {
     }
     if (!tail_init(&s->close, history)) return hs_live_free(s), NULL;
     s->m.ring = calloc(s->m.k, sizeof *s->m.ring);
-    if (!s->m.ring) return hs_live_free(s), NULL;
+    s->books = (live_books){calloc(n_combos, sizeof(double)), calloc(n_combos, sizeof(double)),
+                            calloc(n_combos, sizeof(double)), calloc(n_combos, sizeof(double)),
+                            calloc(n_combos, sizeof(int64_t))};
+    if (!s->m.ring || !s->books.pnl || !s->books.entry || !s->books.prev || !s->books.pos || !s->books.trades)
+        return hs_live_free(s), NULL;
+    s->n_groups = (n_combos + (size_t)s->k.width - 1) / (size_t)s->k.width;
+    s->groups = calloc(s->n_groups, sizeof *s->groups);
+    if (!s->groups) return hs_live_free(s), NULL;
+    for (size_t g = 0; g < s->n_groups; g++)
+        if (!group_init(s, g)) return hs_live_free(s), NULL;
     return s;
 }
 
@@ -317,11 +517,30 @@ hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *com
         return hs_fail(err, HS_ERR_USAGE, "live open: too many combos (%zu)", n_combos);
     st = check_live_windows(combos, n_combos, err);
     if (st != HS_OK) return st;
-    hs_live *s = live_alloc(combos, n_combos);
+    hs_isa isa;
+    st = hs_isa_default(&isa, err);
+    if (st != HS_OK) return st;
+    hs_live *s = live_alloc(combos, n_combos, lanes_kernel_of(isa));
     if (!s) return hs_fail(err, HS_ERR_NOMEM, "live open: out of memory for %zu combos", n_combos);
     for (size_t i = 0; i < n_bars; i++) live_step(s, close[i], NULL);
     *out = s;
     return HS_OK;
+}
+
+/* Every combo's books closed at `last` (docs/spec.md §4's close at the end: hs_book_finish on a copy), as one
+ * branch-free pass over the book arrays: the same operations as hs_book_close_at, selected where a
+ * position is open. */
+static void live_results(const live_books *b, size_t n, double last, double *pnl, int64_t *trades, int8_t *position) {
+    if (pnl)
+        for (size_t c = 0; c < n; c++) {
+            double r = b->pos[c] * (last / b->entry[c] - 1.0);
+            double closing = ((1.0 + r) * (1.0 - HS_FEE) - 1.0) * 100.0;
+            pnl[c] = b->pos[c] != 0.0 ? b->pnl[c] + closing : b->pnl[c];
+        }
+    if (trades)
+        for (size_t c = 0; c < n; c++) trades[c] = b->trades[c] + (b->pos[c] != 0.0);
+    if (position)
+        for (size_t c = 0; c < n; c++) position[c] = (int8_t)b->pos[c];
 }
 
 hs_status hs_live_append(hs_live *s, const double *bars, size_t k, double *pnl, int64_t *trades, int8_t *position,
@@ -336,17 +555,70 @@ hs_status hs_live_append(hs_live *s, const double *bars, size_t k, double *pnl, 
                        s->bars, why.msg);
     if (crossed) memset(crossed, 0, s->n_combos);
     for (size_t i = 0; i < k; i++) live_step(s, bars[i], crossed);
-    double last = bars[k - 1];
-    for (size_t c = 0; c < s->n_combos; c++) {
-        hs_book b = s->combos[c].book;
-        if (position) position[c] = (int8_t)b.pos;
-        hs_result r = hs_book_finish(&b, last); /* docs/spec.md §4's close at the end, on a copy */
-        if (pnl) pnl[c] = r.pnl;
-        if (trades) trades[c] = r.trades;
-    }
+    live_results(&s->books, s->n_combos, bars[k - 1], pnl, trades, position);
     return HS_OK;
 }
 
 size_t hs_live_combos(const hs_live *s) { return s ? s->n_combos : 0; }
 
 size_t hs_live_bars(const hs_live *s) { return s ? s->bars : 0; }
+
+/* ---- many symbols ------------------------------------------------------------------------------------- */
+struct hs_live_many {
+    size_t n_symbols;
+    hs_live **s;
+};
+
+void hs_live_free_many(hs_live_many *m) {
+    if (!m) return;
+    if (m->s)
+        for (size_t i = 0; i < m->n_symbols; i++) hs_live_free(m->s[i]);
+    free(m->s);
+    free(m);
+}
+
+hs_status hs_live_open_many(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                            const hs_windows *combos, size_t n_combos, hs_live_many **out, hs_error *err) {
+    if (!out) return hs_fail(err, HS_ERR_USAGE, "live open many: the session pointer is NULL");
+    *out = NULL;
+    if (n_symbols == 0) return hs_fail(err, HS_ERR_USAGE, "live open many: no symbols (n_symbols = 0)");
+    if (!history || !n_bars)
+        return hs_fail(err, HS_ERR_USAGE, "live open many: the %s pointer is NULL", history ? "n_bars" : "history");
+    hs_live_many *m = calloc(1, sizeof *m);
+    if (m) m->s = calloc(n_symbols, sizeof *m->s);
+    if (!m || !m->s) return hs_live_free_many(m), hs_fail(err, HS_ERR_NOMEM, "live open many: out of memory for %zu symbols", n_symbols);
+    m->n_symbols = n_symbols;
+    for (size_t i = 0; i < n_symbols; i++) {
+        hs_error why;
+        hs_status st = hs_live_open(history[i], n_bars[i], combos, n_combos, &m->s[i], &why);
+        if (st != HS_OK) {
+            hs_live_free_many(m);
+            return hs_fail(err, st, "live open many, symbol %zu: %s", i, why.msg);
+        }
+    }
+    *out = m;
+    return HS_OK;
+}
+
+hs_status hs_live_append_many(hs_live_many *m, const double *bars, double *pnl, int64_t *trades, int8_t *position,
+                              uint8_t *crossed, hs_error *err) {
+    if (!m) return hs_fail(err, HS_ERR_USAGE, "live append many: the session is NULL");
+    if (!bars) return hs_fail(err, HS_ERR_USAGE, "live append many: the bars pointer is NULL");
+    /* Every price is checked before any is applied: a refused call changes no session. */
+    hs_error why;
+    hs_status st = hs_check_series(bars, m->n_symbols, &why);
+    if (st != HS_OK)
+        return hs_fail(err, st, "live append many of %zu symbols: %s (the index is the symbol's; no session changed)",
+                       m->n_symbols, why.msg);
+    size_t nc = m->s[0]->n_combos;
+    if (crossed) memset(crossed, 0, m->n_symbols * nc);
+    for (size_t i = 0; i < m->n_symbols; i++) {
+        size_t at = i * nc;
+        live_step(m->s[i], bars[i], crossed ? crossed + at : NULL);
+        live_results(&m->s[i]->books, nc, bars[i], pnl ? pnl + at : NULL, trades ? trades + at : NULL,
+                     position ? position + at : NULL);
+    }
+    return HS_OK;
+}
+
+size_t hs_live_many_symbols(const hs_live_many *m) { return m ? m->n_symbols : 0; }

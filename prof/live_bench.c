@@ -7,6 +7,12 @@
  * bar: "identical" is bit for bit, all combos.
  *
  *   live_bench [--history 200] [--appends 150000] [--url unix:PATH|tcp://H:P|shm:NAME] [--label TEXT]
+ *   live_bench --symbols N [--history 200] [--appends 2000] [--label TEXT]
+ *
+ * --symbols N: a multi-symbol session (hs_live_open_many), symbol s over the walk of seed 42 + s; each
+ * timed call appends one bar to every symbol (hs_live_append_many), and at the end every symbol's pnl and
+ * trades are compared bit for bit with a batch sweep over its series (hs_sweep with the default variant,
+ * tier 0: the gates hold it bit-identical to the reference).
  *
  * Prints one line: label, appends, p50 / p90 / p99 / p99.9 / max / mean per append in µs, identical.
  * Pinning is the caller's (taskset); prof/live_transports.sh runs the placements. */
@@ -20,23 +26,26 @@
 #include "hmasweep_client.h"
 
 typedef struct {
-    size_t history, appends;
+    size_t history, appends, symbols;
     const char *url, *label;
 } bench_args;
 
 static int parse_args(int argc, char **argv, bench_args *a) {
-    *a = (bench_args){200, 150000, NULL, NULL};
+    *a = (bench_args){200, 0, 0, NULL, NULL};
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return fprintf(stderr, "live_bench: %s needs a value\n", argv[i]), 0;
         if (strcmp(argv[i], "--history") == 0) a->history = strtoull(v, NULL, 10);
         else if (strcmp(argv[i], "--appends") == 0) a->appends = strtoull(v, NULL, 10);
         else if (strcmp(argv[i], "--url") == 0) a->url = v;
+        else if (strcmp(argv[i], "--symbols") == 0) a->symbols = strtoull(v, NULL, 10);
         else if (strcmp(argv[i], "--label") == 0) a->label = v;
         else return fprintf(stderr, "live_bench: unknown option %s\n", argv[i]), 0;
         i++;
     }
-    if (a->history < HS_DEFAULT_GRID_HI || a->appends == 0)
+    if (a->appends == 0) a->appends = a->symbols ? 2000 : 150000;
+    if (a->symbols && a->url) return fprintf(stderr, "live_bench: --symbols is in process only (no --url)\n"), 0;
+    if (a->history < HS_DEFAULT_GRID_HI)
         return fprintf(stderr, "live_bench: need --history >= %d (the longest window) and --appends >= 1\n",
                        HS_DEFAULT_GRID_HI), 0;
     return 1;
@@ -86,6 +95,62 @@ static void close_target(target *t) {
     hs_live_free(t->live);
 }
 
+static void report(const bench_args *a, double *lat, const char *what, long long trades0, double pnl0, int identical) {
+    double mean = 0;
+    for (size_t i = 0; i < a->appends; i++) mean += lat[i] / (double)a->appends;
+    qsort(lat, a->appends, sizeof *lat, by_value);
+    printf("%-24s %s %zu  p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.1f  mean %.2f us  combo0 %lld trades %.9f  "
+           "identical-to-batch %s\n",
+           a->label ? a->label : (a->url ? a->url : "in-process"), what, a->appends, quantile(lat, a->appends, 0.5),
+           quantile(lat, a->appends, 0.9), quantile(lat, a->appends, 0.99), quantile(lat, a->appends, 0.999),
+           lat[a->appends - 1], mean, trades0, pnl0, identical ? "yes" : "NO");
+}
+
+/* --symbols: one bar for each of N symbols per call. */
+static int bench_many(const bench_args *a, const hs_windows *w, size_t nc) {
+    size_t n = a->history + a->appends, S = a->symbols;
+    double **series = calloc(S, sizeof *series), *lat = malloc(a->appends * sizeof *lat), *bars = malloc(S * sizeof *bars);
+    size_t *n_hist = malloc(S * sizeof *n_hist);
+    double *pnl = malloc(S * nc * sizeof *pnl);
+    int64_t *trades = malloc(S * nc * sizeof *trades);
+    int8_t *pos = malloc(S * nc);
+    uint8_t *crossed = malloc(S * nc);
+    hs_result *ref = malloc(nc * sizeof *ref);
+    hs_error err;
+    if (!series || !lat || !bars || !n_hist || !pnl || !trades || !pos || !crossed || !ref)
+        return fprintf(stderr, "live_bench: out of memory\n"), 1;
+    for (size_t s = 0; s < S; s++) {
+        series[s] = malloc(n * sizeof **series);
+        n_hist[s] = a->history;
+        if (!series[s] || hs_make_close(HS_DEFAULT_SEED + s, n, HS_DEFAULT_VOL, HS_DEFAULT_START, series[s], &err) != HS_OK)
+            return fprintf(stderr, "live_bench: series %zu\n", s), 1;
+    }
+    hs_live_many *m = NULL;
+    if (hs_live_open_many((const double *const *)series, n_hist, S, w, nc, &m, &err) != HS_OK)
+        return fprintf(stderr, "live_bench: open many: %s\n", err.msg), 1;
+    for (size_t i = 0; i < a->appends; i++) {
+        for (size_t s = 0; s < S; s++) bars[s] = series[s][a->history + i];
+        double t0 = now_us();
+        hs_status st = hs_live_append_many(m, bars, pnl, trades, pos, crossed, &err);
+        lat[i] = now_us() - t0;
+        if (st != HS_OK) return fprintf(stderr, "live_bench: append %zu: %s\n", i, err.msg), 1;
+    }
+    hs_live_free_many(m);
+    int identical = 1;
+    hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+    for (size_t s = 0; s < S && identical; s++) {
+        identical = hs_sweep(series[s], n, w, nc, ref, &opt, &err) == HS_OK;
+        for (size_t c = 0; identical && c < nc; c++)
+            identical = ref[c].trades == trades[s * nc + c] && memcmp(&ref[c].pnl, &pnl[s * nc + c], sizeof *pnl) == 0;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "symbols %zu x combos %zu, calls", S, nc);
+    report(a, lat, what, (long long)trades[0], pnl[0], identical);
+    for (size_t s = 0; s < S; s++) free(series[s]);
+    free(series), free(lat), free(bars), free(n_hist), free(pnl), free(trades), free(pos), free(crossed), free(ref);
+    return identical ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
     bench_args a;
     if (!parse_args(argc, argv, &a)) return 2;
@@ -97,10 +162,11 @@ int main(int argc, char **argv) {
     int8_t pos[HS_DEFAULT_GRID_COUNT];
     uint8_t crossed[HS_DEFAULT_GRID_COUNT];
     hs_error err;
-    if (!close || !lat || hs_make_close(HS_DEFAULT_SEED, n, HS_DEFAULT_VOL, HS_DEFAULT_START, close, &err) != HS_OK)
-        return fprintf(stderr, "live_bench: series: %s\n", err.msg), 1;
     hs_grid(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, nc, lengths, NULL);
     for (size_t c = 0; c < nc; c++) hs_windows_from_length(lengths[c], &w[c], NULL);
+    if (a.symbols) return free(close), free(lat), bench_many(&a, w, nc);
+    if (!close || !lat || hs_make_close(HS_DEFAULT_SEED, n, HS_DEFAULT_VOL, HS_DEFAULT_START, close, &err) != HS_OK)
+        return fprintf(stderr, "live_bench: series: %s\n", err.msg), 1;
 
     target t;
     if (open_target(&a, close, w, nc, &t, &err) != HS_OK) return fprintf(stderr, "live_bench: open: %s\n", err.msg), 1;
@@ -113,19 +179,14 @@ int main(int argc, char **argv) {
     close_target(&t);
 
     hs_result *ref = malloc(nc * sizeof *ref);
-    hs_sweep_options opt = {"unchecked", NULL, 1};
+    hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+    opt.variant = "unchecked";
+    opt.threads = 1;
     int identical = hs_sweep(close, n, w, nc, ref, &opt, &err) == HS_OK;
     for (size_t c = 0; identical && c < nc; c++)
         identical = ref[c].trades == trades[c] && memcmp(&ref[c].pnl, &pnl[c], sizeof pnl[c]) == 0;
 
-    double mean = 0;
-    for (size_t i = 0; i < a.appends; i++) mean += lat[i] / (double)a.appends;
-    qsort(lat, a.appends, sizeof *lat, by_value);
-    printf("%-24s appends %zu  p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.1f  mean %.2f us  combo0 %lld trades %.9f  "
-           "identical-to-batch %s\n",
-           a.label ? a.label : (a.url ? a.url : "in-process"), a.appends, quantile(lat, a.appends, 0.5),
-           quantile(lat, a.appends, 0.9), quantile(lat, a.appends, 0.99), quantile(lat, a.appends, 0.999),
-           lat[a.appends - 1], mean, (long long)trades[0], pnl[0], identical ? "yes" : "NO");
+    report(&a, lat, "appends", (long long)trades[0], pnl[0], identical);
     free(ref);
     free(close);
     free(lat);

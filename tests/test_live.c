@@ -312,6 +312,15 @@ static void test_warm_up(void) {
 }
 
 int main(void) {
+    /* ctest runs this once per ISA built (test_live_<isa>, HMASWEEP_ISA): live mode's group step is built
+     * per ISA (variants/live_lanes.c) and chosen like a sweep's. */
+    hs_isa isa;
+    hs_error why;
+    if (hs_isa_default(&isa, &why) != HS_OK) {
+        printf("test_live: skipped, %s\n", why.msg);
+        return 77;
+    }
+    printf("test_live: live mode's group step on %s\n", hs_isa_name(isa));
     test_bad_input();
     test_warm_up();
     test_hard_series();
