@@ -21,8 +21,12 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2, MAX_LISTENERS = 8 };
 static const char *const usage_serve =
     "usage: hmasweep serve [--unix PATH] [--tcp HOST:PORT] [--shm NAME] [--stdio] [options]\n"
     "\n"
-    "Serve wire protocol v1 (docs/protocol.md: docs/spec.md §6 sweep/echo plus HELLO, LOAD, SWEEP on a handle,\n"
-    "FREE) to many clients at once.  With no listener, serve stdin/stdout (like `hmasweep wire`).\n"
+    "Serve wire protocol v1 (docs/protocol.md: docs/spec.md §6 sweep/echo plus HELLO, LOAD, SWEEP on a handle,
+"
+    "FREE) to many clients at once.  With no listener, serve stdin/stdout (like `hmasweep wire`; on a
+"
+    "terminal it says so on stderr).
+"
     "\n"
     "  --unix PATH              listen on a Unix socket (file mode 0600; replaces only a stale socket of ours)\n"
     "  --shm NAME               listen for shared-memory clients (URL shm:NAME; docs/engine.md \"Shared memory\")\n"
@@ -36,11 +40,15 @@ static const char *const usage_serve =
     "  --workers N              sweeps running at once (default 2)\n"
     "  --max-clients N          connections at once (default 64); more are refused with an error reply\n"
     "  --max-frame-bytes N      bytes of one request body (default 67108864)\n"
-    "  --max-work N             n_bars × Σwindows of one sweep (default 68719476736)\n"
+    "  --max-work N             work of one sweep or live append: bars × Σ over combos of (windows + 256)\n"
+    "                           (default 68719476736); a computation also stops at the frame deadline\n"
     "  --max-loaded-per-client N  bytes of LOADed series per connection (default 268435456)\n"
     "  --max-loaded-total N     … all connections together (default 1073741824)\n"
     "  --max-handles N          LOAD handles per connection (default 1024)\n"
     "  --idle-timeout-ms N      close a connection idle this long (default 300000)\n"
+    "  --admit-timeout-ms N     a new connection must send its first frame (AUTH where needed) within this\n"
+    "                           (default 5000); until then it holds no --max-clients slot\n"
+    "  --max-pending N          connections per listener still waiting for that first frame (default 16)\n"
     "  --frame-deadline-ms N    a started frame must arrive, and its reply leave, within this (default 30000)\n"
     "  --ready                  print one line 'ready URL...' on stdout once listening\n"
     "  --ready-fd N             write that line to file descriptor N instead, then close it\n"
@@ -113,6 +121,8 @@ static int limit_option(const char *name, const char *v, hs_engine_config *c, in
     LIMIT("--max-handles", 0, 1u << 30, max_handles_per_client)
     LIMIT("--idle-timeout-ms", 1, 0x7fffffff, idle_timeout_ms)
     LIMIT("--frame-deadline-ms", 1, 0x7fffffff, frame_deadline_ms)
+    LIMIT("--admit-timeout-ms", 1, 0x7fffffff, admit_timeout_ms)
+    LIMIT("--max-pending", 1, 100000, max_pending)
 #undef LIMIT
     *handled = 0;
     return 0;
@@ -163,18 +173,26 @@ static void announce(const serve_args *a, hs_listener *ls, int n) {
     }
 }
 
+/* With no listener, stdin/stdout are the connection.  On a terminal that looks like a hang (issue 20
+ * §12), so it is said on stderr; a reply that could not be written (stdout closed or full) is an error
+ * (§8), not exit 0. */
 static int serve_stdio(hs_engine *e) {
+    if (isatty(STDIN_FILENO))
+        fputs("hmasweep serve: no --unix/--tcp/--shm given: serving wire protocol frames on stdin/stdout "
+              "(binary; end with Ctrl-D; see `hmasweep serve --help` for listeners)\n", stderr);
     hs_stream *s = hs_fd_stream(STDIN_FILENO, STDOUT_FILENO, 0, "stdio", "stdin");
     if (!s) return fail(EXIT_DATA, "%s", "out of memory");
     hs_session_stats st;
     hs_engine_serve_stream(e, s, 0, &st);
     s->close(s->ctx);
+    if (st.write_error) return fail(EXIT_DATA, "writing a reply to stdout failed: %s", strerror(st.write_error));
     return st.lost_boundary ? EXIT_DATA : 0;
 }
 
 typedef struct {
     hs_shm_listener *l;
     FILE *log;
+    long long logged_at;
 } shm_accept_ctx;
 
 /* The accept loop's hook for the shm listener: the handshake never blocks (the segment goes out with
@@ -184,7 +202,14 @@ static hs_stream *accept_shm(void *ctx, int i) {
     hs_stream *s = NULL;
     hs_error err;
     (void)i;
-    if (hs_shm_accept(c->l, 0, &s, &err) != HS_OK) fprintf(c->log, "hmasweep serve: %s\n", err.msg);
+    if (hs_shm_accept(c->l, 0, &s, &err) != HS_OK) {
+        /* at most one line per 10 s (out of fds, every attempt fails the same way: issue 20 §4) */
+        long long now = hs_now_ms();
+        if (!c->logged_at || now - c->logged_at >= 10000) {
+            fprintf(c->log, "hmasweep serve: %s\n", err.msg);
+            c->logged_at = now;
+        }
+    }
     return s;
 }
 
@@ -203,7 +228,7 @@ static int run(serve_args *a, hs_engine_config *cfg, unsigned char *token, size_
         else needs_auth[n] = token_len > 0;
     }
     /* `--shm NAME`: the shared-memory listener joins the accept loop as an extra fd (engine/server.h). */
-    shm_accept_ctx shm = {NULL, cfg->log};
+    shm_accept_ctx shm = {NULL, cfg->log, 0};
     int shm_fd = -1;
     if (!rc && a->shm_name && hs_shm_listen(a->shm_name, NULL, &shm.l, &err) != HS_OK) rc = fail(EXIT_USAGE, "%s", err.msg);
     if (shm.l) shm_fd = hs_shm_listener_fd(shm.l);

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "server.h"
@@ -17,8 +18,9 @@ int hs_wire_serve(const hs_sweep_options *opt, hs_error *err) {
     cfg.sweep = *opt;
     /* A local pipe from the process that spawned us: the limits are the protocol's own. */
     cfg.lim.max_frame_bytes = HS_MAX_FRAME_BYTES_CAP;
-    /* The work of one frame stays bounded by the engine's default (n_bars × Σwindows <= 2^36, 16x the
-     * golden run; docs/protocol.md): issue 10, defect 9, a 320 KB frame had asked for 15-17 s. */
+    /* The work of one frame stays bounded by the engine's default (n_bars × Σ over combos of (windows +
+     * 256) <= 2^36, 11x the golden run; docs/protocol.md): issue 10, defect 9, a 320 KB frame had asked
+     * for 15-17 s. */
     cfg.max_loaded_per_client = cfg.max_loaded_total = UINT64_MAX;
     cfg.idle_timeout_ms = cfg.frame_deadline_ms = 0x7fffffff;
     cfg.workers = 1;
@@ -36,6 +38,10 @@ int hs_wire_serve(const hs_sweep_options *opt, hs_error *err) {
     hs_engine_serve_stream(e, s, 0, &st);
     s->close(s->ctx);
     hs_engine_destroy(e);
+    if (st.write_error) { /* issue 20 §8: replies lost to a closed or full stdout are an error, named */
+        snprintf(err->msg, sizeof err->msg, "wire: writing a reply to stdout failed: %s", strerror(st.write_error));
+        return 1;
+    }
     if (st.frames == 0 && !st.lost_boundary) {
         snprintf(err->msg, sizeof err->msg, "wire: no frame on input (empty stream)");
         return 1;

@@ -51,7 +51,7 @@ hs_wire_code hs_codec_check_prefix(uint32_t body_len, const hs_codec_limits *lim
 
 hs_wire_code hs_codec_check_windows(const hs_windows *w, size_t n_combos, size_t n_bars, uint64_t max_work,
                                     hs_error *err) {
-    uint64_t sum = 0; /* ≤ 6 × 2^31/48 combos × 2^28 bars: fits */
+    uint64_t sum = 0; /* ≤ (6 × 2^31 + 256) × 2^31/48 combos: fits */
     for (size_t c = 0; c < n_combos; c++)
         for (int k = 0; k < 6; k++) {
             int64_t v = w[c].w[k];
@@ -60,9 +60,11 @@ hs_wire_code hs_codec_check_windows(const hs_windows *w, size_t n_combos, size_t
                                   c, k, (long long)v, n_bars);
             sum += (uint64_t)v;
         }
+    sum += (uint64_t)HS_WORK_PER_COMBO_BAR * n_combos; /* hs_codec_combo_work, summed */
     if (n_bars && sum > max_work / n_bars)
-        return CODEC_FAIL(err, HS_WIRE_LIMIT, "work n_bars × Σwindows = %zu × %llu exceeds the limit of %llu", n_bars,
-                          (unsigned long long)sum, (unsigned long long)max_work);
+        return CODEC_FAIL(err, HS_WIRE_LIMIT,
+                          "work n_bars × Σ(windows + %u per combo) = %zu × %llu exceeds the limit of %llu (--max-work)",
+                          HS_WORK_PER_COMBO_BAR, n_bars, (unsigned long long)sum, (unsigned long long)max_work);
     return HS_WIRE_OK;
 }
 

@@ -22,6 +22,8 @@ typedef struct {
     uint32_t max_clients;
     int workers;                     /* sweeps running at once */
     int idle_timeout_ms;             /* a connection with no frame started for this long is closed */
+    int admit_timeout_ms;            /* a new listener connection must send its first frame (AUTH) within this */
+    uint32_t max_pending;            /* connections per listener not yet admitted (hs_admission) */
     int frame_deadline_ms;           /* a started frame (request in, reply out) must finish within this */
     const unsigned char *token;      /* non-NULL: tcp connections must AUTH with it first */
     size_t token_len;
@@ -44,11 +46,26 @@ const hs_engine_config *hs_engine_config_of(const hs_engine *e);
 typedef struct {
     long frames, errors;
     int lost_boundary; /* the connection was closed because a frame could not be delimited */
+    int write_error;   /* a reply could not be written (errno value; 0: none), e.g. EPIPE, ENOSPC */
+    int admitted;      /* hs_engine_serve_admitted: the connection got its --max-clients slot */
 } hs_session_stats;
 
 /* Serve one connection until the peer closes, a frame's boundary is lost, the idle timeout, or stop.
  * need_auth: the first frame must be AUTH with the engine's token.  The stream is not closed here. */
 void hs_engine_serve_stream(hs_engine *e, hs_stream *s, int need_auth, hs_session_stats *st);
+
+/* Admission of a listener's connection (issue 20 §3): it is pending until its first frame is in (and,
+ * with need_auth, is a good AUTH), which must happen within deadline_ms of the start; only then does it
+ * call admit(ctx), which takes a --max-clients slot (1) or refuses (0: error reply, close).  So peers
+ * that never authenticate or never send a byte hold only their own listener's pending budget, for
+ * deadline_ms, and never the slots of the clients of other listeners. */
+typedef struct {
+    int deadline_ms;
+    int (*admit)(void *ctx);
+    void *ctx;
+} hs_admission;
+void hs_engine_serve_admitted(hs_engine *e, hs_stream *s, int need_auth, const hs_admission *adm,
+                              hs_session_stats *st);
 
 /* ---- the listening server ----------------------------------------------------------------------- */
 typedef struct {

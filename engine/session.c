@@ -7,13 +7,23 @@
  *
  * Memory: a request body is read into one buffer placed so its arrays are 8-byte aligned (the codec
  * parses in place; nothing is copied), reused by the connection's next frame.  A LOADed series keeps
- * the LOAD frame's buffer as its storage. */
+ * the LOAD frame's buffer as its storage when that buffer is its own size, else a copy (issue 20 §1).
+ *
+ * Cost: every computation a frame starts (sweep, live open, live append) is bounded twice: its work
+ * (hs_codec_combo_work: bar-combos and windows) by --max-work before it starts, and its time by the
+ * frame deadline while it runs (the sweep's progress hook; live work in chunks), so no frame holds a
+ * worker slot past its deadline (issue 20 §2).
+ *
+ * Admission (server.h hs_admission): a new connection is pending until its first frame is in and, where
+ * needed, authenticated; it must get there within the admission deadline, and only then takes a
+ * --max-clients slot (issue 20 §3). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -38,7 +48,7 @@ struct hs_engine {
 void hs_engine_config_defaults(hs_engine_config *c) {
     memset(c, 0, sizeof *c);
     c->lim.max_frame_bytes = 64u << 20;           /* 8 M bars per SWEEP/ECHO/LOAD */
-    c->lim.max_work = 1ull << 36;                 /* 16× the golden run (150,000 × Σwindows of 80 combos) */
+    c->lim.max_work = 1ull << 36; /* 11× the golden run (150,000 bars × Σ(windows + 256) of 80 combos) */
     c->max_loaded_per_client = 256ull << 20;
     c->max_loaded_total = 1ull << 30;
     c->max_handles_per_client = 1024;
@@ -46,6 +56,8 @@ void hs_engine_config_defaults(hs_engine_config *c) {
     c->workers = 2;
     c->idle_timeout_ms = 300000;
     c->frame_deadline_ms = 30000;
+    c->admit_timeout_ms = 5000;
+    c->max_pending = 16;
     c->log = stderr;
 }
 
@@ -76,7 +88,11 @@ hs_status hs_engine_create(const hs_engine_config *cfg, hs_engine **out, hs_erro
     atomic_init(&e->stop, 0);
     atomic_init(&e->loaded_total, 0);
     pthread_mutex_init(&e->slot_lock, NULL);
-    pthread_cond_init(&e->slot_free, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* slot waits end at the frame deadline (hs_now_ms) */
+    pthread_cond_init(&e->slot_free, &ca);
+    pthread_condattr_destroy(&ca);
     e->slots_free = cfg->workers;
     list_variants(cfg->sweep.variant ? cfg->sweep.variant : HS_DEFAULT_VARIANT, e->variants, sizeof e->variants);
     /* OpenMP variants (the default `best` is one): `workers` sweeps at once share the cores rather than
@@ -115,6 +131,7 @@ typedef struct {
     uint32_t n_combos;
     hs_live *live;
     uint64_t bytes; /* charged to the loaded-bytes limits */
+    uint64_t work_per_bar; /* Σ over combos of hs_codec_combo_work: one appended bar's work */
     unsigned char *reply;
 } live_session;
 
@@ -130,12 +147,17 @@ typedef struct {
     int authed;
     void *rx; /* the receive buffer, kept between frames (see take_rx) */
     size_t rx_cap;
+    long long deadline; /* the frame in hand's deadline (hs_now_ms clock) */
+    const hs_admission *adm; /* NULL: admitted from the start */
+    int admitted;
+    long long admit_by;      /* while not admitted: the first frame must be in (and AUTH passed) by then */
 } session;
 
 /* A fresh 1.2 MB buffer per frame costs ~300 µs of page faults on this VM (issue 7 §4), more than the
  * round trip itself: the connection keeps its receive buffer for the next frame, up to this size (so an
- * idle connection holds at most this much; larger frames get a buffer of their own). */
-#define HS_KEEP_RX_BYTES ((size_t)16 << 20)
+ * idle connection holds at most this much, 2 MiB: the golden frame fits; larger frames get a buffer of
+ * their own, freed after the frame: issue 20 §1, a 16 MiB ECHO must not stay pinned by a connection). */
+#define HS_KEEP_RX_BYTES ((size_t)2 << 20)
 
 static void *take_rx(session *ss, size_t n) {
     if (ss->rx && n <= ss->rx_cap) return ss->rx;
@@ -164,7 +186,11 @@ static void log_event(const session *ss, const char *fmt, const char *detail) {
 
 static int send_iov(session *ss, struct iovec *iov, int n) {
     long long deadline = hs_now_ms() + ss->e->cfg.frame_deadline_ms;
-    return hs_stream_write_full(ss->s, iov, n, deadline);
+    errno = 0;
+    int rc = hs_stream_write_full(ss->s, iov, n, deadline);
+    /* A reply that did not go out is said (issue 20 §8: `wire` > /dev/full exited 0): the first cause. */
+    if (rc && !ss->st->write_error) ss->st->write_error = rc == (int)HS_STREAM_TIMEOUT ? ETIMEDOUT : errno ? errno : EIO;
+    return rc;
 }
 
 static int send_error(session *ss, hs_wire_code code, const char *msg) {
@@ -179,11 +205,44 @@ static int send_error(session *ss, hs_wire_code code, const char *msg) {
     return send_iov(ss, &iov, 1);
 }
 
-static void slot_take(hs_engine *e) {
+/* Wait for a worker slot until `deadline` (hs_now_ms clock): 1 taken, 0 the deadline came first. */
+static int slot_take(hs_engine *e, long long deadline) {
+    struct timespec until = {(time_t)(deadline / 1000), (long)(deadline % 1000) * 1000000L};
+    int got = 1;
     pthread_mutex_lock(&e->slot_lock);
-    while (e->slots_free == 0) pthread_cond_wait(&e->slot_free, &e->slot_lock);
-    e->slots_free--;
+    while (e->slots_free == 0 && got)
+        got = pthread_cond_timedwait(&e->slot_free, &e->slot_lock, &until) != ETIMEDOUT || e->slots_free > 0;
+    if (got) e->slots_free--;
     pthread_mutex_unlock(&e->slot_lock);
+    return got;
+}
+
+static int no_slot(session *ss) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "all %d workers stayed busy until the frame deadline (%d ms): try again later",
+             ss->e->cfg.workers, ss->e->cfg.frame_deadline_ms);
+    return send_error(ss, HS_WIRE_LIMIT, msg);
+}
+
+/* The progress hook of a server sweep (hs_sweep_options.progress): stop at the frame deadline, so a
+ * started sweep never holds its worker slot past it (issue 20 §2). */
+typedef struct {
+    long long deadline;
+    size_t done;
+} deadline_watch;
+
+static int past_deadline(void *user, size_t done, size_t total) {
+    deadline_watch *w = user;
+    (void)total;
+    w->done = done;
+    return hs_now_ms() >= w->deadline;
+}
+
+static int deadline_error(session *ss, const char *what, size_t done, size_t total, const char *unit) {
+    char msg[240];
+    snprintf(msg, sizeof msg, "%s did not finish within the frame deadline (%d ms): stopped after %zu of %zu %s",
+             what, ss->e->cfg.frame_deadline_ms, done, total, unit);
+    return send_error(ss, HS_WIRE_LIMIT, msg);
 }
 
 static void slot_give(hs_engine *e) {
@@ -194,7 +253,10 @@ static void slot_give(hs_engine *e) {
 }
 
 static hs_wire_code wire_code_of(hs_status st) {
-    return st == HS_ERR_DATA ? HS_WIRE_BAD_DATA : st == HS_ERR_NOMEM ? HS_WIRE_NOMEM : HS_WIRE_BAD_REQUEST;
+    return st == HS_ERR_DATA         ? HS_WIRE_BAD_DATA
+           : st == HS_ERR_NOMEM     ? HS_WIRE_NOMEM
+           : st == HS_ERR_CANCELLED ? HS_WIRE_LIMIT
+                                    : HS_WIRE_BAD_REQUEST;
 }
 
 /* Sweep and send the reply; the reply buffer holds results first, then the encoded frame. */
@@ -207,11 +269,20 @@ static int do_sweep(session *ss, const double *close, uint32_t n_bars, const hs_
         return send_error(ss, HS_WIRE_NOMEM, "out of memory for the sweep's results");
     }
     hs_error err;
-    slot_take(ss->e);
-    hs_status st = hs_sweep(close, n_bars, w, n_combos, res, &ss->e->cfg.sweep, &err);
+    if (!slot_take(ss->e, ss->deadline)) {
+        free(res), free(reply);
+        return no_slot(ss);
+    }
+    hs_sweep_options opt = ss->e->cfg.sweep;
+    opt.struct_size = sizeof opt;
+    deadline_watch watch = {ss->deadline, 0};
+    opt.progress = past_deadline, opt.progress_user = &watch;
+    hs_status st = hs_sweep(close, n_bars, w, n_combos, res, &opt, &err);
     slot_give(ss->e);
     int rc;
-    if (st != HS_OK) {
+    if (st == HS_ERR_CANCELLED) {
+        rc = deadline_error(ss, "the sweep", watch.done, n_combos, "combos");
+    } else if (st != HS_OK) {
         rc = send_error(ss, wire_code_of(st), err.msg);
     } else {
         hs_codec_encode_sweep_reply(res, n_combos, reply);
@@ -289,7 +360,8 @@ static int send_empty(session *ss) {
     return send_iov(ss, &iov, 1);
 }
 
-/* LOAD keeps the frame buffer (*buf) as the series' storage: on success *buf is taken. */
+/* LOAD keeps the frame buffer (*buf) as the series' storage when it is the series' size (then *buf is
+ * taken), else a copy of just the series: what is kept is what is charged. */
 static int do_load(session *ss, const hs_request *r, void **buf) {
     hs_error err;
     if (hs_check_series(r->close, r->n_bars, &err) != HS_OK) return send_error(ss, HS_WIRE_BAD_DATA, err.msg);
@@ -305,9 +377,24 @@ static int do_load(session *ss, const hs_request *r, void **buf) {
         }
         ss->handles = h, ss->cap_handles = cap;
     }
+    /* Keep only what is charged (issue 20 §1): the frame buffer may be the connection's receive buffer,
+     * reused from an earlier and bigger frame (a 16 MiB ECHO, then LOAD 1 bar, pinned 16 MiB per handle).
+     * Take it as the storage only when it is the series' own size; else copy the series out. */
+    void *store = *buf;
+    const double *series = r->close;
+    if (ss->rx_cap > bytes + 64) {
+        store = malloc(bytes);
+        if (!store) {
+            uncharge(ss, bytes);
+            return send_error(ss, HS_WIRE_NOMEM, "out of memory for a loaded series");
+        }
+        memcpy(store, r->close, bytes);
+        series = store;
+    } else {
+        *buf = NULL;
+    }
     uint32_t id = ++ss->next_id;
-    ss->handles[ss->n_handles++] = (loaded_series){id, r->n_bars, r->close, *buf};
-    *buf = NULL;
+    ss->handles[ss->n_handles++] = (loaded_series){id, r->n_bars, series, store};
     return send_u32(ss, id);
 }
 
@@ -325,11 +412,11 @@ static int do_free(session *ss, uint32_t id) {
 }
 
 /* ---- live mode (ops 6-8, docs/live.md) ----------------------------------------------------------- */
-/* An append of fewer bar-combos than this runs on the connection's thread without a worker slot: at
- * ~10 ns per bar-combo it is microseconds, and a trading loop's append must not wait behind a
- * batch sweep holding every slot.  Larger appends (and every LIVE_OPEN, which replays the history)
- * take a slot like a sweep. */
-#define HS_LIVE_INLINE_WORK 65536u
+/* An append of less work than this (hs_codec_combo_work units: 65536 bar-combos of small windows) runs
+ * on the connection's thread without a worker slot: at ~10 ns per bar-combo it is microseconds, and a
+ * trading loop's append must not wait behind a batch sweep holding every slot.  Larger appends (and
+ * every LIVE_OPEN, which replays the history) take a slot like a sweep. */
+#define HS_LIVE_INLINE_WORK ((uint64_t)65536 * HS_WORK_PER_COMBO_BAR)
 
 static size_t live_reply_body(uint32_t n_combos) { return 18u * (size_t)n_combos; }
 
@@ -359,13 +446,36 @@ static int grow_lives(session *ss) {
     return 1;
 }
 
+/* Bars per chunk of live work: about 2^20 units of work (hs_codec_combo_work), ~10 ms at the usual ~10
+ * ns per bar-combo, so the frame deadline is checked that often. */
+static size_t live_chunk_bars(uint64_t work_per_bar) {
+    uint64_t bars = (1ull << 20) / (work_per_bar ? work_per_bar : 1);
+    return bars ? (size_t)bars : 1;
+}
+
+/* Append bars[*done, to) to a live session in chunks, up to the deadline (HS_ERR_CANCELLED); *done
+ * counts what went in.  Only the last chunk fills the outputs. */
+static hs_status live_feed(hs_live *live, const double *bars, size_t *done, size_t to, size_t chunk, long long deadline,
+                           hs_error *err) {
+    while (*done < to) {
+        if (hs_now_ms() >= deadline) return hs_fail(err, HS_ERR_CANCELLED, "stopped at the frame deadline");
+        size_t k = to - *done < chunk ? to - *done : chunk;
+        hs_status st = hs_live_append(live, bars + *done, k, NULL, NULL, NULL, NULL, err);
+        if (st != HS_OK) return st;
+        *done += k;
+    }
+    return HS_OK;
+}
+
 static int do_live_open(session *ss, const hs_request *r) {
     int rc;
     loaded_series *h = windows_on_handle(ss, r, &rc);
     if (!h) return rc;
     hs_error err;
-    live_session l = {0, r->n_combos, NULL, 0, NULL};
+    live_session l = {0, r->n_combos, NULL, 0, 0, NULL};
     l.bytes = hs_live_bytes_for(r->windows, r->n_combos) + 8 + live_reply_body(r->n_combos);
+    for (uint32_t c = 0; c < r->n_combos; c++) l.work_per_bar += hs_codec_combo_work(&r->windows[c]);
+    if (l.work_per_bar == 0) l.work_per_bar = 1; /* no combos: an append still costs its loop */
     char msg[200];
     if (charge(ss, "LIVE_OPEN", l.bytes, ss->n_lives, msg, sizeof msg)) return send_error(ss, HS_WIRE_LIMIT, msg);
     l.reply = malloc(8 + live_reply_body(r->n_combos));
@@ -374,12 +484,23 @@ static int do_live_open(session *ss, const hs_request *r) {
         uncharge(ss, l.bytes);
         return send_error(ss, HS_WIRE_NOMEM, "out of memory for a live session");
     }
-    slot_take(ss->e);
-    hs_status st = hs_live_open(h->close, h->n_bars, r->windows, r->n_combos, &l.live, &err);
-    slot_give(ss->e);
-    if (st != HS_OK) {
+    if (!slot_take(ss->e, ss->deadline)) {
         free(l.reply);
         uncharge(ss, l.bytes);
+        return no_slot(ss);
+    }
+    /* The history is replayed in chunks (the first bars at open, the rest as appends: the same state,
+     * docs/live.md), so the frame deadline is checked between them. */
+    size_t chunk = live_chunk_bars(l.work_per_bar), first = h->n_bars < chunk ? h->n_bars : chunk;
+    hs_status st = hs_live_open(h->close, first, r->windows, r->n_combos, &l.live, &err);
+    size_t done = first;
+    if (st == HS_OK) st = live_feed(l.live, h->close, &done, h->n_bars, chunk, ss->deadline, &err);
+    slot_give(ss->e);
+    if (st != HS_OK) {
+        hs_live_free(l.live);
+        free(l.reply);
+        uncharge(ss, l.bytes);
+        if (st == HS_ERR_CANCELLED) return deadline_error(ss, "LIVE_OPEN's history replay", done, h->n_bars, "bars");
         return send_error(ss, wire_code_of(st), err.msg);
     }
     l.id = ++ss->next_live;
@@ -387,18 +508,54 @@ static int do_live_open(session *ss, const hs_request *r) {
     return send_u32(ss, l.id);
 }
 
-/* The reply is written by the library straight into the session's reply buffer (struct of arrays). */
+/* The reply is written by the library straight into the session's reply buffer (struct of arrays).  The
+ * append's work is bounded by --max-work before it starts, and its time by the frame deadline: it runs
+ * in chunks, and one stopped at the deadline closes the session (its bars are partly in, so its state is
+ * no longer what the client holds). */
 static int do_live_append(session *ss, const hs_request *r) {
     live_session *l = find_live(ss, r->handle);
     if (!l) return unknown_live(ss, r->handle);
     size_t n = l->n_combos;
     unsigned char *body = l->reply + 8;
-    int slot = (uint64_t)r->k * n >= HS_LIVE_INLINE_WORK;
+    uint8_t *crossed = body + 17 * n;
     hs_error err;
-    if (slot) slot_take(ss->e);
-    hs_status st = hs_live_append(l->live, r->close, r->k, (double *)(void *)body, (int64_t *)(void *)(body + 8 * n),
-                                  (int8_t *)(body + 16 * n), body + 17 * n, &err);
+    if (r->k > ss->e->cfg.lim.max_work / l->work_per_bar) {
+        char msg[240];
+        snprintf(msg, sizeof msg, "LIVE_APPEND of %u bars: work %u × %llu exceeds the limit of %llu (--max-work): send fewer bars per append",
+                 r->k, r->k, (unsigned long long)l->work_per_bar, (unsigned long long)ss->e->cfg.lim.max_work);
+        return send_error(ss, HS_WIRE_LIMIT, msg);
+    }
+    /* Every price first: a chunked append must not leave half of a bad append in (docs/live.md: a bad
+     * price leaves the session unchanged). */
+    if (hs_check_series(r->close, r->k, &err) != HS_OK) return send_error(ss, HS_WIRE_BAD_DATA, err.msg);
+    size_t chunk = live_chunk_bars(l->work_per_bar), done = 0, k = r->k;
+    uint8_t *any = k > chunk ? calloc(n ? n : 1, 1) : NULL; /* crossed over every chunk */
+    if (k > chunk && !any) return send_error(ss, HS_WIRE_NOMEM, "out of memory for a live append");
+    int slot = (uint64_t)k * l->work_per_bar >= HS_LIVE_INLINE_WORK;
+    if (slot && !slot_take(ss->e, ss->deadline)) return free(any), no_slot(ss);
+    hs_status st = HS_OK;
+    while (st == HS_OK && done < k) {
+        size_t step = k - done < chunk ? k - done : chunk;
+        int last = done + step == k;
+        if (done && hs_now_ms() >= ss->deadline) {
+            st = HS_ERR_CANCELLED;
+            break;
+        }
+        st = hs_live_append(l->live, r->close + done, step, last ? (double *)(void *)body : NULL,
+                            last ? (int64_t *)(void *)(body + 8 * n) : NULL, last ? (int8_t *)(body + 16 * n) : NULL,
+                            crossed, &err);
+        for (size_t c = 0; any && st == HS_OK && c < n; c++) any[c] |= crossed[c];
+        if (st == HS_OK) done += step;
+    }
     if (slot) slot_give(ss->e);
+    if (any) memcpy(crossed, any, n);
+    free(any);
+    if (st == HS_ERR_CANCELLED) {
+        char what[96];
+        snprintf(what, sizeof what, "LIVE_APPEND (live session %u, now closed)", l->id);
+        drop_live(ss, l);
+        return deadline_error(ss, what, done, k, "bars");
+    }
     if (st != HS_OK) return send_error(ss, wire_code_of(st), err.msg);
     hs_codec_put_u32(l->reply + 4, (uint32_t)live_reply_body(l->n_combos));
     struct iovec iov = {l->reply + 4, 4 + live_reply_body(l->n_combos)};
@@ -433,6 +590,19 @@ static int token_matches(const hs_engine *e, const unsigned char *t, size_t n) {
     return diff == 0;
 }
 
+/* A pending connection whose first frame is in (authenticated where needed) asks for a --max-clients
+ * slot: 1 admitted, 0 refused (the error reply is sent; close). */
+static int admit(session *ss) {
+    if (ss->admitted) return 1;
+    if (!ss->adm->admit(ss->adm->ctx)) {
+        log_event(ss, "%s", "refused: too many clients");
+        send_error(ss, HS_WIRE_LIMIT, "too many clients (the server's --max-clients limit)");
+        return 0;
+    }
+    ss->admitted = 1;
+    return 1;
+}
+
 /* Returns 0 to keep serving, non-zero to close the connection. */
 static int dispatch(session *ss, const hs_request *r, void **buf) {
     if (!ss->authed) {
@@ -443,8 +613,10 @@ static int dispatch(session *ss, const hs_request *r, void **buf) {
         }
         ss->authed = 1;
         log_event(ss, "%s", "authenticated");
+        if (!admit(ss)) return 1;
         return send_empty(ss);
     }
+    if (!admit(ss)) return 1;
     switch (r->op) {
     case HS_OP_SWEEP: return do_sweep(ss, r->close, r->n_bars, r->windows, r->n_combos);
     case HS_OP_ECHO: {
@@ -474,10 +646,12 @@ static int dispatch(session *ss, const hs_request *r, void **buf) {
  * closed, -1 idle timeout / stop / error. */
 static int wait_frame_start(session *ss, unsigned char *first, size_t n) {
     long long idle_end = hs_now_ms() + ss->e->cfg.idle_timeout_ms;
+    if (!ss->admitted && ss->admit_by < idle_end) idle_end = ss->admit_by;
     for (;;) {
         if (hs_engine_stopping(ss->e)) return log_event(ss, "%s", "closing: server stopping"), -1;
         long long left = idle_end - hs_now_ms();
-        if (left <= 0) return log_event(ss, "%s", "closing: idle timeout"), -1;
+        if (left <= 0)
+            return log_event(ss, "%s", ss->admitted ? "closing: idle timeout" : "closing: no first frame within the admission deadline"), -1;
         ssize_t r = ss->s->read(ss->s->ctx, first, n, left < HS_STOP_SLICE_MS ? (int)left : HS_STOP_SLICE_MS);
         if (r > 0) return (int)r;
         if (r == 0) return 0;
@@ -537,6 +711,8 @@ static int serve_frame(session *ss) {
     int got = wait_frame_start(ss, prefix, 5);
     if (got <= 0) return 1;
     long long deadline = hs_now_ms() + ss->e->cfg.frame_deadline_ms;
+    if (!ss->admitted && ss->admit_by < deadline) deadline = ss->admit_by; /* a pending peer's whole first frame */
+    ss->deadline = deadline;
     int rc = got < 4 ? hs_stream_read_full(ss->s, prefix + got, 4 - (size_t)got, deadline, NULL) : 0;
     if (rc) return lost(ss, HS_WIRE_LIMIT, read_failure(rc));
     uint32_t body_len = hs_codec_get_u32(prefix);
@@ -574,8 +750,13 @@ static int serve_frame(session *ss) {
 }
 
 void hs_engine_serve_stream(hs_engine *e, hs_stream *s, int need_auth, hs_session_stats *st) {
+    hs_engine_serve_admitted(e, s, need_auth, NULL, st);
+}
+
+void hs_engine_serve_admitted(hs_engine *e, hs_stream *s, int need_auth, const hs_admission *adm, hs_session_stats *st) {
     hs_session_stats local = {0};
-    session ss = {.e = e, .s = s, .st = st ? st : &local, .authed = !need_auth};
+    session ss = {.e = e, .s = s, .st = st ? st : &local, .authed = !need_auth, .adm = adm, .admitted = !adm};
+    if (adm) ss.admit_by = hs_now_ms() + adm->deadline_ms;
     memset(ss.st, 0, sizeof *ss.st);
     log_event(&ss, "%s", "connected");
     while (!serve_frame(&ss)) {
@@ -588,4 +769,5 @@ void hs_engine_serve_stream(hs_engine *e, hs_stream *s, int need_auth, hs_sessio
     char detail[64];
     snprintf(detail, sizeof detail, "%ld frames, %ld errors", ss.st->frames, ss.st->errors);
     log_event(&ss, "closed (%s)", detail);
+    ss.st->admitted = ss.admitted;
 }

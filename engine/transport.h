@@ -27,7 +27,8 @@ hs_status hs_listen_unix(const char *path, hs_listener *l, hs_error *err);
 /* Listen on TCP host:port (host empty = 127.0.0.1).  A non-loopback address is refused unless
  * allow_remote is set.  *is_loopback tells the caller whether a token must be demanded. */
 hs_status hs_listen_tcp(const char *hostport, int allow_remote, hs_listener *l, int *is_loopback, hs_error *err);
-/* Accept one waiting client: HS_OK with *out set, or HS_OK with *out NULL when none is waiting. */
+/* Accept one waiting client: HS_OK with *out set, or HS_OK with *out NULL when none is waiting;
+ * HS_ERR_NOMEM when out of file descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM: back off). */
 hs_status hs_listener_accept(hs_listener *l, hs_stream **out, hs_error *err);
 /* Close the socket and (unix) remove its file if it is still ours. */
 void hs_listener_close(hs_listener *l);

@@ -121,7 +121,9 @@ hs_status hs_listener_accept(hs_listener *l, hs_stream **out, hs_error *err) {
     int fd = accept4(l->fd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
     if (fd < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED) return HS_OK;
-        return hs_fail(err, HS_ERR_DATA, "accept on %s: %s", l->url, strerror(errno));
+        /* Out of resources: HS_ERR_NOMEM, so the accept loop backs off (engine/server.c). */
+        int out_of = errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM;
+        return hs_fail(err, out_of ? HS_ERR_NOMEM : HS_ERR_DATA, "accept on %s: %s", l->url, strerror(errno));
     }
     char peer[64] = "local";
     if (strcmp(l->kind, "tcp") == 0) {

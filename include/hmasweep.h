@@ -33,6 +33,7 @@ typedef enum {
     HS_ERR_USAGE = 2,  /* bad request: impossible window, L < 2, unknown variant or ISA, bad option */
     HS_ERR_NOMEM = 3,  /* allocation failed                                                        */
     HS_ERR_ISA = 4,    /* the requested ISA is not built into this variant or not supported by the CPU */
+    HS_ERR_CANCELLED = 5, /* the caller's progress callback asked the sweep to stop (hs_sweep_options) */
     HS_ERR_IO = 6      /* a client's connection failed: I/O error, timeout, closed or out-of-protocol reply */
 } hs_status;
 
@@ -115,9 +116,16 @@ typedef struct {
     int threads;         /* for threaded variants: 0 = OpenMP default; 0..HS_THREADS_MAX (below)     */
     size_t struct_size;  /* sizeof(hs_sweep_options) as the caller knows it; 0 = the three above only */
     hs_sweep_report *report; /* out: what ran (NULL = not wanted)                                   */
+    /* Progress and cancel (docs/library.md "Progress and cancel"): when non-NULL, called on the calling
+     * thread only (never concurrently, never from another thread) after every few combos or blocks with
+     * the combos finished so far and the total, and once more at the end with done == total.  A
+     * non-zero return stops the sweep as soon as every thread has finished its combo or block in hand:
+     * hs_sweep then returns HS_ERR_CANCELLED and out[] is unspecified.  NULL: no calls, no cost. */
+    int (*progress)(void *user, size_t done, size_t total);
+    void *progress_user; /* passed to progress as `user` */
 } hs_sweep_options;
 
-#define HS_SWEEP_OPTIONS_INIT {NULL, NULL, 0, sizeof(hs_sweep_options), NULL}
+#define HS_SWEEP_OPTIONS_INIT {NULL, NULL, 0, sizeof(hs_sweep_options), NULL, NULL, NULL}
 
 /* The most threads a sweep asks OpenMP for.  More is refused with HS_ERR_USAGE (libgomp crashes or exits
  * the process on 10^5 threads).  Within it, the library runs fewer threads than asked where it sees that
@@ -229,7 +237,7 @@ HS_API void hs_live_free_many(hs_live_many *m);
 
 /* ---- introspection ------------------------------------------------------------------------------ */
 #define HS_VERSION_MAJOR 1
-#define HS_VERSION_MINOR 0
+#define HS_VERSION_MINOR 1
 #define HS_VERSION_PATCH 0
 /* The library's version, "MAJOR.MINOR.PATCH" (the SONAME is libhmasweep.so.MAJOR). */
 HS_API const char *hs_version(void);

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Issue 10, defect 9: `hmasweep wire` bounds the work one frame may request, n_bars × Σwindows ≤ 2^36
-(the engine's default, docs/protocol.md).  A small frame (3,000 bars, 1,273 combos of six windows of
-3,000, 31 KB) asking for 3000 × 22,914,000 > 2^36 gets a limit error reply (code 16) naming the limit and
-exit 1, without sweeping (it had taken 15-17 s before the limit; the subprocess timeout below is only a
-hang guard, not a timing assertion).  The frame one combo smaller, 3000 × 22,896,000 ≤ 2^36, is served:
-its windows span the whole series, so no HMA value exists and every combo has 0 trades and PnL 0.
+"""Issue 10, defect 9: `hmasweep wire` bounds the work one frame may request, n_bars × Σ over combos of
+(windows + 256) ≤ 2^36 (the engine's default, docs/protocol.md; the 256 per bar-combo since issue 20 §2).
+A small frame (3,000 bars, 1,255 combos of six windows of 3,000, 31 KB) asking for 3000 × 22,911,280 >
+2^36 gets a limit error reply (code 16) naming the limit and exit 1, without sweeping (it had taken 15-17
+s before the limit; the subprocess timeout below is only a hang guard, not a timing assertion).  The frame
+one combo smaller is served: its windows span the whole series, so no HMA value exists and every combo
+has 0 trades and PnL 0.
 
 usage: test_wire_work_limit.py path/to/hmasweep [emulator prefix...]"""
 import os, struct, subprocess, sys
@@ -25,8 +26,9 @@ def wire(data):
     return p.returncode, p.stdout, p.stderr.decode()
 
 
-over = LIMIT // (N_BARS * 6 * N_BARS) + 1  # 1273: the first combo count over the limit
-assert N_BARS * 6 * N_BARS * over > LIMIT and N_BARS * 6 * N_BARS * (over - 1) <= LIMIT
+PER_COMBO = 6 * N_BARS + 256  # one combo's work per bar: its windows + 256 (engine/codec.h)
+over = LIMIT // (N_BARS * PER_COMBO) + 1  # 1255: the first combo count over the limit
+assert N_BARS * PER_COMBO * over > LIMIT and N_BARS * PER_COMBO * (over - 1) <= LIMIT
 
 rc, out, err = wire(frame(0, close, [full] * over))
 check(rc == 1 and "exceeds the limit of %d" % LIMIT in err, f"over the limit: exit {rc}, stderr {err.strip()!r}")
@@ -35,7 +37,7 @@ check(prefix & 0x80000000 and len(out) == 4 + (prefix & 0x7FFFFFFF), f"over the 
 if len(out) >= 8:
     (code,) = struct.unpack_from("<I", out, 4)
     msg = out[8:200].decode(errors="replace")
-    check(code == 16 and "work n_bars × Σwindows = 3000 × 22914000 exceeds the limit" in msg,
+    check(code == 16 and "work n_bars × Σ(windows + 256 per combo) = 3000 × %d exceeds the limit" % (over * PER_COMBO) in msg,
           f"over the limit: reply code {code}, {msg[:120]!r}")
 
 n = over - 1

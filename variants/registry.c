@@ -22,7 +22,8 @@
     HS_DECLARE_BATCH(kernel, avx512) HS_DECLARE_BATCH(kernel, neon)
 #define HS_SWEEP_ISA(kernel, isa) HS_CAT3(hs_sweep_, kernel, HS_CAT3(__, isa, ))
 #define HS_DECLARE_SWEEP(kernel, isa) \
-    hs_status HS_SWEEP_ISA(kernel, isa)(const double *, size_t, const hs_windows *, size_t, hs_result *, int, hs_error *);
+    hs_status HS_SWEEP_ISA(kernel, isa)(const double *, size_t, const hs_windows *, size_t, hs_result *, int, hs_cancel *, \
+                                        hs_error *);
 #define HS_DECLARE_MULTI_SWEEP(kernel)                                                                     \
     HS_DECLARE_MULTI_COMBO(kernel)                                                                         \
     HS_DECLARE_SWEEP(kernel, scalar) HS_DECLARE_SWEEP(kernel, sse2) HS_DECLARE_SWEEP(kernel, avx2)         \

@@ -709,7 +709,8 @@ static void fill_tile_max(const double *close, size_t t_from, size_t t_to, seg_l
 
 /* The whole sweep: layout once, then combos (each one thread's, grid order, dynamic) over `threads`. */
 hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_t n, const hs_windows *combos,
-                                                     size_t n_combos, hs_result *out, int threads, hs_error *err) {
+                                                     size_t n_combos, hs_result *out, int threads, hs_cancel *cancel,
+                                                     hs_error *err) {
     if (n_combos == 0) return HS_OK;
     seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL};
     int64_t widest = 1, widest_any = 1;
@@ -767,8 +768,10 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
 #pragma omp for schedule(dynamic, 1)
 #endif
         for (size_t g = 0; g < n_groups; g++) {
-            size_t g0 = g * group;
-            segments_group(close, &L, slots, combos + g0, n_combos - g0 < group ? n_combos - g0 : group, out + g0);
+            if (hs_cancel_stopped(cancel)) continue; /* stopped: the loop hands out the rest, skipped */
+            size_t g0 = g * group, count = n_combos - g0 < group ? n_combos - g0 : group;
+            segments_group(close, &L, slots, combos + g0, count, out + g0);
+            hs_cancel_tick(cancel, count, me == 0);
         }
         recomputed += sh.recomputed;
         free(sh.t0_buf);
@@ -782,6 +785,6 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
  * combo kernel signature cannot report an error, so an allocation failure gives trades = −1, pnl NaN. */
 hs_result HS_COMBO(segments)(const double *close, size_t n, const hs_windows *win, double *scratch) {
     hs_result r = {NAN, -1};
-    HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(close, n, win, 1, &r, 1, NULL);
+    HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(close, n, win, 1, &r, 1, NULL, NULL);
     return r;
 }

@@ -71,13 +71,18 @@ typedef struct {
     const costed_combo *order;
     size_t n_combos;
     hs_result *out;
+    hs_cancel *cancel; /* NULL: no progress callback */
 } sweep_plan;
 
-static void run_unit(const sweep_plan *p, size_t unit_index, double *scratch) {
+/* One unit, skipped once the sweep is stopped; is_caller: this is the calling thread (it alone calls
+ * the progress callback). */
+static void run_unit(const sweep_plan *p, size_t unit_index, double *scratch, int is_caller) {
+    if (hs_cancel_stopped(p->cancel)) return;
     size_t first = unit_index * p->unit, count = p->n_combos - first < p->unit ? p->n_combos - first : p->unit;
     if (!p->batch) {
         size_t c = p->order[first].index;
         p->out[c] = p->fn(p->close, p->n_bars, &p->combos[c], scratch);
+        hs_cancel_tick(p->cancel, 1, is_caller);
         return;
     }
     hs_windows w[HS_BATCH_MAX] = {{{0}}};
@@ -85,6 +90,7 @@ static void run_unit(const sweep_plan *p, size_t unit_index, double *scratch) {
     for (size_t k = 0; k < count; k++) w[k] = p->combos[p->order[first + k].index];
     p->batch(p->close, p->n_bars, w, count, r, scratch);
     for (size_t k = 0; k < count; k++) p->out[p->order[first + k].index] = r[k];
+    hs_cancel_tick(p->cancel, count, is_caller);
 }
 
 static size_t unit_count(const sweep_plan *p) { return (p->n_combos + p->unit - 1) / p->unit; }
@@ -96,7 +102,7 @@ static hs_status out_of_memory(hs_error *err, const char *what, size_t n) {
 static hs_status run_serial(const hs_variant *v, const sweep_plan *p, hs_error *err) {
     double *scratch = scratch_alloc(v, p->n_bars);
     if (v->scratch_buffers && !scratch) return out_of_memory(err, "scratch buffers, bars", p->n_bars);
-    for (size_t u = 0; u < unit_count(p); u++) run_unit(p, u, scratch);
+    for (size_t u = 0; u < unit_count(p); u++) run_unit(p, u, scratch, 1);
     free(scratch);
     return HS_OK;
 }
@@ -129,19 +135,20 @@ static hs_status run_openmp(const hs_variant *v, const sweep_plan *p, int thread
     {
         double *scratch = scratch_alloc(v, p->n_bars);
         int ok = !(v->scratch_buffers && !scratch);
+        int is_caller = omp_get_thread_num() == 0; /* the master thread is the one that called hs_sweep */
         failed |= !ok;
         if (choice == SCHED_STATIC) {
 #pragma omp for schedule(static)
             for (size_t u = 0; u < units; u++)
-                if (ok) run_unit(p, u, scratch);
+                if (ok) run_unit(p, u, scratch, is_caller);
         } else if (choice == SCHED_STATIC1) {
 #pragma omp for schedule(static, 1)
             for (size_t u = 0; u < units; u++)
-                if (ok) run_unit(p, u, scratch);
+                if (ok) run_unit(p, u, scratch, is_caller);
         } else {
 #pragma omp for schedule(dynamic, 1)
             for (size_t u = 0; u < units; u++)
-                if (ok) run_unit(p, u, scratch);
+                if (ok) run_unit(p, u, scratch, is_caller);
         }
         free(scratch);
     }
@@ -225,11 +232,31 @@ int hs_sweep_team(const hs_variant *v, int requested) {
 
 hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
                          const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err) {
+    return hs_run_variant_cancel(v, isa, threads, close, n_bars, combos, n_combos, out, NULL, err);
+}
+
+/* After the drivers: a stopped sweep is HS_ERR_CANCELLED; a finished one tells the callback done ==
+ * total once (its answer no longer matters: every result is in). */
+static hs_status cancel_outcome(hs_cancel *c, hs_status st, size_t n_combos, hs_error *err) {
+    if (!c || st != HS_OK) return st;
+    if (hs_cancel_stopped(c))
+        return hs_fail(err, HS_ERR_CANCELLED, "sweep cancelled by its progress callback after %zu of %zu combos",
+                       atomic_load(&c->done) < n_combos ? atomic_load(&c->done) : n_combos, n_combos);
+    c->fn(c->user, n_combos, n_combos);
+    return HS_OK;
+}
+
+hs_status hs_run_variant_cancel(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
+                                const hs_windows *combos, size_t n_combos, hs_result *out, hs_cancel *cancel,
+                                hs_error *err) {
     hs_combo_fn fn = (unsigned)isa < HS_ISA_COUNT ? v->fn[isa] : NULL;
     if (!fn) {
         return hs_fail(err, HS_ERR_ISA, "variant '%s' is not built for ISA %s", v->name, hs_isa_name(isa));
     }
-    if (v->sweep[isa]) return v->sweep[isa](close, n_bars, combos, n_combos, out, hs_variant_threads(v, threads), err);
+    if (v->sweep[isa]) {
+        hs_status st = v->sweep[isa](close, n_bars, combos, n_combos, out, hs_variant_threads(v, threads), cancel, err);
+        return cancel_outcome(cancel, st, n_combos, err);
+    }
     hs_batch_fn batch = v->batch[isa];
     int costliest_first = batch != NULL;
 #ifdef HS_HAVE_OPENMP
@@ -238,7 +265,7 @@ hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const dou
 #endif
     costed_combo *order = combo_order(combos, n_combos, costliest_first);
     if (!order) return out_of_memory(err, "combo order, combos", n_combos);
-    sweep_plan plan = {fn, batch, batch ? HS_BATCH_MAX : 1, close, n_bars, combos, order, n_combos, out};
+    sweep_plan plan = {fn, batch, batch ? HS_BATCH_MAX : 1, close, n_bars, combos, order, n_combos, out, cancel};
     hs_status st;
 #ifdef HS_HAVE_OPENMP
     if (v->driver == HS_DRIVER_OPENMP) st = run_openmp(v, &plan, threads, choice, err);
@@ -246,10 +273,10 @@ hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const dou
 #endif
         st = run_serial(v, &plan, err);
     free(order);
-    for (size_t c = 0; st == HS_OK && c < n_combos; c++)
+    for (size_t c = 0; st == HS_OK && !hs_cancel_stopped(cancel) && c < n_combos; c++)
         if (out[c].trades == HS_TRADES_NOMEM)
             st = hs_fail(err, HS_ERR_NOMEM, "out of memory in variant '%s' (combo %zu, %zu bars)", v->name, c, n_bars);
-    return st;
+    return cancel_outcome(cancel, st, n_combos, err);
 }
 
 /* The ISA a variant runs with: the requested one (must be built for it and supported), else the widest
@@ -289,7 +316,7 @@ hs_status hs_check_threads(int threads, hs_error *err) {
 
 /* The options as this library reads them (include/hmasweep.h, the extension rule): struct_size 0 means
  * the three-field form; fields past what struct_size covers read as zero. */
-static hs_status read_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err) {
+hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err) {
     *out = (hs_sweep_options){0};
     if (!opt) return HS_OK;
     size_t v1 = offsetof(hs_sweep_options, threads) + sizeof opt->threads;
@@ -315,7 +342,7 @@ hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows
                             hs_result *out, const hs_sweep_options *opt_in, hs_isa *isa_used, hs_error *err) {
     hs_sweep_options o;
     hs_status st;
-    if ((st = read_options(opt_in, &o, err)) != HS_OK) return st;
+    if ((st = hs_read_sweep_options(opt_in, &o, err)) != HS_OK) return st;
     const hs_sweep_options *opt = &o;
     const char *name = opt->variant ? opt->variant : HS_DEFAULT_VARIANT;
     const hs_variant *v = hs_variant_find(name);
@@ -332,7 +359,8 @@ hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows
     if ((st = hs_choose_isa(v, opt->isa, &isa, err)) != HS_OK) return st;
     if (isa_used) *isa_used = isa;
     int team = hs_sweep_team(v, opt->threads);
-    st = hs_run_variant(v, isa, team, close, n_bars, combos, n_combos, out, err);
+    hs_cancel cancel = {opt->progress, opt->progress_user, n_combos, 0, 0};
+    st = hs_run_variant_cancel(v, isa, team, close, n_bars, combos, n_combos, out, opt->progress ? &cancel : NULL, err);
     if (st == HS_OK) fill_report(opt->report, v, isa, team);
     return st;
 }

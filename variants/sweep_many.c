@@ -115,8 +115,10 @@ static void record_unit_failures(const work_unit *units, size_t n_units, const h
 hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_windows *combos, size_t n_combos,
                         hs_result *out, hs_status *series_status, hs_error *series_err, size_t *n_failed,
                         const hs_sweep_options *opt, hs_error *err) {
-    hs_sweep_options dflt = {0};
-    if (!opt) opt = &dflt;
+    hs_sweep_options known;
+    hs_status st = hs_read_sweep_options(opt, &known, err);
+    if (st != HS_OK) return st;
+    opt = &known;
     if ((n_series && (!series || !out)) || (n_combos && !combos))
         return hs_fail(err, HS_ERR_USAGE, "hs_sweep_many: NULL series, combos or out");
     /* A bad variant, ISA or thread count is the caller's request, not a series' fault: check it once. */
@@ -137,10 +139,28 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
         free(ok), free(units), free(ust);
         return hs_fail(err, HS_ERR_NOMEM, "out of memory planning %zu series x %zu combos", n_series, n_combos);
     }
+    hs_cancel cancel = {opt->progress, opt->progress_user, 0, 0, 0};
+    for (size_t i = 0; i < n_units; i++) cancel.total += units[i].count;
+    hs_cancel *c = opt->progress ? &cancel : NULL;
 #ifdef HS_HAVE_OPENMP
 #pragma omp parallel for schedule(dynamic, 1) num_threads(pool_threads(opt))
 #endif
-    for (size_t i = 0; i < n_units; i++) run_unit(&units[i], series, combos, n_combos, out, &serial, &ust[i], &uerr[i]);
+    for (size_t i = 0; i < n_units; i++) {
+        if (hs_cancel_stopped(c)) continue; /* stopped: the rest are skipped */
+        run_unit(&units[i], series, combos, n_combos, out, &serial, &ust[i], &uerr[i]);
+#ifdef HS_HAVE_OPENMP
+        hs_cancel_tick(c, units[i].count, omp_get_thread_num() == 0); /* the master is the calling thread */
+#else
+        hs_cancel_tick(c, units[i].count, 1);
+#endif
+    }
+    if (hs_cancel_stopped(c)) {
+        size_t done = atomic_load(&cancel.done);
+        free(ok), free(units), free(ust), free(uerr);
+        return hs_fail(err, HS_ERR_CANCELLED, "sweep_many cancelled by its progress callback after %zu of %zu (series, combo) pairs",
+                       done, cancel.total);
+    }
+    if (c) c->fn(c->user, cancel.total, cancel.total);
     record_unit_failures(units, n_units, ust, uerr, n_combos, out, series_status, series_err, ok, &failed);
     if (n_failed) *n_failed = failed;
     free(ok), free(units), free(ust), free(uerr);

@@ -7,6 +7,7 @@
 #ifndef HS_VARIANT_H
 #define HS_VARIANT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "hmasweep.h"
@@ -26,10 +27,35 @@ typedef hs_result (*hs_combo_fn)(const double *close, size_t n_bars, const hs_wi
 typedef void (*hs_batch_fn)(const double *close, size_t n_bars, const hs_windows *win, size_t count, hs_result *out,
                             double *scratch);
 
+/* A sweep's progress and cancel state (hs_sweep_options.progress, docs/library.md "Progress and
+ * cancel").  Every thread counts the combos it finishes and skips what is left once `stop` is set; only
+ * the calling thread (the OpenMP master, is_caller) calls the user's callback, so it is never called
+ * concurrently.  The drivers get NULL when the caller set no callback: then nothing is counted. */
+typedef struct {
+    int (*fn)(void *user, size_t done, size_t total);
+    void *user;
+    size_t total;
+    atomic_size_t done;
+    atomic_int stop;
+} hs_cancel;
+
+static inline int hs_cancel_stopped(hs_cancel *c) {
+    return c && atomic_load_explicit(&c->stop, memory_order_relaxed);
+}
+
+/* `n` more combos are finished; on the calling thread, ask the callback whether to go on. */
+static inline void hs_cancel_tick(hs_cancel *c, size_t n, int is_caller) {
+    if (!c) return;
+    size_t done = atomic_fetch_add_explicit(&c->done, n, memory_order_relaxed) + n;
+    if (is_caller && !hs_cancel_stopped(c) && c->fn(c->user, done < c->total ? done : c->total, c->total))
+        atomic_store_explicit(&c->stop, 1, memory_order_relaxed);
+}
+
 /* A whole-sweep kernel (shape SWEEP, e.g. segments) runs every combo itself, with `threads` threads,
- * and owns its scratch (it lays the series out once per sweep for all combos); it reports its errors. */
+ * and owns its scratch (it lays the series out once per sweep for all combos); it reports its errors.
+ * It ticks `cancel` (may be NULL) per combo and skips the combos left once it is stopped. */
 typedef hs_status (*hs_sweep_fn)(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
-                                 hs_result *out, int threads, hs_error *err);
+                                 hs_result *out, int threads, hs_cancel *cancel, hs_error *err);
 
 typedef enum { HS_DRIVER_SERIAL, HS_DRIVER_OPENMP } hs_driver;
 
@@ -71,6 +97,10 @@ static inline size_t hs_scratch_stride(size_t n_bars) { return ((n_bars + 7) & ~
 /* Run a variant with a chosen ISA (validated by the caller: built, supported) and thread count. */
 hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
                          const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err);
+/* … with a progress/cancel state (NULL: none): HS_ERR_CANCELLED when it was stopped. */
+hs_status hs_run_variant_cancel(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
+                                const hs_windows *combos, size_t n_combos, hs_result *out, hs_cancel *cancel,
+                                hs_error *err);
 
 /* The number of threads a variant runs with for a --threads request (0 = default). */
 int hs_variant_threads(const hs_variant *v, int requested);
@@ -84,6 +114,10 @@ hs_status hs_check_threads(int threads, hs_error *err);
 /* The ISA hs_sweep runs variant v with for a requested ISA name (NULL = the default, capped by
  * $HMASWEEP_ISA): one function for the sweep and for introspection. */
 hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out, hs_error *err);
+
+/* The options as this library reads them: the fields the caller's struct_size covers, the rest zero
+ * (include/hmasweep.h, the extension rule); a struct_size it cannot read is HS_ERR_USAGE. */
+hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err);
 
 /* hs_sweep, also reporting the ISA that ran. */
 hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
