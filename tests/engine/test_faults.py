@@ -10,16 +10,13 @@ usage: test_faults.py path/to/hmasweep [emulator prefix...]"""
 import os, signal, socket, struct, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wire_client import Checks, Conn, Server, frame, gen_series, load_frame, raw, results, run_json, sweep_handle_frame
+from wire_client import Checks, Conn, Server, frame, load_frame, raw, results, run_json, sweep_handle_frame, witness_fixture
 
 cli = sys.argv[1:]
 check = Checks()
 
 
-ref = run_json(cli, "--bars", "2000", "--seed", "3", "--lengths", "4,9,30")["combos"]
-close = gen_series(cli, "--bars", "2000", "--seed", "3")
-wins = [c["windows"] for c in ref]
-good = frame(0, close, wins)
+ref, close, wins, good = witness_fixture(cli)
 
 
 def witness_ok(url, what):

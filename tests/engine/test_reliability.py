@@ -19,15 +19,12 @@ usage: test_reliability.py path/to/hmasweep [emulator prefix...]"""
 import os, pty, select, socket, struct, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wire_client import Checks, Conn, Server, frame, gen_series, load_frame, raw, results, run_json
+from wire_client import Checks, Conn, Server, load_frame, raw, results, witness_fixture
 
 cli = sys.argv[1:]
 check = Checks()
 
-ref = run_json(cli, "--bars", "2000", "--seed", "3", "--lengths", "4,9,30")["combos"]
-close = gen_series(cli, "--bars", "2000", "--seed", "3")
-wins = [c["windows"] for c in ref]
-good = frame(0, close, wins)
+ref, close, wins, good = witness_fixture(cli)
 want = ([r["pnl"] for r in ref], [r["trades"] for r in ref])
 
 

@@ -167,3 +167,12 @@ def gen_series(cli, *args):
 
 def run_json(cli, *args):
     return json.loads(subprocess.run(cli + ["run", "--format", "json", *args], check=True, capture_output=True).stdout)
+
+
+def witness_fixture(cli):
+    """The small sweep the fault and reliability tests use as their witness: (ref combos from `hmasweep run`,
+    close, windows, the SWEEP frame) for 2,000 bars of seed 3 and lengths 4, 9, 30."""
+    ref = run_json(cli, "--bars", "2000", "--seed", "3", "--lengths", "4,9,30")["combos"]
+    close = gen_series(cli, "--bars", "2000", "--seed", "3")
+    wins = [c["windows"] for c in ref]
+    return ref, close, wins, frame(0, close, wins)
