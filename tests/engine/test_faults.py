@@ -10,7 +10,8 @@ usage: test_faults.py path/to/hmasweep [emulator prefix...]"""
 import os, signal, socket, struct, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wire_client import Checks, Conn, Server, frame, load_frame, raw, results, run_json, sweep_handle_frame, witness_fixture
+from wire_client import (Checks, Conn, Server, frame, gen_series, load_frame, raw, results, run_json, sweep_handle_frame,
+                         witness_fixture)
 
 cli = sys.argv[1:]
 check = Checks()
