@@ -42,6 +42,8 @@ void hs_engine_destroy(hs_engine *e);
 void hs_engine_stop(hs_engine *e);
 int hs_engine_stopping(const hs_engine *e);
 const hs_engine_config *hs_engine_config_of(const hs_engine *e);
+/* Bytes of LOADed series and live sessions charged now, over every connection (0 once all are closed). */
+uint64_t hs_engine_loaded_total(const hs_engine *e);
 
 typedef struct {
     long frames, errors;

@@ -115,6 +115,7 @@ void hs_engine_destroy(hs_engine *e) {
 void hs_engine_stop(hs_engine *e) { atomic_store(&e->stop, 1); }
 int hs_engine_stopping(const hs_engine *e) { return atomic_load(&((hs_engine *)e)->stop); }
 const hs_engine_config *hs_engine_config_of(const hs_engine *e) { return &e->cfg; }
+uint64_t hs_engine_loaded_total(const hs_engine *e) { return atomic_load(&((hs_engine *)e)->loaded_total); }
 
 /* ---- per-connection state ------------------------------------------------------------------------ */
 typedef struct {

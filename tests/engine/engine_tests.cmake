@@ -12,3 +12,7 @@ set_tests_properties(engine_client engine_conformance engine_faults PROPERTIES L
 # pre-auth lockout, lost replies on stdio, serve on a terminal); fd exhaustion in the hostile mix.
 add_test(NAME engine_reliability COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_reliability.py ${HS_CLI_COMMAND})
 set_tests_properties(engine_reliability PROPERTIES LABELS server TIMEOUT 300)
+# Issue 20's hostile mix: fd exhaustion (the server's own fd limit 96), mute and unauthenticated peers,
+# memory pinning and oversized work at once; a witness is served throughout, RSS and CPU stay bounded.
+add_test(NAME engine_hostile_mix COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_hostile_mix.py ${HS_CLI_COMMAND})
+set_tests_properties(engine_hostile_mix PROPERTIES LABELS server TIMEOUT 300 RUN_SERIAL TRUE)

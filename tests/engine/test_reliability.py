@@ -64,7 +64,7 @@ def live_append(session, bars):
 with tempfile.TemporaryDirectory() as tmp:
     sock = os.path.join(tmp, "s.sock")
 
-    # ---- §1: receive buffers reused from a bigger frame are not pinned by LOAD
+    # ---- §1: receive buffers reused from a bigger frame are not pinned by LOAD (the old server: 483 MB)
     server = Server(cli, "--unix", sock, "--max-loaded-per-client", "1048576", "--max-loaded-total", "2097152",
                     "--max-frame-bytes", "20000000")
     try:
@@ -81,7 +81,7 @@ with tempfile.TemporaryDirectory() as tmp:
         hwm_mb = server.rss_kb() / 1024
         print(f"§1 server peak RSS after 30 x (ECHO 16 MiB + LOAD 1 bar): {hwm_mb:.0f} MB")
         # 30 pinned buffers would be 480 MB; one ECHO in flight needs ~16 MiB in + its reply
-        check(hwm_mb < 160, f"§1 peak RSS {hwm_mb:.0f} MB: receive buffers pinned by LOAD")
+        check(hwm_mb < 250, f"§1 peak RSS {hwm_mb:.0f} MB: receive buffers pinned by LOAD")
         code, body = c.call(raw(4, "II", 1, len(wins), tail=b"".join(struct.pack("<6q", *w) for w in wins)))
         check(code == 2 or code == 16 or code is None, "§1 the connection still answers")
         c.close()
