@@ -148,7 +148,8 @@ typedef struct {
     int authed;
     void *rx; /* the receive buffer, kept between frames (see take_rx) */
     size_t rx_cap;
-    long long deadline; /* the frame in hand's deadline (hs_now_ms clock) */
+    long long deadline;      /* the frame in hand's deadline (hs_now_ms clock) */
+    long long full_deadline; /* … once admitted: its start + --frame-deadline-ms */
     const hs_admission *adm; /* NULL: admitted from the start */
     int admitted;
     long long admit_by;      /* while not admitted: the first frame must be in (and AUTH passed) by then */
@@ -601,6 +602,7 @@ static int admit(session *ss) {
         return 0;
     }
     ss->admitted = 1;
+    ss->deadline = ss->full_deadline; /* its first frame's work gets the whole frame deadline */
     return 1;
 }
 
@@ -712,7 +714,8 @@ static int serve_frame(session *ss) {
     int got = wait_frame_start(ss, prefix, 5);
     if (got <= 0) return 1;
     long long deadline = hs_now_ms() + ss->e->cfg.frame_deadline_ms;
-    if (!ss->admitted && ss->admit_by < deadline) deadline = ss->admit_by; /* a pending peer's whole first frame */
+    ss->full_deadline = deadline;
+    if (!ss->admitted && ss->admit_by < deadline) deadline = ss->admit_by; /* a pending peer's first frame in */
     ss->deadline = deadline;
     int rc = got < 4 ? hs_stream_read_full(ss->s, prefix + got, 4 - (size_t)got, deadline, NULL) : 0;
     if (rc) return lost(ss, HS_WIRE_LIMIT, read_failure(rc));

@@ -211,6 +211,18 @@ with tempfile.TemporaryDirectory() as tmp:
     finally:
         server.stop()
 
+    # ---- §3: the admission deadline bounds the arrival of the first frame, not its work: a first frame
+    # that is a long sweep gets the whole frame deadline
+    server = Server(cli, "--unix", sock, "--variant", "unchecked", "--admit-timeout-ms", "200",
+                    "--max-work", "10000000000000")
+    try:
+        c = Conn(server.url("unix"), timeout=120)
+        code, body = c.call(sweep_frame_raw(200000, [[100, 200, 14, 66, 100, 200]] * 8))  # ~1 s of work
+        check(code is None and len(body) == 16 * 8, f"§3 a long first frame is served whole: {code} {str(body)[:120]!r}")
+        c.close()
+    finally:
+        server.stop()
+
     # ---- §8: replies lost to a full or closed stdout are an error
     one = good
     for args in (["wire"], ["serve"]):
