@@ -122,7 +122,7 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
     if ((n_series && (!series || !out)) || (n_combos && !combos))
         return hs_fail(err, HS_ERR_USAGE, "hs_sweep_many: NULL series, combos or out");
     /* A bad variant, ISA or thread count is the caller's request, not a series' fault: check it once. */
-    hs_status st = hs_check_threads(opt->threads, err);
+    st = hs_check_threads(opt->threads, err);
     if (st != HS_OK) return st;
     hs_sweep_options serial = {.variant = opt->variant, .isa = opt->isa, .threads = 1}; /* no per-unit report */
     double probe_bar = 1.0;
