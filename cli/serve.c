@@ -21,12 +21,9 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2, MAX_LISTENERS = 8 };
 static const char *const usage_serve =
     "usage: hmasweep serve [--unix PATH] [--tcp HOST:PORT] [--shm NAME] [--stdio] [options]\n"
     "\n"
-    "Serve wire protocol v1 (docs/protocol.md: docs/spec.md §6 sweep/echo plus HELLO, LOAD, SWEEP on a handle,
-"
-    "FREE) to many clients at once.  With no listener, serve stdin/stdout (like `hmasweep wire`; on a
-"
-    "terminal it says so on stderr).
-"
+    "Serve wire protocol v1 (docs/protocol.md: docs/spec.md §6 sweep/echo plus HELLO, LOAD, SWEEP on a handle,\n"
+    "FREE) to many clients at once.  With no listener, serve stdin/stdout (like `hmasweep wire`; on a\n"
+    "terminal it says so on stderr).\n"
     "\n"
     "  --unix PATH              listen on a Unix socket (file mode 0600; replaces only a stale socket of ours)\n"
     "  --shm NAME               listen for shared-memory clients (URL shm:NAME; docs/engine.md \"Shared memory\")\n"
