@@ -115,7 +115,8 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # ---- §2b: a started computation stops at the frame deadline and frees its slot
     server = Server(cli, "--unix", sock, "--variant", "unchecked", "--max-work", "10000000000000000",
-                    "--frame-deadline-ms", "600", "--workers", "1", "--max-frame-bytes", "67108864")
+                    "--frame-deadline-ms", "600", "--workers", "1", "--max-frame-bytes", "67108864",
+                    "--max-loaded-per-client", "4294967296", "--max-loaded-total", "4294967296")
     try:
         c = Conn(server.url("unix"), timeout=120)
         # the reference kernel costs bars x Σwindows per combo: 200,000 x ~900, ~0.2 s each, 200 of them
