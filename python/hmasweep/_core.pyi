@@ -4,7 +4,7 @@ hmasweep` checks them against the built module (ctest python_types)."""
 import os
 import sys
 from _typeshed import structseq
-from typing import Any, Final, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Final, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -60,8 +60,9 @@ TRADE_RECORD_SIZE: int
 
 def _sweep_many(
     closes: Sequence[_ArrayLike], windows: _ArrayLike, variant: Optional[str] = None, isa: Optional[str] = None,
-    threads: int = 0, /
+    threads: int = 0, progress: Optional[Callable[[int, int], object]] = None, /
 ) -> Tuple[_F64, _I64, list[Optional[str]]]: ...
+def _set_interruptible(on: bool, /) -> bool: ...
 
 @final
 class _CClient:

@@ -6,7 +6,8 @@ universe, with the GIL released; every row equals hmasweep.sweep() of that serie
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+import sys
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +19,28 @@ ROW_DTYPE = np.dtype([("symbol", object), ("length", np.int64), ("w0", np.int64)
                       ("w2", np.int64), ("w3", np.int64), ("w4", np.int64), ("w5", np.int64),
                       ("trades", np.int64), ("pnl", np.float64), ("first_bar", np.int64), ("bars", np.int64),
                       ("error", object)])
+
+
+def _progress(progress: Union[bool, Callable[[int, int], object]]) -> Tuple[Optional[Callable[[int, int], object]],
+                                                                           Callable[[], object]]:
+    """(the callable _sweep_many calls with (done, total), what closes it) for sweep_many's progress."""
+    if callable(progress):
+        return progress, lambda: None
+    if not progress:
+        return None, lambda: None
+    try:
+        from tqdm.auto import tqdm  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:
+        def plain(done: int, total: int) -> None:
+            sys.stderr.write(f"\rsweep_many: {done}/{total} (series, combo) pairs (pip install tqdm for a bar)")
+            sys.stderr.flush()
+        return plain, lambda: sys.stderr.write("\n")
+    bar = tqdm(total=0, unit="pair", desc="sweep_many")
+
+    def update(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+    return update, bar.close
 
 
 def _length(close: Any) -> int:
@@ -66,7 +89,8 @@ def _universe(series: Any) -> Tuple[List[str], List[Any], List[int], bool]:
 def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, npt.ArrayLike]], Any],
                lengths: Union[None, int, Sequence[int], npt.NDArray[np.integer[Any]]] = None, *,
                windows: Optional[npt.ArrayLike] = None, variant: str = "best", isa: Optional[str] = None,
-               threads: int = 0, as_frame: Optional[bool] = None) -> Any:
+               threads: int = 0, as_frame: Optional[bool] = None,
+               progress: Union[bool, Callable[[int, int], object]] = False) -> Any:
     """Sweep every series of a universe over the same combos; return the long-format table.
 
     series    {symbol: close}, (symbol, close) pairs (each close any 1-D float64 array-like), or a wide
@@ -74,6 +98,8 @@ def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, np
               leading and trailing NaN (first_bar and bars say what was swept); a NaN inside it is still
               that symbol's error.
     lengths / windows / variant / isa / threads: as for sweep().
+    progress  True: a tqdm bar over the (series, combo) pairs when tqdm is installed, else a plain
+              "sweep_many: k/N pairs" line on stderr; or a callable(done, total); every ~50 ms.
     as_frame  True: a pandas DataFrame; False: a numpy structured array (ROW_DTYPE); None: a DataFrame
               when pandas is installed.  With pyarrow, `df.to_parquet(path)` writes Parquet.
 
@@ -86,7 +112,11 @@ def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, np
     """
     symbols, closes, firsts, is_frame = _universe(series)
     ls, w = _combos(lengths, windows)
-    pnl, trades, errors = _core._sweep_many(closes, w, variant, isa, int(threads))
+    report, finish = _progress(progress)
+    try:
+        pnl, trades, errors = _core._sweep_many(closes, w, variant, isa, int(threads), report)
+    finally:
+        finish()
     n_combos = len(w)
     ok = [e is None for e in errors]
     n_rows = sum(n_combos if good else 1 for good in ok)

@@ -67,7 +67,7 @@ def test_every_builtin_has_a_text_signature():
     assert str(inspect.signature(hmasweep.sweep)) == \
         "(close, lengths=None, *, windows=None, variant='best', isa=None, threads=0)"
     assert list(inspect.signature(hmasweep.series).parameters) == ["seed", "bars", "vol", "start"]
-    assert str(inspect.signature(_core._sweep_many)) == "(closes, windows, variant=None, isa=None, threads=0, /)"
+    assert str(inspect.signature(_core._sweep_many)) == "(closes, windows, variant=None, isa=None, threads=0, progress=None, /)"
 
 
 def test_python_functions_are_annotated():
