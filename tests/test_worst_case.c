@@ -22,6 +22,7 @@
  * one-bar appends, against unchecked's batch); the registry check fails on a tier-0 production variant
  * missing from it.  Usage: test_worst_case [--reps N] [--bench] [--series NAME] [VARIANT...] (default:
  * the list).  One line of JSON per (series, variant) on stdout, for prof/segments/adversarial.py. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_PROCESS_CPUTIME_ID under -std=c11 (clang) */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

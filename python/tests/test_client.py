@@ -169,21 +169,12 @@ def test_serve(server, transport):
         assert c.sweep(close, [6]).pnl[0] == local.pnl[0]  # still usable after the error replies
 
 
-def test_serve_fingerprint_and_live(server):
+def test_serve_fingerprint(server):
+    """The fingerprint through `hmasweep serve` (live mode on every transport: test_live_every_transport)."""
     path, _ = server
     with Client("unix:" + path, timeout=120) as c:
         r = c.sweep(hmasweep.series(), [6])
         assert (r.trades[0], r.pnl[0]) == (57029, -5165.5799542358627)
-        close = hmasweep.series(seed=12, bars=3000)
-        h = c.load(close[:2000])
-        session = c.live_open(h, [6, 20])
-        for k in range(2000, 3000, 250):
-            pnl, trades, position, crossed = c.live_append(session, close[k:k + 250])
-        ref = hmasweep.sweep(close, [6, 20], variant="unchecked")
-        assert pnl.tobytes() == ref.pnl.tobytes()
-        np.testing.assert_array_equal(trades, ref.trades)
-        assert set(position.tolist()) <= {-1, 0, 1}
-        c.live_close(session)
 
 
 # ---- issue 20 item 5 and issue 18 §2 "The client": a failure mid-frame drops the connection ----------
