@@ -214,10 +214,11 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # ---- §3: the admission deadline bounds the arrival of the first frame, not its work: a first frame
     # that is a long sweep gets the whole frame deadline
+    # (a frame deadline of 120 s: the ~1 s of work natively takes over 30 s under qemu-aarch64)
     server = Server(cli, "--unix", sock, "--variant", "unchecked", "--admit-timeout-ms", "200",
-                    "--max-work", "10000000000000")
+                    "--max-work", "10000000000000", "--frame-deadline-ms", "120000")
     try:
-        c = Conn(server.url("unix"), timeout=120)
+        c = Conn(server.url("unix"), timeout=180)
         code, body = c.call(sweep_frame_raw(200000, [[100, 200, 14, 66, 100, 200]] * 8))  # ~1 s of work
         check(code is None and len(body) == 16 * 8, f"§3 a long first frame is served whole: {code} {str(body)[:120]!r}")
         c.close()
