@@ -51,16 +51,21 @@ static const char *const usage_run =
     "                      supported, or $HMASWEEP_ISA)\n"
     "  --threads N         threads for OpenMP variants (default: all cores)\n"
     "  --seed N --bars N --vol X --start X\n"
-    "                      synthetic series (default 42, 150000, 0.0008, 100)\n"
+    "                      synthetic series (default %u, %u, %g, %g)\n"
     "  --input FILE        read the close series instead: raw little-endian f64, CSV (one column or a\n"
     "                      'close' column) or 1-D float64 .npy, by extension (any case); - = stdin (f64)\n"
     "  --max-bytes N       refuse an input larger than N bytes (default 1 GiB)\n"
-    "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default 6:200:80)\n"
+    "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default " CLI_DEFAULT_GRID ")\n"
     "  --lengths A,B,...   explicit lengths (each >= 2)\n"
     "  --format FMT        table (default), json or csv\n"
     "  --repeat N          run the sweep N times and report the median time\n"
     "  --inputs SPEC       sweep a universe of series instead (`hmasweep run --inputs x --help`)\n"
     "  --help              this text\n";
+
+/* usage_run and usage_trades name the synthetic series' defaults as printf fields: HS_DEFAULT_* fill them. */
+static void print_usage_with_defaults(const char *text) {
+    printf(text, HS_DEFAULT_SEED, HS_DEFAULT_BARS, HS_DEFAULT_VOL, HS_DEFAULT_START);
+}
 
 static const char *const usage_variants =
     "usage: hmasweep variants [--all] [--format table|json]\n"
@@ -151,10 +156,6 @@ static void print_csv(const run_report *r) {
     }
 }
 
-/* The study's published fingerprint of combo 0 of the default run (docs/spec.md §5). */
-#define STUDY_TRADES 57029
-#define STUDY_PNL (-5165.58)
-
 static void print_table(const run_report *r) {
     const char *target = hs_variant_alias(r->variant, NULL);
     char shown[96];
@@ -175,9 +176,9 @@ static void print_table(const run_report *r) {
         const hs_result *f = &r->results[0];
         printf("fingerprint: combo 0 (L=%lld): %lld trades, PnL %.2f", (long long)r->lengths[0], (long long)f->trades,
                f->pnl);
-        if (r->default_data && r->lengths[0] == 6) {
-            int match = f->trades == STUDY_TRADES && fabs(f->pnl - STUDY_PNL) < 0.005;
-            printf(" — study: 57,029 trades, -5165.58: %s", match ? "MATCH" : "MISMATCH");
+        if (r->default_data && r->lengths[0] == HS_DEFAULT_GRID_LO) {
+            int match = f->trades == HS_STUDY_TRADES && fabs(f->pnl - HS_STUDY_PNL) < 0.005;
+            printf(" — study: %d trades, %.2f: %s", HS_STUDY_TRADES, HS_STUDY_PNL, match ? "MATCH" : "MISMATCH");
         }
         printf("\n");
     }
@@ -244,7 +245,7 @@ static int cmd_run(int argc, char **argv) {
     int help = 0, rc = cli_parse_run(argc, argv, &o, &help);
     if (rc) return rc;
     if (help) {
-        fputs(usage_run, stdout);
+        print_usage_with_defaults(usage_run);
         return 0;
     }
     const char *variant = o.variant ? o.variant : HS_DEFAULT_VARIANT;
@@ -253,8 +254,7 @@ static int cmd_run(int argc, char **argv) {
 
     int64_t *lengths = NULL;
     size_t n_combos = 0;
-    rc = o.lengths ? cli_parse_lengths(o.lengths, &lengths, &n_combos)
-                   : cli_parse_grid(o.grid ? o.grid : "6:200:80", &lengths, &n_combos);
+    rc = cli_parse_combo_lengths(o.lengths, o.grid, &lengths, &n_combos);
     if (rc) return rc;
 
     double *close = NULL;
@@ -403,7 +403,7 @@ static const char *const usage_trades =
     "\n"
     "  --length L          the combo of length L (L >= 2)\n"
     "  --windows A,...,F   six explicit windows instead (wire order, each >= 1)\n"
-    "  --seed N --bars N --vol X --start X   synthetic series (default 42, 150000, 0.0008, 100)\n"
+    "  --seed N --bars N --vol X --start X   synthetic series (default %u, %u, %g, %g)\n"
     "  --input FILE        read the close series instead (as `run`)\n"
     "  --format FMT        table (default), csv or json\n";
 
@@ -462,7 +462,7 @@ static int cmd_trades(int argc, char **argv) {
         const char *v = NULL;
         int missing = 0, handled, rc;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(usage_trades, stdout);
+            print_usage_with_defaults(usage_trades);
             return 0;
         }
         if ((rc = cli_parse_common(argc, argv, &i, &o, &handled))) return rc;

@@ -138,13 +138,27 @@ int cli_parse_lengths(const char *spec, int64_t **out, size_t *n) {
     return 0;
 }
 
+/* hs_grid(lo, hi, count) into a new array. */
+static int grid_lengths(long long lo, long long hi, size_t count, int64_t **out, size_t *n) {
+    int64_t *v = malloc(count * sizeof *v);
+    if (!v) return cli_fail(EXIT_DATA, "out of memory");
+    hs_error err;
+    if (hs_grid(lo, hi, count, v, &err) != HS_OK) {
+        free(v);
+        return cli_fail(EXIT_USAGE, "--grid: %s", err.msg);
+    }
+    *out = v;
+    *n = count;
+    return 0;
+}
+
 int cli_parse_grid(const char *spec, int64_t **out, size_t *n) {
     long long lo, hi, count;
     char a[64], b[64], c[64];
     const char *p1 = strchr(spec, ':'), *p2 = p1 ? strchr(p1 + 1, ':') : NULL;
     if (!p1 || !p2 || strchr(p2 + 1, ':') || (size_t)(p1 - spec) >= sizeof a || (size_t)(p2 - p1 - 1) >= sizeof b ||
         strlen(p2 + 1) >= sizeof c)
-        return cli_fail(EXIT_USAGE, "--grid '%s': expected LO:HI:COUNT, e.g. 6:200:80", spec);
+        return cli_fail(EXIT_USAGE, "--grid '%s': expected LO:HI:COUNT, e.g. " CLI_DEFAULT_GRID, spec);
     memcpy(a, spec, (size_t)(p1 - spec));
     a[p1 - spec] = '\0';
     memcpy(b, p1 + 1, (size_t)(p2 - p1 - 1));
@@ -154,16 +168,13 @@ int cli_parse_grid(const char *spec, int64_t **out, size_t *n) {
         return cli_fail(EXIT_USAGE, "--grid '%s': LO, HI and COUNT must be integers", spec);
     if (count < 1 || count > 1000000)
         return cli_fail(EXIT_USAGE, "--grid '%s': COUNT must be between 1 and 1000000", spec);
-    int64_t *v = malloc((size_t)count * sizeof *v);
-    if (!v) return cli_fail(EXIT_DATA, "out of memory");
-    hs_error err;
-    if (hs_grid(lo, hi, (size_t)count, v, &err) != HS_OK) {
-        free(v);
-        return cli_fail(EXIT_USAGE, "--grid: %s", err.msg);
-    }
-    *out = v;
-    *n = (size_t)count;
-    return 0;
+    return grid_lengths(lo, hi, (size_t)count, out, n);
+}
+
+int cli_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n) {
+    if (lengths) return cli_parse_lengths(lengths, out, n);
+    if (grid) return cli_parse_grid(grid, out, n);
+    return grid_lengths(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, out, n);
 }
 
 int cli_parse_common(int argc, char **argv, int *i, cli_options *o, int *handled) {

@@ -4,7 +4,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hmasweep.h"
+
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
+
+/* The default grid as help text, "6:200:80", spelled from HS_DEFAULT_GRID_* (include/hmasweep.h). */
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
+#define CLI_DEFAULT_GRID CLI_STR(HS_DEFAULT_GRID_LO) ":" CLI_STR(HS_DEFAULT_GRID_HI) ":" CLI_STR(HS_DEFAULT_GRID_COUNT)
 
 typedef struct {
     const char *variant, *isa, *input, *grid, *lengths, *format, *output;
@@ -24,6 +31,9 @@ cli_options cli_default_options(void);
 int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value, int *missing);
 int cli_parse_lengths(const char *spec, int64_t **out, size_t *n);
 int cli_parse_grid(const char *spec, int64_t **out, size_t *n);
+/* The lengths a sweep runs: --lengths when given, else --grid, else the default grid HS_DEFAULT_GRID_*
+ * (the one place a front end decides that default: run, the universe, fuzz_cli). */
+int cli_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n);
 int cli_parse_common(int argc, char **argv, int *i, cli_options *o, int *handled);
 int cli_parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *handled);
 int cli_parse_run(int argc, char **argv, cli_options *o, int *help);

@@ -25,7 +25,7 @@ static void fuzz_run(int argc, char **argv) {
     if (strcmp(o.format, "table") && strcmp(o.format, "json") && strcmp(o.format, "csv")) abort();
     int64_t *lengths = NULL;
     size_t n = 0;
-    int rc = o.lengths ? cli_parse_lengths(o.lengths, &lengths, &n) : cli_parse_grid(o.grid ? o.grid : "6:200:80", &lengths, &n);
+    int rc = cli_parse_combo_lengths(o.lengths, o.grid, &lengths, &n);
     if (rc == 0 && (n == 0 || !lengths)) abort();
     free(lengths);
 }

@@ -89,6 +89,13 @@ HS_API hs_status hs_check_series(const double *x, size_t n, hs_error *err);
 #define HS_DEFAULT_GRID_HI 200
 #define HS_DEFAULT_GRID_COUNT 80
 
+/* The study's fingerprint (docs/spec.md §5): combo 0 (L = 6) of the default series and grid makes
+ * HS_STUDY_TRADES trades for HS_STUDY_PNL percentage points, the article's -5165.58 as these rules compute
+ * it, bit for bit on every tier-0 variant (tests/golden/default_run.json).  The article prints two
+ * decimals: a check against it compares within 0.005. */
+#define HS_STUDY_TRADES 57029
+#define HS_STUDY_PNL (-5165.5799542358627)
+
 /* numpy linspace(lo, hi, count) truncated to integers. */
 HS_API hs_status hs_grid(int64_t lo, int64_t hi, size_t count, int64_t *lengths, hs_error *err);
 /* The six windows of length L (L >= 2). */

@@ -58,6 +58,9 @@ expect 2 "--format 'parquet'" -- gen --bars 10 --output "$tmp/x" --format parque
 # HMASWEEP_ISA caps the ISA (validated like --isa)
 out=$(HMASWEEP_ISA=bogus "$cli" run "${small[@]}" 2>&1 >/dev/null); rc=$?
 if [[ $rc -eq 2 && $out == *"unknown ISA 'bogus'"* ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: HMASWEEP_ISA=bogus -> $rc $out"; fi
+# a misspelt HMASWEEP_OMP_SCHEDULE is refused by name (it once meant lpt silently)
+out=$(HMASWEEP_OMP_SCHEDULE=lptx "$cli" run "${small[@]}" --variant omp 2>&1 >/dev/null); rc=$?
+if [[ $rc -eq 2 && $out == *"HMASWEEP_OMP_SCHEDULE='lptx'"* ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: HMASWEEP_OMP_SCHEDULE=lptx -> $rc $out"; fi
 out=$(HMASWEEP_ISA=scalar "$cli" run "${small[@]}" --lengths 6 --variant simd_wma --format json)
 if [[ $out == *'"isa": "scalar"'* ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: HMASWEEP_ISA=scalar not honoured"; fi
 # an ISA this CPU cannot run, and one it runs but the scalar-only port is not built for
@@ -111,6 +114,8 @@ ok '"combos": [' -- run --bars 2000 --lengths 6,9 --format json
 ok "fingerprint: combo 0 (L=6)" -- run --bars 2000 --lengths 6,9
 ok "unchecked" -- variants
 ok "usage: hmasweep run" -- run --help
+ok "(default 42, 150000, 0.0008, 100)" -- run --help  # HS_DEFAULT_* through the help text
+ok "(default 6:200:80)" -- run --help
 ok "usage: hmasweep gen" -- gen --help
 ok "usage: hmasweep variants" -- variants --help
 

@@ -37,6 +37,10 @@ int main(void) {
     CHECK_EQ_I(r[0].trades, 57029);
     CHECK(round(r[0].pnl * 100) == -516558, "combo 0 PnL %.9f does not round to the study's -5165.58", r[0].pnl);
     CHECK_NEAR(r[0].pnl, -5165.579954236, 1e-9);
+    /* The public header's statement of the same fact, which the other C checks use, against the article. */
+    CHECK_EQ_I(HS_STUDY_TRADES, 57029);
+    CHECK(round(HS_STUDY_PNL * 100) == -516558, "HS_STUDY_PNL %.9f does not round to the study's -5165.58", HS_STUDY_PNL);
+    CHECK_BITS(r[0].pnl, HS_STUDY_PNL);
     CHECK_EQ_I(r[1].trades, 47104);
     CHECK_NEAR(r[1].pnl, -4243.884286639, 1e-9);
     CHECK_EQ_I(r[2].trades, 31044);

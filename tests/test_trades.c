@@ -64,7 +64,7 @@ static void golden_combos(void) {
         snprintf(what, sizeof what, "golden combo %zu (L=%lld)", c, (long long)g.lengths[c]);
         check_log(close, HS_DEFAULT_BARS, &g.windows[c], g.results[c].trades, g.results[c].pnl, what);
     }
-    CHECK_EQ_I(g.results[0].trades, 57029);
+    CHECK_EQ_I(g.results[0].trades, HS_STUDY_TRADES);
     free(close);
     golden_free(&g);
 }

@@ -12,7 +12,7 @@
 const char *const hs_universe_usage =
     "  --inputs SPEC       a directory, a glob ('data/*.npy') or a manifest file (`PATH` or `SYMBOL PATH`\n"
     "                      per line); every reader format, mixed\n"
-    "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default 6:200:80)\n"
+    "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default " CLI_DEFAULT_GRID ")\n"
     "  --lengths A,B,...   explicit lengths (each >= 2)\n"
     "  --variant NAME --isa NAME --threads N   as for one series\n"
     "  --format FMT        table (default), csv or jsonl: one row per (symbol, combo), an error row per bad\n"
@@ -31,8 +31,7 @@ __attribute__((format(printf, 2, 3))) static hs_status usage(hs_error *err, cons
 /* --grid / --lengths through the CLI's own parsers (cli/options.c), their messages into err. */
 static hs_status parse_grid_or_lengths(const char *grid, const char *lengths, hs_universe_args *a, hs_error *err) {
     cli_capture_messages(err->msg, sizeof err->msg);
-    int rc = lengths ? cli_parse_lengths(lengths, &a->lengths, &a->n_combos)
-                     : cli_parse_grid(grid ? grid : "6:200:80", &a->lengths, &a->n_combos);
+    int rc = cli_parse_combo_lengths(lengths, grid, &a->lengths, &a->n_combos);
     cli_capture_messages(NULL, 0);
     return rc == 0 ? HS_OK : rc == EXIT_USAGE ? HS_ERR_USAGE : HS_ERR_NOMEM;
 }

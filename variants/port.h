@@ -6,7 +6,8 @@
  * writing a fresh np.empty array); the event loop walks d = hma3 - hma.  Nine n-length arrays per combo.
  *
  * An including file defines, before #include:
- *   PORT_KERNEL            the kernel name (function hs_combo_<PORT_KERNEL>__scalar)
+ *   PORT_KERNEL            the kernel name (function hs_combo_<PORT_KERNEL>__scalar); left undefined,
+ *                          no combo function is emitted, only port_combo (hs_trade_log calls it)
  *   PORT_AT(slice, i)      element access: checked (naive) or plain (unchecked, prealloc)
  *   PORT_BUFFER(slot, n, scratch)  an n-double buffer: malloc per call, or slot `slot` of the scratch
  *   PORT_RELEASE(p)        what happens when a buffer goes out of scope (free, or nothing)
@@ -23,8 +24,8 @@
  * the Rust port drops them (at the end of the function that made them), which is also when numba's
  * reference counts reach zero.
  */
-#ifndef PORT_KERNEL
-#error "define PORT_KERNEL, PORT_AT, PORT_BUFFER and PORT_RELEASE before including port.h"
+#if !defined(PORT_AT) || !defined(PORT_BUFFER) || !defined(PORT_RELEASE)
+#error "define PORT_AT, PORT_BUFFER and PORT_RELEASE (and PORT_KERNEL for a variant) before including port.h"
 #endif
 
 #include <math.h>
@@ -154,7 +155,9 @@ static inline hs_result port_combo(const double *close_p, size_t n_bars, const h
     return r;
 }
 
+#ifdef PORT_KERNEL
 hs_result HS_COMBO_ISA(PORT_KERNEL, scalar)(const double *close_p, size_t n_bars, const hs_windows *win,
                                             double *scratch) {
     return port_combo(close_p, n_bars, win, scratch, NULL);
 }
+#endif

@@ -22,7 +22,7 @@
  * bounded by the largest price (the padding is a price of the series), so |d − d_tier0| <= E with E of
  * eps_slide_block(w, SEG_BLOCK), across warm-up and re-anchoring alike (each anchor restarts the drift;
  * the bound only counts steps since the last anchor).  Bars with |d| <= TAU = 4E, or NaN, are recomputed
- * in tier-0 order (hma3_tier0_at − hma_tier0_at) and counted (hs_kernel_counts).
+ * in tier-0 order (hma3_tier0_at − hma_tier0_at) and counted (hs_kernel_count_recomputed).
  *
  * Books, stitched in time order: lane 0's bars, then lane 1's, ...  A bar is visited when it is a lane's
  * first valid bar, when its sign differs from the bar before (a cross is exactly that where no d is 0

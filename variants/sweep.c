@@ -116,13 +116,17 @@ static hs_status run_serial(const hs_variant *v, const sweep_plan *p, hs_error *
  *   static1  grid order, round robin                                                                 */
 typedef enum { SCHED_LPT, SCHED_DYNAMIC, SCHED_STATIC, SCHED_STATIC1 } omp_sched_choice;
 
-static omp_sched_choice schedule_choice(void) {
+static hs_status schedule_choice(omp_sched_choice *out, hs_error *err) {
+    static const char *const names[] = {"lpt", "dynamic", "static", "static1"};
     const char *s = hs_env()->omp_schedule;
-    if (!s || !*s || strcmp(s, "lpt") == 0) return SCHED_LPT;
-    if (strcmp(s, "dynamic") == 0) return SCHED_DYNAMIC;
-    if (strcmp(s, "static") == 0) return SCHED_STATIC;
-    if (strcmp(s, "static1") == 0) return SCHED_STATIC1;
-    return SCHED_LPT;
+    *out = SCHED_LPT;
+    if (!*s) return HS_OK;
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = (omp_sched_choice)i;
+            return HS_OK;
+        }
+    return hs_fail(err, HS_ERR_USAGE, "HMASWEEP_OMP_SCHEDULE='%s': expected lpt, dynamic, static or static1", s);
 }
 
 /* The schedule is a clause of each loop, not omp_set_schedule + schedule(runtime): the library must not
@@ -253,6 +257,11 @@ hs_status hs_run_variant_cancel(const hs_variant *v, hs_isa isa, int threads, co
     if (!fn) {
         return hs_fail(err, HS_ERR_ISA, "variant '%s' is not built for ISA %s", v->name, hs_isa_name(isa));
     }
+#ifdef HS_HAVE_OPENMP
+    omp_sched_choice choice;
+    hs_status sched = schedule_choice(&choice, err); /* a misspelt experiment knob is refused, whatever runs */
+    if (sched != HS_OK) return sched;
+#endif
     if (v->sweep[isa]) {
         hs_status st = v->sweep[isa](close, n_bars, combos, n_combos, out, hs_variant_threads(v, threads), cancel, err);
         return cancel_outcome(cancel, st, n_combos, err);
@@ -260,7 +269,6 @@ hs_status hs_run_variant_cancel(const hs_variant *v, hs_isa isa, int threads, co
     hs_batch_fn batch = v->batch[isa];
     int costliest_first = batch != NULL;
 #ifdef HS_HAVE_OPENMP
-    omp_sched_choice choice = schedule_choice();
     if (v->driver == HS_DRIVER_OPENMP) costliest_first |= choice == SCHED_LPT;
 #endif
     costed_combo *order = combo_order(combos, n_combos, costliest_first);
@@ -338,8 +346,8 @@ static void fill_report(hs_sweep_report *r, const hs_variant *v, hs_isa isa, int
     r->threads = hs_variant_threads(v, threads);
 }
 
-hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
-                            hs_result *out, const hs_sweep_options *opt_in, hs_isa *isa_used, hs_error *err) {
+hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos, hs_result *out,
+                   const hs_sweep_options *opt_in, hs_error *err) {
     hs_sweep_options o;
     hs_status st;
     if ((st = hs_read_sweep_options(opt_in, &o, err)) != HS_OK) return st;
@@ -357,15 +365,9 @@ hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows
     if ((st = hs_check_windows(combos, n_combos, n_bars, err)) != HS_OK) return st;
     hs_isa isa;
     if ((st = hs_choose_isa(v, opt->isa, &isa, err)) != HS_OK) return st;
-    if (isa_used) *isa_used = isa;
     int team = hs_sweep_team(v, opt->threads);
     hs_cancel cancel = {opt->progress, opt->progress_user, n_combos, 0, 0};
     st = hs_run_variant_cancel(v, isa, team, close, n_bars, combos, n_combos, out, opt->progress ? &cancel : NULL, err);
     if (st == HS_OK) fill_report(opt->report, v, isa, team);
     return st;
-}
-
-hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos, hs_result *out,
-                   const hs_sweep_options *opt, hs_error *err) {
-    return hs_sweep_resolved(close, n_bars, combos, n_combos, out, opt, NULL, err);
 }

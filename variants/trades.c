@@ -11,7 +11,7 @@
 #include "tier0.h"
 #include "variant.h"
 
-#define PORT_KERNEL trade_log
+/* No PORT_KERNEL: only port_combo, which hs_trade_log calls with its sink (no unused combo function). */
 #define PORT_AT(s, i) ((s).p[(i)])
 #define PORT_BUFFER(slot, n, scratch) ((scratch) + (size_t)(slot) * hs_scratch_stride((size_t)(n)))
 #define PORT_RELEASE(p) ((void)(p))

@@ -119,10 +119,6 @@ hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out,
  * (include/hmasweep.h, the extension rule); a struct_size it cannot read is HS_ERR_USAGE. */
 hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err);
 
-/* hs_sweep, also reporting the ISA that ran. */
-hs_status hs_sweep_resolved(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
-                            hs_result *out, const hs_sweep_options *opt, hs_isa *isa_used, hs_error *err);
-
 /* Multi-ISA kernel files are compiled once per ISA with HS_ISA_NAME set; HS_COMBO(k) names the
  * per-ISA function hs_combo_<k>__<isa>. */
 #define HS_CAT3_(a, b, c) a##b##c
