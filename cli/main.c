@@ -37,6 +37,7 @@ static const char *const usage_main =
     "  wire       serve the study's wire protocol: request frames on stdin, replies on stdout\n"
     "  serve      the engine service: the wire protocol over Unix sockets, TCP or stdio (docs/engine.md)\n"
     "  trades     one combo's trade log (entry, exit, side, prices, PnL per trade)\n"
+    "  report     a self-contained interactive HTML page of a sweep (runs the Python package: hmasweep.report)\n"
     "\n"
     "`hmasweep <command> --help` describes each command.\n";
 
@@ -202,6 +203,7 @@ int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, i
 }
 
 int hs_serve_cli(int argc, char **argv); /* cli/serve.c */
+int hs_report_cli(int argc, char **argv); /* cli/report.c */
 int hs_universe_cli(int argc, char **argv); /* universe/cli.c */
 
 /* --inputs makes `run` a universe sweep: many series, one row per (symbol, combo). */
@@ -551,6 +553,7 @@ static int dispatch(int argc, char **argv) {
     if (strcmp(cmd, "wire") == 0) return cmd_wire(argc - 2, argv + 2);
     if (strcmp(cmd, "serve") == 0) return hs_serve_cli(argc - 2, argv + 2);
     if (strcmp(cmd, "trades") == 0) return cmd_trades(argc - 2, argv + 2);
+    if (strcmp(cmd, "report") == 0) return hs_report_cli(argc - 2, argv + 2);
     fprintf(stderr, "hmasweep: unknown command '%s'\n\n%s", cmd, usage_main);
     return EXIT_USAGE;
 }

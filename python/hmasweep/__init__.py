@@ -26,6 +26,7 @@ from . import _core
 from .client import Client, ServerError
 from .trades import TRADE_DTYPE, equity, trade_log, trades
 from .plot import plot
+from .report import report
 from .universe import ROW_DTYPE, sweep_many
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "grid",
     "plot",
     "read_series",
+    "report",
     "series",
     "standard_normal",
     "sweep",

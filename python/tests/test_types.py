@@ -71,7 +71,7 @@ def test_every_builtin_has_a_text_signature():
 
 
 def test_python_functions_are_annotated():
-    for fn in (hmasweep.trades, hmasweep.trade_log, hmasweep.equity, hmasweep.sweep_many, hmasweep.Client.sweep,
+    for fn in (hmasweep.trades, hmasweep.trade_log, hmasweep.equity, hmasweep.sweep_many, hmasweep.report, hmasweep.Client.sweep,
                hmasweep.Client.__init__, hmasweep.Client.load, hmasweep.Client.live_append):
         sig = inspect.signature(fn)
         unannotated = [p for p in sig.parameters.values() if p.name != "self" and p.annotation is p.empty]

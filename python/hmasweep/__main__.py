@@ -1,0 +1,98 @@
+"""`python -m hmasweep report ...`: the page of hmasweep.report() from the command line.  The C CLI's
+`hmasweep report` runs this (cli/main.c, cmd_report), so both are the same code (docs/python.md)."""
+import argparse
+import sys
+
+PROG = "hmasweep report"
+
+
+class UsageError(ValueError):
+    """A malformed option: exit status 2, as the C CLI's usage errors (a bad series or sweep: 1)."""
+
+
+def _ints(text, what):
+    try:
+        values = [int(v) for v in text.split(",")]
+    except ValueError:
+        raise UsageError("%s '%s': expected comma-separated integers" % (what, text)) from None
+    return values
+
+
+def _pair(text, what, sep=":"):
+    parts = text.split(sep)
+    if len(parts) != 2:
+        raise UsageError("%s '%s': expected A%sB" % (what, text, sep))
+    return tuple(_ints(",".join(parts), what))
+
+
+def _parser():
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="Sweep a close series and write one self-contained interactive HTML page (plotly.js "
+                    "inside, nothing fetched when it is viewed): the statistic over the grid, PnL and the "
+                    "statistic against L, and the chosen combo's close with its entries and exits above its "
+                    "equity.  hmasweep.report() in Python does the same (docs/python.md).")
+    p.add_argument("--output", "-o", default="sweep.html", help="the page to write (default sweep.html)")
+    src = p.add_argument_group("the series (as `hmasweep run`)")
+    src.add_argument("--input", help="read the close series: .f64/.bin/.raw, CSV (one column or 'close'), .npy")
+    src.add_argument("--seed", type=int, default=42)
+    src.add_argument("--bars", type=int, default=150000)
+    src.add_argument("--vol", type=float, default=0.0008)
+    src.add_argument("--start", type=float, default=100.0)
+    grid = p.add_argument_group("the sweep")
+    grid.add_argument("--grid", metavar="LO:HI:COUNT", help="lengths = trunc(linspace(LO, HI, COUNT)) (default 6:200:80)")
+    grid.add_argument("--lengths", metavar="A,B,...", help="explicit lengths (each >= 2)")
+    grid.add_argument("--variant", default="best", help="registered variant (default best)")
+    page = p.add_argument_group("the page")
+    page.add_argument("--stat", help="the statistic the page opens on (default sharpe when the result has "
+                                     "statistics, else pnl)")
+    page.add_argument("--length", type=int, help="the combo shown with its trades (default: best by --stat)")
+    page.add_argument("--span", metavar="FIRST:LAST", help="the bars the combo figure shows (default all)")
+    page.add_argument("--title", help="the page's title")
+    return p
+
+
+def report_main(argv):
+    args = _parser().parse_args(argv)
+    import hmasweep
+
+    if args.input is not None:
+        close = hmasweep.read_series(args.input)
+    else:
+        close = hmasweep.series(args.seed, args.bars, args.vol, args.start)
+    if args.grid is not None and args.lengths is not None:
+        raise UsageError("give --grid or --lengths, not both")
+    lengths = None
+    if args.grid is not None:
+        parts = args.grid.split(":")
+        if len(parts) != 3:
+            raise UsageError("--grid '%s': expected LO:HI:COUNT" % args.grid)
+        lo, hi, count = _ints(",".join(parts), "--grid")
+        lengths = hmasweep.grid(lo, hi, count)
+    elif args.lengths is not None:
+        lengths = _ints(args.lengths, "--lengths")
+    result = hmasweep.sweep(close, lengths, variant=args.variant)
+    span = _pair(args.span, "--span") if args.span is not None else None
+    hmasweep.report(result, args.output, close=close, stat=args.stat, length=args.length, span=span,
+                    title=args.title)
+    print("%s: wrote %s" % (PROG, args.output))
+    return 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] != "report":
+        sys.stderr.write("usage: python -m hmasweep report [options]   (`python -m hmasweep report --help`)\n")
+        return 2
+    try:
+        return report_main(argv[1:])
+    except UsageError as e:
+        sys.stderr.write("%s: %s\n" % (PROG, e))
+        return 2
+    except (ValueError, OSError, ImportError) as e:  # bad input, an unreadable file, plotly missing
+        sys.stderr.write("%s: %s\n" % (PROG, e))
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""hmasweep.report() and `hmasweep report`: the page is self-contained, and what its figures draw is the
+library's own numbers (read back from the page).  The page in a real browser: test_report_browser.py."""
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import hmasweep as hs
+import report_page
+
+pytest.importorskip("plotly", reason="plotly: not importable (pip install plotly, the [plot] extra)")
+
+LENGTHS = [6, 10, 20, 38, 80, 120]
+
+
+@pytest.fixture(scope="module")
+def close():
+    return hs.series(bars=20000)
+
+
+@pytest.fixture(scope="module")
+def page(close, tmp_path_factory):
+    path = tmp_path_factory.mktemp("report") / "sweep.html"
+    text = hs.report(close, str(path), lengths=LENGTHS)
+    assert path.read_text(encoding="utf-8") == text
+    return text
+
+
+def test_page_is_self_contained(page):
+    # plotly.js is inside, once, and nothing names a file or address to load: no <script src>, <link>,
+    # <iframe>, <img> or CSS url()  (the browser test also counts the page's network requests: none)
+    assert page.count("Plotly.newPlot") == 3
+    assert re.search(r"plotly\.js v\d+\.\d+", page)
+    assert not re.search(r"<script[^>]*\bsrc\s*=", page, re.I)
+    assert not re.search(r"<(link|iframe|img|embed|object)\b", page, re.I)
+    assert not re.search(r"url\(\s*['\"]?https?:", page, re.I)
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+
+
+def test_stat_against_l_is_the_sweep(page, close):
+    r = hs.sweep(close, LENGTHS)
+    data, layout = report_page.figure(page, 1)
+    line = report_page.trace(data, "pnl")  # no statistics in the result: the page opens on pnl
+    assert np.array_equal(report_page.values(line["x"]), r.lengths)
+    assert np.array_equal(report_page.values(line["y"]), r.pnl)  # JSON floats round-trip: bit for bit
+    best = int(np.argmax(r.pnl))
+    star = report_page.trace(data, "chosen combo")
+    assert list(report_page.values(star["x"])) == [r.lengths[best]]
+    labels = [b["label"] for b in layout["updatemenus"][0]["buttons"]]
+    assert labels == ["pnl", "trades"]
+    # the menu's "trades" button carries the trade counts
+    trades_y = layout["updatemenus"][0]["buttons"][1]["args"][0]["y"][0]
+    assert np.array_equal(np.array(trades_y), r.trades)
+    data2, _ = report_page.figure(page, 2)
+    assert np.array_equal(report_page.values(report_page.trace(data2, "pnl (pp)")["y"]), r.pnl)
+    assert np.array_equal(report_page.values(report_page.trace(data2, "trades")["y"]), r.trades)
+
+
+def test_combo_figure_is_the_trade_log_and_equity(page, close):
+    r = hs.sweep(close, LENGTHS)
+    length = int(r.lengths[np.argmax(r.pnl)])
+    log = hs.trade_log(close, length)
+    data, layout = report_page.figure(page, 3)
+    price = report_page.trace(data, "close")
+    assert price["x0"] == 0 and price["dx"] == 1
+    assert np.array_equal(report_page.values(price["y"]), close)
+    eq = report_page.trace(data, "equity (pp)")
+    equity = report_page.values(eq["y"])
+    assert np.array_equal(equity, hs.equity(close, length))
+    assert equity[-1] == r.pnl[np.argmax(r.pnl)]  # the last bar's equity is the sweep's PnL, bit for bit
+    for name, side in (("long entry", 1), ("short entry", -1)):
+        t = report_page.trace(data, name)
+        sel = log["side"] == side
+        assert np.array_equal(report_page.values(t["x"]), log["entry_bar"][sel])
+        assert np.array_equal(report_page.values(t["y"]), log["entry_price"][sel])
+        assert np.array_equal(report_page.values(t["customdata"])[:, 3], log["pnl"][sel])
+    exits = report_page.trace(data, "exit")
+    assert np.array_equal(report_page.values(exits["x"]), log["exit_bar"])
+    assert "L = %d: %d trades" % (length, len(log)) in layout["title"]["text"]
+    assert "Chosen combo: L = %d (best by pnl), %d trades" % (length, len(log)) in page
+
+
+def test_given_combo_and_span(close):
+    page = hs.report(close, None, lengths=LENGTHS, length=38, span=(1000, 2999), title="t<&>")
+    data, _ = report_page.figure(page, 3)
+    price = report_page.trace(data, "close")
+    assert price["x0"] == 1000 and np.array_equal(report_page.values(price["y"]), close[1000:3000])
+    log = hs.trade_log(close, 38)
+    inside = (log["entry_bar"] >= 1000) & (log["entry_bar"] <= 2999)
+    shown = sum(len(report_page.values(report_page.trace(data, n)["x"])) for n in ("long entry", "short entry"))
+    assert 0 < shown == int(inside.sum()) < len(log)
+    assert "<title>t&lt;&amp;&gt;</title>" in page and "L = 38 (given)" in page
+    r = hs.sweep(close, LENGTHS)
+    same = hs.report(r, None, close=close, combo=3, span=(1000, 2999), title="t<&>")
+    assert same == page  # combo index 3 is L = 38; a result gives the same page as the series
+
+
+def test_bad_arguments(close):
+    r = hs.sweep(close, LENGTHS)
+    with pytest.raises(ValueError, match="needs the series it was swept on"):
+        hs.report(r, None)
+    with pytest.raises(ValueError, match="give the series once"):
+        hs.report(close, None, close=close)
+    with pytest.raises(ValueError, match=r"stat 'sharpee' is not in this result; it has: pnl, trades"):
+        hs.report(r, None, close=close, stat="sharpee")
+    with pytest.raises(ValueError, match=r"combo = 6 is not a combo index: need 0 <= combo < 6"):
+        hs.report(r, None, close=close, combo=6)
+    with pytest.raises(ValueError, match="length 7 is not in this sweep"):
+        hs.report(r, None, close=close, length=7)
+    with pytest.raises(ValueError, match="not both"):
+        hs.report(r, None, close=close, combo=1, length=38)
+    with pytest.raises(ValueError, match=r"span = \(5, 20000\) is outside the series"):
+        hs.report(r, None, close=close, span=(5, 20000))
+    with pytest.raises(ValueError, match="not raw windows"):
+        hs.report(hs.sweep(close, windows=[[3, 6, 2, 9, 2, 3]]), None, close=close)
+    with pytest.raises(ValueError, match="close must be 1-D"):
+        hs.report(np.ones((3, 3)), None)
+    with pytest.raises(ValueError, match="NaN"):
+        hs.report(np.array([1.0, np.nan] * 100), None)
+
+
+def _cli(cli, *args, env=None):
+    # this Python (so the same plotly as the in-process page), unless the test says otherwise
+    env = dict(os.environ, **dict({"HMASWEEP_PYTHON": sys.executable}, **(env or {})))
+    return subprocess.run([cli, "report", *args], capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_cli_report_writes_the_same_page(cli, close, tmp_path):
+    out = tmp_path / "cli.html"
+    p = _cli(cli, "--bars", "20000", "--lengths", ",".join(map(str, LENGTHS)), "--length", "38",
+             "--span", "1000:2999", "--title", "t<&>", "--output", str(out))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "hmasweep report: wrote %s\n" % out
+    r = hs.sweep(close, LENGTHS)
+    # the CLI runs the same code: the same page, byte for byte, as the call with the same arguments
+    expected = hs.report(r, None, close=close, length=38, span=(1000, 2999), title="t<&>")
+    assert out.read_text(encoding="utf-8") == expected
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["--lengths", "6,x"], 2, "--lengths '6,x': expected comma-separated integers"),
+    (["--grid", "6:200"], 2, "--grid '6:200': expected LO:HI:COUNT"),
+    (["--grid", "6:200:8", "--lengths", "6"], 2, "give --grid or --lengths, not both"),
+    (["--span", "5"], 2, "--span '5': expected A:B"),
+    (["--nonsense"], 2, "unrecognized arguments: --nonsense"),
+    (["--bars", "500", "--lengths", "6", "--stat", "nope"], 1, "stat 'nope' is not in this result"),
+    (["--input", "/nonexistent/prices.csv"], 1, "/nonexistent/prices.csv"),
+    (["--bars", "50", "--lengths", "60"], 1, "does not fit a series of 50 bars"),
+])
+def test_cli_report_errors(cli, tmp_path, args, code, message):
+    p = _cli(cli, *args, "--output", str(tmp_path / "x.html"))
+    assert p.returncode == code and message in p.stderr, (p.returncode, p.stderr)
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_cli_report_without_python(cli):
+    p = _cli(cli, "--bars", "100", env={"HMASWEEP_PYTHON": "/nonexistent/python3"})
+    assert p.returncode == 1
+    assert "hmasweep report: cannot run /nonexistent/python3 (No such file or directory)" in p.stderr
+    assert "pip install '.[plot]'" in p.stderr
+
+
+def _grid_2d(close, hma, hma3):
+    """A 2-D grid's result built from windows (SPEC §8: w0-w2 from the HMA length, w3-w5 from the HMA3
+    length), HMA length outer, with the attributes a 2-D sweep carries (hma_lengths, hma3_lengths)."""
+    import types
+
+    pairs = [(a, b) for a in hma for b in hma3]
+    windows = np.array([np.concatenate([hs.windows(a)[:3], hs.windows(b)[3:]]) for a, b in pairs])
+    r = hs.sweep(close, windows=windows)
+    return types.SimpleNamespace(pnl=r.pnl, trades=r.trades, windows=r.windows, lengths=None, variant=r.variant,
+                                 hma_lengths=np.array([a for a, _ in pairs]), hma3_lengths=np.array([b for _, b in pairs]))
+
+
+def test_2d_heatmap(close):
+    hma, hma3 = [6, 20, 38, 80], [10, 30, 60]
+    r = _grid_2d(close, hma, hma3)
+    page = hs.report(r, None, close=close)
+    data, layout = report_page.figure(page, 1)
+    heat = [t for t in data if t["type"] == "heatmap"][0]
+    assert np.array_equal(report_page.values(heat["x"]), hma3) and np.array_equal(report_page.values(heat["y"]), hma)
+    z = report_page.values(heat["z"])
+    assert z.shape == (4, 3) and np.array_equal(z, r.pnl.reshape(4, 3))  # HMA length outer: row = HMA length
+    best = int(np.argmax(r.pnl))
+    star = report_page.trace(data, "chosen combo")
+    assert (star["x"][0], star["y"][0]) == (r.hma3_lengths[best], r.hma_lengths[best])
+    trades_z = layout["updatemenus"][0]["buttons"][1]["args"][0]["z"][0]
+    assert np.array_equal(np.array(trades_z), r.trades.reshape(4, 3))
+    # figure 2: PnL against the HMA length at the chosen combo's HMA3 length
+    data2, layout2 = report_page.figure(page, 2)
+    column = best % 3
+    assert np.array_equal(report_page.values(report_page.trace(data2, "pnl (pp)")["y"]), r.pnl.reshape(4, 3)[:, column])
+    assert "at HMA3 length %d" % hma3[column] in layout2["title"]["text"]
+    # figure 3: the chosen combo's own windows
+    data3, layout3 = report_page.figure(page, 3)
+    eq = report_page.values(report_page.trace(data3, "equity (pp)")["y"])
+    assert np.array_equal(eq, hs.equity(close, windows=r.windows[best])) and eq[-1] == r.pnl[best]
+    assert layout3["title"]["text"].startswith("HMA %d, HMA3 %d:" % (r.hma_lengths[best], r.hma3_lengths[best]))
+    given = hs.report(r, None, close=close, length=(38, 60))
+    assert "Chosen combo: HMA 38, HMA3 60 (given)" in given
+    with pytest.raises(ValueError, match=r"length \(38, 61\) is not in this sweep"):
+        hs.report(r, None, close=close, length=(38, 61))
+    with pytest.raises(ValueError, match=r"length for a 2-D result is \(hma_length, hma3_length\), got 38"):
+        hs.report(r, None, close=close, length=38)
