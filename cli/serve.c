@@ -10,28 +10,31 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "options.h"
 #include "server.h"
-#include "transport_shm.h"
 
 int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, int *handled); /* cli/main.c */
 int hs_cli_variant_known(const char *name);                                                   /* cli/main.c */
 
-enum { EXIT_DATA = 1, EXIT_USAGE = 2, MAX_LISTENERS = 8 };
+enum { MAX_LISTENERS = 8, URL_MAX = 320 };
 
 static const char *const usage_serve =
-    "usage: hmasweep serve [--unix PATH] [--tcp HOST:PORT] [--shm NAME] [--stdio] [options]\n"
+    "usage: hmasweep serve [--listen URL]... [options]\n"
     "\n"
     "Serve wire protocol v1 (docs/protocol.md: docs/spec.md §6 sweep/echo plus HELLO, LOAD, SWEEP on a handle,\n"
     "FREE) to many clients at once.  With no listener, serve stdin/stdout (like `hmasweep wire`; on a\n"
     "terminal it says so on stderr).\n"
     "\n"
-    "  --unix PATH              listen on a Unix socket (file mode 0600; replaces only a stale socket of ours)\n"
-    "  --shm NAME               listen for shared-memory clients (URL shm:NAME; docs/engine.md \"Shared memory\")\n"
-    "  --tcp HOST:PORT          listen on TCP (TCP_NODELAY); HOST must be loopback unless --allow-remote\n"
+    "  --listen URL             listen there; up to 8 listeners, of any transports (docs/engine.md \"Transports\"):\n"
+    "      unix:PATH            a Unix socket (file mode 0600; replaces only a stale socket of ours)\n"
+    "      tcp://HOST:PORT      TCP (TCP_NODELAY); HOST must be loopback unless --allow-remote; port 0: any\n"
+    "      shm:NAME             shared-memory rings (docs/engine.md \"Shared memory\")\n"
+    "      stdio:               stdin/stdout, one connection, alone (the default when no listener is given)\n"
+    "  --unix PATH, --tcp HOST:PORT, --shm NAME, --stdio   the same as --listen unix:PATH, tcp://HOST:PORT,\n"
+    "                           shm:NAME, stdio:\n"
     "  --allow-remote           allow a non-loopback --tcp address (needs --token-file)\n"
     "  --token-file FILE        tcp clients must send AUTH with this file's content first (the file must be\n"
     "                           readable by its owner only); required with --allow-remote\n"
-    "  --stdio                  serve stdin/stdout (the default when no listener is given)\n"
     "  --variant NAME --isa NAME --threads N   the kernel every sweep runs (default: best, with\n"
     "                           cores / workers OpenMP threads each)\n"
     "  --workers N              sweeps running at once (default 2)\n"
@@ -60,44 +63,62 @@ static void on_signal(int sig) {
     if (g_engine) hs_engine_stop(g_engine);
 }
 
-static int fail(int code, const char *fmt, const char *a) {
-    fputs("hmasweep: serve: ", stderr);
-    fprintf(stderr, fmt, a);
-    fputc('\n', stderr);
-    return code;
-}
-
-static int parse_u64(const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *out) {
-    char *end;
-    if (!s || !*s || *s == '-') return 0;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v < lo || v > hi) return 0;
-    *out = v;
-    return 1;
+/* Numbers in [lo, hi] only: the CLI's parser (cli/options.c) and the range of the option. */
+static int parse_in(const char *v, unsigned long long lo, unsigned long long hi, unsigned long long *out) {
+    return cli_parse_u64(v, out) && *out >= lo && *out <= hi;
 }
 
 /* The token file must be a regular file owned by us that nobody else can read. */
 static int read_token(const char *path, unsigned char *tok, size_t cap, size_t *len) {
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     struct stat st;
-    if (fd < 0) return fail(EXIT_USAGE, "--token-file %s: cannot open it", path);
+    if (fd < 0) return cli_fail(EXIT_USAGE, "serve: --token-file %s: cannot open it", path);
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077)) {
         close(fd);
-        return fail(EXIT_USAGE, "--token-file %s: must be a regular file of ours, readable by its owner only (chmod 600)", path);
+        return cli_fail(EXIT_USAGE, "serve: --token-file %s: must be a regular file of ours, readable by its owner only (chmod 600)", path);
     }
     ssize_t n = read(fd, tok, cap);
     close(fd);
     while (n > 0 && (tok[n - 1] == '\n' || tok[n - 1] == '\r')) n--;
-    if (n < 16) return fail(EXIT_USAGE, "--token-file %s: the token must have at least 16 bytes", path);
+    if (n < 16) return cli_fail(EXIT_USAGE, "serve: --token-file %s: the token must have at least 16 bytes", path);
     *len = (size_t)n;
     return 0;
 }
 
 typedef struct {
-    const char *unix_paths[MAX_LISTENERS], *tcp_addrs[MAX_LISTENERS], *token_file, *shm_name;
-    int n_unix, n_tcp, stdio, allow_remote, ready, ready_fd;
+    char urls[MAX_LISTENERS][URL_MAX];
+    char given[MAX_LISTENERS][URL_MAX + 16]; /* the words on the command line each came from, for messages */
+    int n_urls;
+    const char *token_file;
+    int allow_remote, ready, ready_fd;
 } serve_args;
+
+/* --listen URL and its sugar: --unix PATH is --listen unix:PATH, and so on (--stdio takes no value). */
+static const struct {
+    const char *flag, *scheme;
+} listen_flags[] = {{"--listen", ""}, {"--unix", "unix:"}, {"--tcp", "tcp://"}, {"--shm", "shm:"}};
+
+static int add_listener(serve_args *a, const char *flag, const char *scheme, const char *v) {
+    char forms[128];
+    if (a->n_urls == MAX_LISTENERS)
+        return cli_fail(EXIT_USAGE, "serve: %s %s: at most %d listeners (--listen, --unix, --tcp, --shm and --stdio together)",
+                        flag, v, MAX_LISTENERS);
+    char *url = a->urls[a->n_urls];
+    if ((size_t)snprintf(url, URL_MAX, "%s%s", scheme, v) >= URL_MAX)
+        return cli_fail(EXIT_USAGE, "serve: %s %.40s...: longer than %d bytes", flag, v, URL_MAX - 1);
+    if (!hs_transport_find(url, NULL))
+        return cli_fail(EXIT_USAGE, "serve: %s '%s': unknown scheme (expected %s)", flag, v,
+                        hs_transport_forms(forms, sizeof forms));
+    snprintf(a->given[a->n_urls], sizeof a->given[0], "%s%s%s", flag, *v ? " " : "", v);
+    a->n_urls++;
+    return 0;
+}
+
+static int listen_option(const char *arg, const char *v, serve_args *a, int *handled) {
+    for (size_t k = 0; k < sizeof listen_flags / sizeof *listen_flags; k++)
+        if (!strcmp(arg, listen_flags[k].flag)) return *handled = 1, add_listener(a, arg, listen_flags[k].scheme, v);
+    return *handled = 0, 0;
+}
 
 /* Numeric limit options: name, where it goes, bounds. */
 static int limit_option(const char *name, const char *v, hs_engine_config *c, int *handled) {
@@ -105,7 +126,8 @@ static int limit_option(const char *name, const char *v, hs_engine_config *c, in
     *handled = 1;
 #define LIMIT(flag, lo, hi, field)                                                                       \
     if (strcmp(name, flag) == 0) {                                                                       \
-        if (!parse_u64(v, lo, hi, &x)) return fail(EXIT_USAGE, flag " needs an integer in range, got '%s'", v ? v : ""); \
+        if (!parse_in(v, lo, hi, &x)) return cli_fail(EXIT_USAGE, "serve: " flag " needs an integer in [%llu, %llu], got '%s'", \
+                                                      (unsigned long long)(lo), (unsigned long long)(hi), v ? v : ""); \
         c->field = x;                                                                                    \
         return 0;                                                                                        \
     }
@@ -131,33 +153,33 @@ static int parse_args(int argc, char **argv, serve_args *a, hs_engine_config *c)
         int handled, rc;
         if ((rc = hs_cli_kernel_option(argc, argv, &i, &c->sweep, &handled))) return rc;
         if (handled) continue;
-        if (!strcmp(arg, "--stdio")) a->stdio = 1;
-        else if (!strcmp(arg, "--allow-remote")) a->allow_remote = 1;
+        if (!strcmp(arg, "--stdio")) {
+            if ((rc = add_listener(a, "--stdio", "stdio:", ""))) return rc;
+        } else if (!strcmp(arg, "--allow-remote")) a->allow_remote = 1;
         else if (!strcmp(arg, "--ready")) a->ready = 1;
         else if (!strcmp(arg, "--verbose")) c->verbose = 1;
-        else if (!v && arg[0] == '-' && arg[1] == '-') return fail(EXIT_USAGE, "%s needs a value (or is unknown; see --help)", arg);
-        else if (!strcmp(arg, "--unix") && a->n_unix < MAX_LISTENERS) a->unix_paths[a->n_unix++] = v, i++;
-        else if (!strcmp(arg, "--tcp") && a->n_tcp < MAX_LISTENERS) a->tcp_addrs[a->n_tcp++] = v, i++;
-        else if (!strcmp(arg, "--token-file")) a->token_file = v, i++;
-        else if (!strcmp(arg, "--shm")) a->shm_name = v, i++;
+        else if (!v && arg[0] == '-' && arg[1] == '-') return cli_fail(EXIT_USAGE, "serve: %s needs a value (or is unknown; see --help)", arg);
+        else if ((rc = listen_option(arg, v, a, &handled)) || handled) {
+            if (rc) return rc;
+            i++;
+        } else if (!strcmp(arg, "--token-file")) a->token_file = v, i++;
         else if (!strcmp(arg, "--ready-fd")) {
             unsigned long long fd;
-            if (!parse_u64(v, 0, 1 << 20, &fd)) return fail(EXIT_USAGE, "--ready-fd needs a file descriptor, got '%s'", v);
+            if (!parse_in(v, 0, 1 << 20, &fd)) return cli_fail(EXIT_USAGE, "serve: --ready-fd needs a file descriptor, got '%s'", v);
             a->ready_fd = (int)fd, i++;
         } else {
             if ((rc = limit_option(arg, v, c, &handled))) return rc;
-            if (!handled) return fail(EXIT_USAGE, "unknown option '%s' (see `hmasweep serve --help`)", arg);
+            if (!handled) return cli_fail(EXIT_USAGE, "serve: unknown option '%s' (see `hmasweep serve --help`)", arg);
             i++;
         }
     }
     return 0;
 }
 
-static void announce(const serve_args *a, hs_listener *ls, int n) {
+static void announce(const serve_args *a, const hs_listener *ls, int n) {
     char line[1200];
     size_t used = (size_t)snprintf(line, sizeof line, "ready");
     for (int i = 0; i < n && used < sizeof line; i++) used += (size_t)snprintf(line + used, sizeof line - used, " %s", ls[i].url);
-    if (a->shm_name && used < sizeof line) used += (size_t)snprintf(line + used, sizeof line - used, " shm:%s", a->shm_name);
     if (used > sizeof line - 1) used = sizeof line - 1;
     if (used < sizeof line - 1) line[used++] = '\n';
     if (a->ready_fd >= 0) {
@@ -170,72 +192,48 @@ static void announce(const serve_args *a, hs_listener *ls, int n) {
     }
 }
 
-/* With no listener, stdin/stdout are the connection.  On a terminal that looks like a hang (issue 20
- * §12), so it is said on stderr; a reply that could not be written (stdout closed or full) is an error
- * (§8), not exit 0. */
-static int serve_stdio(hs_engine *e) {
+/* stdio: stdin/stdout are the one connection.  On a terminal that looks like a hang (issue 20 §12), so
+ * it is said on stderr; a reply that could not be written (stdout closed or full) is an error (§8), not
+ * exit 0. */
+static int serve_stdio(hs_engine *e, hs_listener *l) {
     if (isatty(STDIN_FILENO))
-        fputs("hmasweep serve: no --unix/--tcp/--shm given: serving wire protocol frames on stdin/stdout "
+        fputs("hmasweep serve: no --listen given: serving wire protocol frames on stdin/stdout "
               "(binary; end with Ctrl-D; see `hmasweep serve --help` for listeners)\n", stderr);
-    hs_stream *s = hs_fd_stream(STDIN_FILENO, STDOUT_FILENO, 0, "stdio", "stdin");
-    if (!s) return fail(EXIT_DATA, "%s", "out of memory");
+    hs_stream *s;
+    hs_error err;
+    if (l->t->accept(l, &s, &err) != HS_OK || !s) return cli_fail(EXIT_DATA, "serve: %s", err.msg);
     hs_session_stats st;
     hs_engine_serve_stream(e, s, 0, &st);
     s->close(s->ctx);
-    if (st.write_error) return fail(EXIT_DATA, "writing a reply to stdout failed: %s", strerror(st.write_error));
+    if (st.write_error) return cli_fail(EXIT_DATA, "serve: writing a reply to stdout failed: %s", strerror(st.write_error));
     return st.lost_boundary ? EXIT_DATA : 0;
 }
 
-typedef struct {
-    hs_shm_listener *l;
-    FILE *log;
-    long long logged_at;
-} shm_accept_ctx;
-
-/* The accept loop's hook for the shm listener: the handshake never blocks (the segment goes out with
- * MSG_DONTWAIT), so a slow client cannot stall the loop; a refused one is logged and dropped. */
-static hs_stream *accept_shm(void *ctx, int i) {
-    shm_accept_ctx *c = ctx;
-    hs_stream *s = NULL;
+/* Listen on every URL (a failure closes the ones before it).  A listener that admits only our own user
+ * (unix, shm) needs no token; the others do when the server has one. */
+static int listen_all(const serve_args *a, hs_listener *ls, int token, int *n) {
+    hs_listen_options opt = {a->allow_remote};
     hs_error err;
-    (void)i;
-    if (hs_shm_accept(c->l, 0, &s, &err) != HS_OK) {
-        /* at most one line per 10 s (out of fds, every attempt fails the same way: issue 20 §4) */
-        long long now = hs_now_ms();
-        if (!c->logged_at || now - c->logged_at >= 10000) {
-            fprintf(c->log, "hmasweep serve: %s\n", err.msg);
-            c->logged_at = now;
+    for (*n = 0; *n < a->n_urls; ++*n) {
+        if (hs_listen_url(a->urls[*n], &opt, &ls[*n], &err) != HS_OK) {
+            while (*n > 0) hs_listener_close(&ls[--*n]);
+            return cli_fail(EXIT_USAGE, "serve: %s: %s", a->given[*n], err.msg);
         }
+        ls[*n].needs_auth = token && !ls[*n].same_user;
     }
-    return s;
+    return 0;
 }
 
 static int run(serve_args *a, hs_engine_config *cfg, unsigned char *token, size_t token_len) {
-    hs_listener ls[2 * MAX_LISTENERS];
-    int needs_auth[2 * MAX_LISTENERS], n = 0, rc = 0;
-    hs_error err;
-    for (int i = 0; i < a->n_unix && !rc; i++, n++) {
-        needs_auth[n] = 0; /* the socket file is 0600: only our own user can connect */
-        if (hs_listen_unix(a->unix_paths[i], &ls[n], &err) != HS_OK) rc = fail(EXIT_USAGE, "%s", err.msg), n--;
-    }
-    for (int i = 0; i < a->n_tcp && !rc; i++, n++) {
-        int loopback;
-        if (hs_listen_tcp(a->tcp_addrs[i], a->allow_remote, &ls[n], &loopback, &err) != HS_OK)
-            rc = fail(EXIT_USAGE, "%s", err.msg), n--;
-        else needs_auth[n] = token_len > 0;
-    }
-    /* `--shm NAME`: the shared-memory listener joins the accept loop as an extra fd (engine/server.h). */
-    shm_accept_ctx shm = {NULL, cfg->log, 0};
-    int shm_fd = -1;
-    if (!rc && a->shm_name && hs_shm_listen(a->shm_name, NULL, &shm.l, &err) != HS_OK) rc = fail(EXIT_USAGE, "%s", err.msg);
-    if (shm.l) shm_fd = hs_shm_listener_fd(shm.l);
+    hs_listener ls[MAX_LISTENERS];
+    int n, rc = listen_all(a, ls, token_len > 0, &n);
+    if (rc) return rc;
     hs_engine *e = NULL;
+    hs_error err;
     cfg->token = token, cfg->token_len = token_len;
-    if (!rc && hs_engine_create(cfg, &e, &err) != HS_OK) rc = fail(EXIT_USAGE, "%s", err.msg);
-    if (rc) {
+    if (hs_engine_create(cfg, &e, &err) != HS_OK) {
         for (int i = 0; i < n; i++) hs_listener_close(&ls[i]);
-        hs_shm_listener_close(shm.l);
-        return rc;
+        return cli_fail(EXIT_USAGE, "serve: %s", err.msg);
     }
     g_engine = e;
     struct sigaction sa = {0};
@@ -247,14 +245,13 @@ static int run(serve_args *a, hs_engine_config *cfg, unsigned char *token, size_
     announce(a, ls, n);
     if (cfg->verbose)
         for (int i = 0; i < n; i++) fprintf(stderr, "hmasweep serve: listening on %s\n", ls[i].url);
-    if (cfg->verbose && shm.l) fprintf(stderr, "hmasweep serve: listening on shm:%s\n", a->shm_name);
-    if (n == 0 && !shm.l) {
-        rc = serve_stdio(e);
+    if (ls[0].t == &hs_transport_stdio) {
+        rc = serve_stdio(e, &ls[0]);
+        hs_listener_close(&ls[0]);
     } else {
-        hs_server_listeners sl = {ls, n, needs_auth, shm.l ? 1 : 0, &shm_fd, accept_shm, &shm};
-        rc = hs_server_run(e, &sl);
+        hs_server_listeners sl = {ls, n};
+        rc = hs_server_run(e, &sl); /* closes the listeners (their socket files removed) */
     }
-    hs_shm_listener_close(shm.l); /* after the drain: its socket file goes like the others' */
     if (cfg->verbose) fprintf(stderr, "hmasweep serve: stopped\n");
     g_engine = NULL;
     hs_engine_destroy(e);
@@ -271,11 +268,13 @@ int hs_serve_cli(int argc, char **argv) {
     int rc = parse_args(argc, argv, &a, &cfg);
     if (rc) return rc;
     if (cfg.sweep.variant && !hs_cli_variant_known(cfg.sweep.variant))
-        return fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", cfg.sweep.variant);
-    int remote = a.allow_remote;
-    if (remote && !a.token_file) return fail(EXIT_USAGE, "%s", "--allow-remote needs --token-file FILE");
-    if (a.stdio && (a.n_unix || a.n_tcp || a.shm_name))
-        return fail(EXIT_USAGE, "%s", "--stdio cannot be combined with --unix/--tcp/--shm");
+        return cli_fail(EXIT_USAGE, "serve: unknown variant '%s' (see `hmasweep variants`)", cfg.sweep.variant);
+    if (a.allow_remote && !a.token_file) return cli_fail(EXIT_USAGE, "serve: --allow-remote needs --token-file FILE");
+    for (int i = 0; i < a.n_urls && a.n_urls > 1; i++)
+        if (hs_transport_find(a.urls[i], NULL) == &hs_transport_stdio)
+            return cli_fail(EXIT_USAGE, "serve: %s: stdin/stdout is one connection and cannot be combined with other listeners",
+                            a.given[i]);
+    if (a.n_urls == 0 && (rc = add_listener(&a, "(no --listen)", "stdio:", ""))) return rc;
     static unsigned char token[4096];
     size_t token_len = 0;
     if (a.token_file && (rc = read_token(a.token_file, token, sizeof token, &token_len))) return rc;

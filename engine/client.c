@@ -1,55 +1,98 @@
 /* The C client (include/hmasweep_client.h) on the frame codec and the hs_stream transports. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "codec.h"
 #include "error.h"
 #include "hmasweep_client.h"
 #include "transport.h"
-#include "transport_shm.h"
 
 struct hs_client {
-    hs_stream *s;
+    hs_stream *s;       /* NULL once the connection broke (closed at once: the server frees its side) */
+    char peer[64];
     int timeout_ms;
     int last_error;
-    int broken;
     unsigned char *buf; /* reply scratch, reused across calls */
     size_t cap;
     size_t reply_len;   /* bytes of the last reply body */
+    int (*interrupt)(void *user);
+    void *interrupt_user;
 };
 
-/* `want` for a reply of any length up to this (HELLO), received into the scratch buffer. */
+/* `want` for a reply of any length up to SMALL_REPLY_MAX (HELLO), received into the scratch buffer.
+ * Every byte count the client allocates for comes from its own request (the reply's exact size) or is
+ * at most SMALL_REPLY_MAX (HELLO, error replies): a length the peer sends never sizes an allocation. */
 #define ANY_SMALL_REPLY ((size_t)-1)
 #define SMALL_REPLY_MAX 4096u
 
-HS_API hs_status hs_client_connect(const char *url, int timeout_ms, hs_client **out, hs_error *err) {
-    *out = NULL;
-    if (timeout_ms < 0) timeout_ms = HS_CLIENT_DEFAULT_TIMEOUT_MS;
-    hs_stream *s = NULL;
-    hs_status st;
-    if (!url) return hs_fail(err, HS_ERR_USAGE, "no server URL");
-    if (strncmp(url, "unix:", 5) == 0) st = hs_connect_unix(url + 5, timeout_ms, &s, err);
-    else if (strncmp(url, "tcp://", 6) == 0) st = hs_connect_tcp(url + 6, timeout_ms, &s, err);
-    else if (strncmp(url, "shm:", 4) == 0) st = hs_shm_connect(url + 4, NULL, timeout_ms, &s, err);
-    else return hs_fail(err, HS_ERR_USAGE, "server URL '%s': expected unix:PATH, tcp://HOST:PORT or shm:NAME", url);
-    if (st != HS_OK) return st;
+static hs_status client_on(hs_stream *s, int timeout_ms, hs_client **out, hs_error *err) {
     hs_client *c = calloc(1, sizeof *c);
     if (!c) {
         s->close(s->ctx);
         return hs_fail(err, HS_ERR_NOMEM, "out of memory");
     }
-    c->s = s, c->timeout_ms = timeout_ms;
+    c->s = s, c->timeout_ms = timeout_ms < 0 ? HS_CLIENT_DEFAULT_TIMEOUT_MS : timeout_ms;
+    snprintf(c->peer, sizeof c->peer, "%s", s->peer);
     *out = c;
     return HS_OK;
 }
 
+HS_API hs_status hs_client_connect(const char *url, int timeout_ms, hs_client **out, hs_error *err) {
+    *out = NULL;
+    if (!url) return hs_fail(err, HS_ERR_USAGE, "no server URL");
+    hs_stream *s;
+    hs_status st = hs_connect_url(url, timeout_ms < 0 ? HS_CLIENT_DEFAULT_TIMEOUT_MS : timeout_ms, &s, err);
+    return st != HS_OK ? st : client_on(s, timeout_ms, out, err);
+}
+
+/* A pipe's write would block until the peer reads, past any deadline: made non-blocking, it moves what
+ * fits and the stream waits in poll() (engine/transport_fd.c).  A socket is written with MSG_DONTWAIT. */
+static void nonblocking_unless_socket(int fd) {
+    struct stat st;
+    if (fstat(fd, &st) == 0 && !S_ISSOCK(st.st_mode)) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+HS_API hs_status hs_client_from_fds(int rfd, int wfd, int timeout_ms, hs_client **out, hs_error *err) {
+    *out = NULL;
+    if (rfd < 0 || wfd < 0) {
+        if (rfd >= 0) close(rfd);
+        if (wfd >= 0 && wfd != rfd) close(wfd);
+        return hs_fail(err, HS_ERR_USAGE, "hs_client_from_fds: file descriptors %d and %d: both must be open", rfd, wfd);
+    }
+    nonblocking_unless_socket(rfd);
+    if (wfd != rfd) nonblocking_unless_socket(wfd);
+    char peer[32];
+    snprintf(peer, sizeof peer, rfd == wfd ? "fd %d" : "fds %d/%d", rfd, wfd);
+    hs_stream *s = hs_fd_stream(rfd, wfd, 1, "fd", peer);
+    if (!s) {
+        close(rfd);
+        if (wfd != rfd) close(wfd);
+        return hs_fail(err, HS_ERR_NOMEM, "out of memory");
+    }
+    return client_on(s, timeout_ms, out, err);
+}
+
 HS_API void hs_client_close(hs_client *c) {
     if (!c) return;
-    c->s->close(c->s->ctx);
+    if (c->s) c->s->close(c->s->ctx);
     free(c->buf);
     free(c);
+}
+
+/* The stream's stop hook (stream.h) calls the caller's interrupt. */
+static int interrupted(void *user) {
+    hs_client *c = user;
+    return c->interrupt(c->interrupt_user);
+}
+
+HS_API void hs_client_set_interrupt(hs_client *c, int (*interrupt)(void *user), void *user) {
+    c->interrupt = interrupt, c->interrupt_user = user;
+    if (c->s) c->s->stop = interrupt ? interrupted : NULL, c->s->stop_user = c;
 }
 
 HS_API void hs_client_set_timeout(hs_client *c, int timeout_ms) {
@@ -57,27 +100,36 @@ HS_API void hs_client_set_timeout(hs_client *c, int timeout_ms) {
 }
 HS_API int hs_client_last_error(const hs_client *c) { return c->last_error; }
 
-/* A failure mid-frame: the rest of the reply may still arrive, so the stream is out of step for good;
- * every later call fails with HS_CLIENT_E_BROKEN instead of reading this reply as its own. */
-static hs_status broke(hs_client *c, int code, hs_error *err, const char *what) {
+/* A failure mid-frame: the rest of the reply may still arrive, so the stream is out of step for good.
+ * It is closed now (the server sees the connection end and frees what it held), and every later call
+ * fails with HS_CLIENT_E_BROKEN instead of reading this reply as its own. */
+static hs_status broke(hs_client *c, int code, hs_status kind, hs_error *err, const char *what) {
     c->last_error = code;
-    c->broken = 1;
-    return hs_fail(err, HS_ERR_IO, "server %s: %s", c->s->peer, what);
+    if (c->s) c->s->close(c->s->ctx), c->s = NULL;
+    return hs_fail(err, kind, "server %s: %s", c->peer, what);
 }
 
 static hs_status io_failure(hs_client *c, int rc, hs_error *err, const char *stage) {
     char what[96];
+    if (rc == (int)HS_STREAM_CANCELLED) {
+        snprintf(what, sizeof what, "%s: interrupted", stage);
+        return broke(c, HS_CLIENT_E_INTERRUPTED, HS_ERR_CANCELLED, err, what);
+    }
     snprintf(what, sizeof what, "%s %s", stage,
              rc == 1 ? "failed: the server closed the connection"
              : rc == (int)HS_STREAM_TIMEOUT ? "timed out" : "failed (I/O error)");
-    return broke(c, rc == (int)HS_STREAM_TIMEOUT ? HS_CLIENT_E_TIMEOUT : HS_CLIENT_E_IO, err, what);
+    return broke(c, rc == (int)HS_STREAM_TIMEOUT ? HS_CLIENT_E_TIMEOUT : HS_CLIENT_E_IO, HS_ERR_IO, err, what);
+}
+
+static hs_status protocol_error(hs_client *c, hs_error *err, const char *what) {
+    return broke(c, HS_CLIENT_E_PROTOCOL, HS_ERR_IO, err, what);
 }
 
 static hs_status send_request(hs_client *c, struct iovec *iov, int n, long long deadline, hs_error *err) {
-    if (c->broken) {
+    if (!c->s) {
         c->last_error = HS_CLIENT_E_BROKEN;
         return hs_fail(err, HS_ERR_IO, "server %s: the connection is broken (an earlier call failed mid-frame); reconnect",
-                       c->s->peer);
+                       c->peer);
     }
     c->last_error = 0;
     int rc = hs_stream_write_full(c->s, iov, n, deadline);
@@ -98,10 +150,10 @@ static hs_status server_error(hs_client *c, uint32_t len, long long deadline, hs
     if (len > SMALL_REPLY_MAX) {
         char what[96];
         snprintf(what, sizeof what, "error reply of %u bytes (an error reply is at most %u)", len, SMALL_REPLY_MAX);
-        return broke(c, HS_CLIENT_E_PROTOCOL, err, what);
+        return protocol_error(c, err, what);
     }
     hs_status st = grow(c, len, err);
-    if (st != HS_OK) return broke(c, HS_CLIENT_E_IO, err, "no memory for the error reply");
+    if (st != HS_OK) return broke(c, HS_CLIENT_E_IO, HS_ERR_IO, err, "no memory for the error reply");
     int rc = hs_stream_read_full(c->s, c->buf, len, deadline, NULL);
     if (rc) return io_failure(c, rc, err, "receiving an error reply");
     char msg[sizeof(hs_error)];
@@ -124,11 +176,14 @@ static hs_status receive(hs_client *c, size_t want, void *dst, long long deadlin
     if (want == ANY_SMALL_REPLY && len <= SMALL_REPLY_MAX) want = len;
     if (len != want) {
         char what[96];
-        snprintf(what, sizeof what, "reply of %u bytes where %zu were expected", len, want);
-        return broke(c, HS_CLIENT_E_PROTOCOL, err, what);
+        if (want == ANY_SMALL_REPLY)
+            snprintf(what, sizeof what, "reply of %u bytes where at most %u were expected", len, SMALL_REPLY_MAX);
+        else
+            snprintf(what, sizeof what, "reply of %u bytes where %zu were expected", len, want);
+        return protocol_error(c, err, what);
     }
     if (!dst) {
-        if (grow(c, want, err) != HS_OK) return broke(c, HS_CLIENT_E_IO, err, "no memory for the reply");
+        if (grow(c, want, err) != HS_OK) return broke(c, HS_CLIENT_E_IO, HS_ERR_IO, err, "no memory for the reply");
         dst = c->buf;
     }
     rc = hs_stream_read_full(c->s, dst, want, deadline, NULL);
@@ -239,7 +294,7 @@ HS_API hs_status hs_client_hello(hs_client *c, uint32_t *version, char *variants
     if (st != HS_OK) return st;
     hs_hello hello;
     hs_error why;
-    if (hs_codec_parse_hello(c->buf, c->reply_len, &hello, &why) != HS_WIRE_OK) return broke(c, HS_CLIENT_E_PROTOCOL, err, why.msg);
+    if (hs_codec_parse_hello(c->buf, c->reply_len, &hello, &why) != HS_WIRE_OK) return protocol_error(c, err, why.msg);
     if (version) *version = hello.version;
     if (max_frame_bytes) *max_frame_bytes = hello.max_frame_bytes;
     if (max_work) *max_work = hello.max_work;

@@ -42,8 +42,7 @@ typedef enum {
     HS_WIRE_NOMEM = 3,
     HS_WIRE_LIMIT = 16,
     HS_WIRE_UNKNOWN_HANDLE = 17,
-    HS_WIRE_AUTH = 18,
-    HS_WIRE_SHUTDOWN = 19
+    HS_WIRE_AUTH = 18
 } hs_wire_code;
 
 #define HS_WIRE_ERROR_BIT 0x80000000u

@@ -150,54 +150,44 @@ static void shed_one(hs_listener *l, int *spare) {
     *spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
-static void accept_one(hs_engine *e, const hs_engine_config *cfg, conn_count *count, hs_server_listeners *ls, int i,
+/* A listener with a readable fd: accept through its transport.  Any failure leaves it out of the poll
+ * for a back-off (a refused shm handshake, no resources), so a readable fd never makes the loop spin. */
+static void accept_one(hs_engine *e, const hs_engine_config *cfg, conn_count *count, hs_listener *l, int i,
                        accept_state *a, int *spare) {
     hs_stream *s = NULL;
-    int need_auth = 0;
-    if (i < ls->n_listeners) {
-        hs_error err;
-        hs_status st = hs_listener_accept(&ls->listeners[i], &s, &err);
-        if (st == HS_ERR_NOMEM) { /* out of fds or memory: back off, say so now and then */
-            log_limited(cfg, a, err.msg);
-            shed_one(&ls->listeners[i], spare);
-            back_off(a);
-        } else if (st != HS_OK) {
-            log_limited(cfg, a, err.msg);
-        }
-        need_auth = ls->needs_auth ? ls->needs_auth[i] : 0;
-    } else {
-        s = ls->accept_extra(ls->extra_ctx, i - ls->n_listeners);
-        if (!s) back_off(a); /* a refused handshake or no resources: do not spin on a readable fd */
+    hs_error err;
+    hs_status st = l->t->accept(l, &s, &err);
+    if (st != HS_OK) {
+        log_limited(cfg, a, err.msg);
+        if (st == HS_ERR_NOMEM) shed_one(l, spare); /* out of fds or memory: tell the waiting peer why */
+        back_off(a);
     }
     if (s) {
         a->backoff_ms = 0;
-        start_connection(e, cfg, count, s, need_auth, i);
+        start_connection(e, cfg, count, s, l->needs_auth, i);
     }
 }
 
 int hs_server_run(hs_engine *e, hs_server_listeners *ls) {
     const hs_engine_config *cfg = hs_engine_config_of(e);
-    int n = ls->n_listeners + ls->n_extra;
+    int n = ls->n_listeners;
     conn_count count = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL, 0, cfg->max_clients};
     struct pollfd *pf = calloc((size_t)n, sizeof *pf);
     accept_state *as = calloc((size_t)n, sizeof *as);
     count.pending = calloc((size_t)n, sizeof *count.pending);
     if (!pf || !as || !count.pending) return free(pf), free(as), free(count.pending), 1;
-    int *fds = malloc((size_t)n * sizeof *fds);
-    if (!fds) return free(pf), free(as), free(count.pending), 1;
-    for (int i = 0; i < n; i++) fds[i] = i < ls->n_listeners ? ls->listeners[i].fd : ls->extra_fds[i - ls->n_listeners];
     int spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
     while (!hs_engine_stopping(e)) {
         long long now = hs_now_ms();
         int wait = HS_ACCEPT_POLL_MS;
         for (int i = 0; i < n; i++) {
             int resting = as[i].resume_at > now;
-            pf[i] = (struct pollfd){resting ? -1 : fds[i], POLLIN, 0}; /* a negative fd is left out */
+            pf[i] = (struct pollfd){resting ? -1 : ls->listeners[i].fd, POLLIN, 0}; /* a negative fd is left out */
             if (resting && as[i].resume_at - now < wait) wait = (int)(as[i].resume_at - now);
         }
         if (poll(pf, (nfds_t)n, wait) <= 0) continue;
         for (int i = 0; i < n; i++)
-            if (pf[i].revents & POLLIN) accept_one(e, cfg, &count, ls, i, &as[i], &spare);
+            if (pf[i].revents & POLLIN) accept_one(e, cfg, &count, &ls->listeners[i], i, &as[i], &spare);
     }
     /* Stop: no new clients; each connection finishes its frame in flight (bounded by the frame
      * deadline), sees the stop at its next idle wait and closes. */
@@ -206,6 +196,6 @@ int hs_server_run(hs_engine *e, hs_server_listeners *ls) {
     while (count.active + count.pending_total) pthread_cond_wait(&count.idle, &count.lock);
     pthread_mutex_unlock(&count.lock);
     if (spare >= 0) close(spare);
-    free(pf), free(as), free(fds), free(count.pending);
+    free(pf), free(as), free(count.pending);
     return 0;
 }

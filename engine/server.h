@@ -71,15 +71,8 @@ void hs_engine_serve_admitted(hs_engine *e, hs_stream *s, int need_auth, const h
 
 /* ---- the listening server ----------------------------------------------------------------------- */
 typedef struct {
-    hs_listener *listeners;   /* unix and tcp listeners, already listening */
+    hs_listener *listeners; /* already listening, any transports (transport.h); needs_auth set per listener */
     int n_listeners;
-    int *needs_auth;          /* per listener */
-    /* Hook for other transports (shm): extra listening fds polled with the others; when one is
-     * readable, accept_extra(i) returns a new stream (or NULL) to serve like any other. */
-    int n_extra;
-    int *extra_fds;
-    hs_stream *(*accept_extra)(void *ctx, int i);
-    void *extra_ctx;
 } hs_server_listeners;
 
 /* Accept and serve until hs_engine_stop; then finish frames in flight, close every connection and the

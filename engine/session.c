@@ -179,11 +179,12 @@ static void give_rx(session *ss, void *buf) {
     }
 }
 
+/* One fprintf per line: stdio locks the stream per call, so lines of concurrent connections never mix. */
 static void log_event(const session *ss, const char *fmt, const char *detail) {
     if (!ss->e->cfg.verbose) return;
-    fprintf(ss->e->cfg.log, "hmasweep serve: %s %s: ", ss->s->transport, ss->s->peer);
-    fprintf(ss->e->cfg.log, fmt, detail);
-    fputc('\n', ss->e->cfg.log);
+    char what[512];
+    snprintf(what, sizeof what, fmt, detail);
+    fprintf(ss->e->cfg.log, "hmasweep serve: %s %s: %s\n", ss->s->transport, ss->s->peer, what);
 }
 
 static int send_iov(session *ss, struct iovec *iov, int n) {

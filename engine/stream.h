@@ -14,6 +14,10 @@
 
 #define HS_STREAM_TIMEOUT ((ssize_t)-2)
 #define HS_STREAM_ERROR ((ssize_t)-1)
+#define HS_STREAM_CANCELLED ((ssize_t)-3) /* hs_stream_read_full/write_full only: the stream's stop() said so */
+/* How long one wait of hs_stream_read_full/write_full lasts at most when the stream has a stop(): the
+ * latency of a Ctrl-C on a transport whose wait does not return on a signal (the shm rings retry EINTR). */
+#define HS_STREAM_POLL_MS 50
 
 typedef struct hs_stream {
     void *ctx;
@@ -32,6 +36,21 @@ typedef struct hs_stream {
     void (*close)(void *ctx);
     const char *transport; /* "unix", "tcp", "stdio", "shm" */
     char peer[64];         /* who is on the other side, for --verbose logs */
+    /* Optional, set by the stream's user (NULL: never stop): asked while hs_stream_read_full/write_full
+     * wait, after a wait cut short by a signal and at least every HS_STREAM_POLL_MS; non-zero ends them
+     * with HS_STREAM_CANCELLED (the frame is lost).  The C client's hs_client_set_interrupt. */
+    int (*stop)(void *user);
+    void *stop_user;
 } hs_stream;
+
+/* ---- helpers over any stream (engine/stream.c) ------------------------------------------------------ */
+
+/* Read exactly n bytes / write every byte of iov, each call waiting at most until deadline_ms on the
+ * CLOCK_MONOTONIC millisecond clock (hs_now_ms; < 0: no deadline).  Return 0, HS_STREAM_TIMEOUT,
+ * HS_STREAM_ERROR, HS_STREAM_CANCELLED, or 1 when the peer closed (read: *got says how many bytes came
+ * first). */
+int hs_stream_read_full(hs_stream *s, void *buf, size_t n, long long deadline_ms, size_t *got);
+int hs_stream_write_full(hs_stream *s, struct iovec *iov, int iovcnt, long long deadline_ms);
+long long hs_now_ms(void);
 
 #endif

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "transport.h"
@@ -18,12 +17,6 @@ typedef struct {
     hs_stream s;
     int rfd, wfd, own, is_socket;
 } fd_stream;
-
-long long hs_now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* 1 ready, 0 timed out, -1 error.  EINTR counts as "not yet" so a signal is seen by the caller's loop. */
 static int wait_fd(int fd, short events, int timeout_ms) {
@@ -101,54 +94,4 @@ hs_stream *hs_fd_stream(int rfd, int wfd, int own_fds, const char *transport, co
     f->s.transport = transport;
     snprintf(f->s.peer, sizeof f->s.peer, "%s", peer ? peer : "");
     return &f->s;
-}
-
-static int remaining(long long deadline_ms) {
-    if (deadline_ms < 0) return -1;
-    long long left = deadline_ms - hs_now_ms();
-    return left <= 0 ? 0 : left > 1000000000 ? 1000000000 : (int)left;
-}
-
-int hs_stream_read_full(hs_stream *s, void *buf, size_t n, long long deadline_ms, size_t *got) {
-    size_t done = 0;
-    int rc = 0;
-    while (done < n) {
-        int left = remaining(deadline_ms);
-        ssize_t r = s->read(s->ctx, (char *)buf + done, n - done, left);
-        if (r > 0) {
-            done += (size_t)r;
-        } else if (r == 0) {
-            rc = 1;
-            break;
-        } else if (r == HS_STREAM_TIMEOUT) {
-            if (deadline_ms >= 0 && hs_now_ms() >= deadline_ms) {
-                rc = (int)HS_STREAM_TIMEOUT;
-                break;
-            }
-        } else {
-            rc = (int)HS_STREAM_ERROR;
-            break;
-        }
-    }
-    if (got) *got = done;
-    return rc;
-}
-
-int hs_stream_write_full(hs_stream *s, struct iovec *iov, int iovcnt, long long deadline_ms) {
-    while (iovcnt > 0) {
-        if (iov->iov_len == 0) {
-            iov++, iovcnt--;
-            continue;
-        }
-        ssize_t r = s->writev(s->ctx, iov, iovcnt, remaining(deadline_ms));
-        if (r == HS_STREAM_TIMEOUT) {
-            if (deadline_ms >= 0 && hs_now_ms() >= deadline_ms) return (int)HS_STREAM_TIMEOUT;
-            continue;
-        }
-        if (r <= 0) return (int)HS_STREAM_ERROR;
-        size_t moved = (size_t)r;
-        while (iovcnt > 0 && moved >= iov->iov_len) moved -= iov->iov_len, iov++, iovcnt--;
-        if (iovcnt > 0) iov->iov_base = (char *)iov->iov_base + moved, iov->iov_len -= moved;
-    }
-    return 0;
 }

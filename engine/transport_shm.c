@@ -11,6 +11,7 @@
  *    no timeout to tune.
  */
 #define _GNU_SOURCE
+#include "transport.h"
 #include "transport_shm.h"
 #include "cpu_relax.h"
 
@@ -644,7 +645,7 @@ static hs_status receive_segment(shm_end *e, int timeout_ms, int *memfd, shm_hel
     int r;
     do r = poll(&p, 1, timeout_ms);
     while (r < 0 && errno == EINTR);
-    if (r == 0) return hs_fail(err, HS_ERR_USAGE, "shm: the server sent no segment within %d ms", timeout_ms);
+    if (r == 0) return hs_fail(err, HS_ERR_IO, "shm: the server sent no segment within %d ms", timeout_ms);
     union {
         char buf[CMSG_SPACE(sizeof(int) * (1 + SHM_N_EVENTFDS + 4))];
         struct cmsghdr align;
@@ -662,7 +663,7 @@ static hs_status receive_segment(shm_end *e, int timeout_ms, int *memfd, shm_hel
     if (got != (ssize_t)sizeof *h || nfds != 1 + SHM_N_EVENTFDS || (m.msg_flags & MSG_CTRUNC) || h->magic != SHM_MAGIC ||
         h->version != SHM_VERSION) {
         close_fds(fds, nfds);
-        if (got < 0) return hs_fail(err, HS_ERR_USAGE, "shm: receiving the segment: %s", strerror(errno));
+        if (got < 0) return hs_fail(err, HS_ERR_IO, "shm: receiving the segment: %s", strerror(errno));
         return hs_fail(err, HS_ERR_USAGE, "shm: the server's hello is not an hmasweep shm v%u segment (%zd bytes, %d fds)",
                        SHM_VERSION, got, nfds);
     }
@@ -694,11 +695,11 @@ hs_status hs_shm_connect(const char *name, const hs_shm_options *opt, int timeou
     if (st == HS_OK) st = hs_shm_path(name, path, sizeof path, 0, err);
     if (st != HS_OK) return st;
     int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (sock < 0) return hs_fail(err, HS_ERR_USAGE, "shm: socket: %s", strerror(errno));
+    if (sock < 0) return hs_fail(err, HS_ERR_IO, "shm: socket: %s", strerror(errno));
     struct sockaddr_un a = {.sun_family = AF_UNIX};
     memcpy(a.sun_path, path, strlen(path) + 1);
     if (connect(sock, (struct sockaddr *)&a, sizeof a) != 0) {
-        st = hs_fail(err, HS_ERR_USAGE, "shm: cannot connect to %s: %s", path, strerror(errno));
+        st = hs_fail(err, HS_ERR_IO, "shm: cannot connect to %s: %s", path, strerror(errno));
         return close(sock), st;
     }
     shm_end *e = new_end(sock, 0, &o);
@@ -720,3 +721,38 @@ hs_status hs_shm_connect(const char *name, const hs_shm_options *opt, int timeou
     *out = &e->stream;
     return HS_OK;
 }
+
+/* ---- the transport table's entry (transport.h): shm:NAME with the default ring and spin ------------ */
+
+static hs_status shm_listen_entry(const char *name, const hs_listen_options *opt, hs_listener *l, hs_error *err) {
+    (void)opt;
+    memset(l, 0, sizeof *l);
+    l->fd = -1;
+    hs_shm_listener *sl;
+    hs_status st = hs_shm_listen(name, NULL, &sl, err);
+    if (st != HS_OK) return st;
+    l->t = &hs_transport_shm;
+    l->impl = sl;
+    l->fd = sl->fd;
+    l->same_user = 1; /* accept checks the peer's uid (SO_PEERCRED) */
+    snprintf(l->url, sizeof l->url, "shm:%s", name);
+    return HS_OK;
+}
+
+/* The handshake never blocks (the segment goes out with MSG_DONTWAIT), so a slow client cannot stall
+ * the server's accept loop. */
+static hs_status shm_accept_entry(hs_listener *l, hs_stream **out, hs_error *err) {
+    return hs_shm_accept(l->impl, 0, out, err);
+}
+
+static void shm_close_entry(hs_listener *l) {
+    hs_shm_listener_close(l->impl);
+    l->impl = NULL, l->fd = -1;
+}
+
+static hs_status shm_connect_entry(const char *name, int timeout_ms, hs_stream **out, hs_error *err) {
+    return hs_shm_connect(name, NULL, timeout_ms, out, err);
+}
+
+const hs_transport hs_transport_shm = {"shm:", "shm:NAME", shm_listen_entry, shm_accept_entry, shm_close_entry,
+                                       shm_connect_entry};

@@ -71,18 +71,18 @@ static hs_status resolve(const char *hostport, int passive, struct addrinfo **re
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_flags = passive ? AI_PASSIVE : 0;
     int g = getaddrinfo(host[0] ? host : "127.0.0.1", port, &hints, res);
-    if (g) return hs_fail(err, HS_ERR_USAGE, "tcp address '%s': %s", hostport, gai_strerror(g));
+    /* Listening on a name that does not resolve is a bad argument; connecting to one, a failed connection. */
+    if (g) return hs_fail(err, passive ? HS_ERR_USAGE : HS_ERR_IO, "tcp address '%s': %s", hostport, gai_strerror(g));
     return HS_OK;
 }
 
-hs_status hs_listen_tcp(const char *hostport, int allow_remote, hs_listener *l, int *loopback, hs_error *err) {
+static hs_status tcp_listen(const char *hostport, const hs_listen_options *opt, hs_listener *l, hs_error *err) {
     memset(l, 0, sizeof *l);
     l->fd = -1;
     struct addrinfo *res;
     hs_status st = resolve(hostport, 1, &res, err);
     if (st != HS_OK) return st;
-    *loopback = is_loopback(res->ai_addr);
-    if (!*loopback && !allow_remote) {
+    if (!is_loopback(res->ai_addr) && !(opt && opt->allow_remote)) {
         freeaddrinfo(res);
         return hs_fail(err, HS_ERR_USAGE,
                        "tcp %s is not a loopback address: listening there needs --allow-remote and --token-file",
@@ -103,8 +103,8 @@ hs_status hs_listen_tcp(const char *hostport, int allow_remote, hs_listener *l, 
     getsockname(fd, (struct sockaddr *)&ss, &sl);
     char where[96];
     describe((struct sockaddr *)&ss, where, sizeof where);
+    l->t = &hs_transport_tcp;
     l->fd = fd;
-    l->kind = "tcp";
     snprintf(l->url, sizeof l->url, "tcp://%s", where);
     return HS_OK;
 }
@@ -114,7 +114,7 @@ static void set_nodelay(int fd) {
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
-hs_status hs_listener_accept(hs_listener *l, hs_stream **out, hs_error *err) {
+hs_status hs_socket_accept(hs_listener *l, hs_stream **out, hs_error *err) {
     *out = NULL;
     struct sockaddr_storage ss;
     socklen_t sl = sizeof ss;
@@ -123,10 +123,11 @@ hs_status hs_listener_accept(hs_listener *l, hs_stream **out, hs_error *err) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED) return HS_OK;
         /* Out of resources: HS_ERR_NOMEM, so the accept loop backs off (engine/server.c). */
         int out_of = errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM;
-        return hs_fail(err, out_of ? HS_ERR_NOMEM : HS_ERR_DATA, "accept on %s: %s", l->url, strerror(errno));
+        return hs_fail(err, out_of ? HS_ERR_NOMEM : HS_ERR_IO, "accept on %s: %s", l->url, strerror(errno));
     }
     char peer[64] = "local";
-    if (strcmp(l->kind, "tcp") == 0) {
+    const char *kind = l->t == &hs_transport_tcp ? "tcp" : "unix";
+    if (l->t == &hs_transport_tcp) {
         set_nodelay(fd);
         describe((struct sockaddr *)&ss, peer, sizeof peer);
     } else {
@@ -134,7 +135,7 @@ hs_status hs_listener_accept(hs_listener *l, hs_stream **out, hs_error *err) {
         snprintf(peer, sizeof peer, "client#%lu", ++serial);
         hs_unix_socket_buffers(fd);
     }
-    *out = hs_fd_stream(fd, fd, 1, l->kind, peer);
+    *out = hs_fd_stream(fd, fd, 1, kind, peer);
     if (!*out) {
         close(fd);
         return hs_fail(err, HS_ERR_NOMEM, "out of memory");
@@ -142,7 +143,7 @@ hs_status hs_listener_accept(hs_listener *l, hs_stream **out, hs_error *err) {
     return HS_OK;
 }
 
-void hs_listener_close(hs_listener *l) {
+void hs_socket_listener_close(hs_listener *l) {
     if (l->fd < 0) return;
     close(l->fd);
     l->fd = -1;
@@ -150,11 +151,11 @@ void hs_listener_close(hs_listener *l) {
     if (l->path[0] && lstat(l->path, &st) == 0 && (unsigned long long)st.st_ino == l->ino) unlink(l->path);
 }
 
-hs_status hs_connect_tcp(const char *hostport, int timeout_ms, hs_stream **out, hs_error *err) {
+static hs_status tcp_connect(const char *hostport, int timeout_ms, hs_stream **out, hs_error *err) {
     *out = NULL;
     struct addrinfo *res;
     hs_status st = resolve(hostport, 0, &res, err);
-    if (st != HS_OK) return hs_fail(err, HS_ERR_DATA, "%s", err ? err->msg : "bad address");
+    if (st != HS_OK) return st; /* a malformed address: HS_ERR_USAGE; a name that does not resolve: HS_ERR_IO */
     int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     int rc = fd < 0 ? -1 : connect(fd, res->ai_addr, res->ai_addrlen);
     freeaddrinfo(res);
@@ -168,7 +169,7 @@ hs_status hs_connect_tcp(const char *hostport, int timeout_ms, hs_stream **out, 
     if (rc != 0) {
         int e = errno;
         if (fd >= 0) close(fd);
-        return hs_fail(err, HS_ERR_DATA, "connecting to tcp://%s: %s", hostport, strerror(e));
+        return hs_fail(err, HS_ERR_IO, "connecting to tcp://%s: %s", hostport, strerror(e));
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     set_nodelay(fd);
@@ -179,3 +180,6 @@ hs_status hs_connect_tcp(const char *hostport, int timeout_ms, hs_stream **out, 
     }
     return HS_OK;
 }
+
+const hs_transport hs_transport_tcp = {"tcp://", "tcp://HOST:PORT", tcp_listen, hs_socket_accept, hs_socket_listener_close,
+                                       tcp_connect};

@@ -41,7 +41,8 @@ static hs_status clear_stale(const char *path, const struct sockaddr_un *a, hs_e
     return HS_OK;
 }
 
-hs_status hs_listen_unix(const char *path, hs_listener *l, hs_error *err) {
+static hs_status unix_listen(const char *path, const hs_listen_options *opt, hs_listener *l, hs_error *err) {
+    (void)opt;
     memset(l, 0, sizeof *l);
     l->fd = -1;
     struct sockaddr_un a;
@@ -60,8 +61,9 @@ hs_status hs_listen_unix(const char *path, hs_listener *l, hs_error *err) {
         close(fd);
         return hs_fail(err, HS_ERR_USAGE, "listening on unix socket %s: %s", path, strerror(e));
     }
+    l->t = &hs_transport_unix;
     l->fd = fd;
-    l->kind = "unix";
+    l->same_user = 1; /* the file is 0600: only our own user can connect */
     l->ino = (unsigned long long)st_file.st_ino;
     snprintf(l->path, sizeof l->path, "%s", path);
     snprintf(l->url, sizeof l->url, "unix:%s", path);
@@ -79,18 +81,18 @@ void hs_unix_socket_buffers(int fd) {
     (void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes); /* best effort: the default still works */
 }
 
-hs_status hs_connect_unix(const char *path, int timeout_ms, hs_stream **out, hs_error *err) {
+static hs_status unix_connect(const char *path, int timeout_ms, hs_stream **out, hs_error *err) {
     *out = NULL;
     struct sockaddr_un a;
     hs_status st = unix_address(path, &a, err);
     if (st != HS_OK) return st;
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return hs_fail(err, HS_ERR_DATA, "socket: %s", strerror(errno));
+    if (fd < 0) return hs_fail(err, HS_ERR_IO, "socket: %s", strerror(errno));
     /* A Unix-socket connect does not block on a listening server (it fails at once if none). */
     if (connect(fd, (const struct sockaddr *)&a, sizeof a) != 0) {
         int e = errno;
         close(fd);
-        return hs_fail(err, HS_ERR_DATA, "connecting to unix:%s: %s", path, strerror(e));
+        return hs_fail(err, HS_ERR_IO, "connecting to unix:%s: %s", path, strerror(e));
     }
     (void)timeout_ms;
     hs_unix_socket_buffers(fd);
@@ -101,3 +103,6 @@ hs_status hs_connect_unix(const char *path, int timeout_ms, hs_stream **out, hs_
     }
     return HS_OK;
 }
+
+const hs_transport hs_transport_unix = {"unix:", "unix:PATH", unix_listen, hs_socket_accept, hs_socket_listener_close,
+                                        unix_connect};

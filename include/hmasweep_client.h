@@ -25,14 +25,26 @@ typedef struct hs_client hs_client;
 
 #define HS_CLIENT_DEFAULT_TIMEOUT_MS 30000
 
-/* hs_client_last_error: 0, a server error code (docs/protocol.md "Error replies", 1..19), or one of: */
+/* hs_client_last_error: 0, a server error code (docs/protocol.md "Error replies", 1..18), or one of: */
 #define HS_CLIENT_E_IO (-1)      /* the connection failed or the server closed it */
 #define HS_CLIENT_E_TIMEOUT (-2) /* the round trip did not finish within the timeout */
 #define HS_CLIENT_E_PROTOCOL (-3) /* the reply does not match the request */
 #define HS_CLIENT_E_BROKEN (-4)   /* an earlier call broke the connection: nothing was sent; reconnect */
+#define HS_CLIENT_E_INTERRUPTED (-5) /* the interrupt hook stopped the call mid-frame (HS_ERR_CANCELLED) */
 
-/* Connect by URL: "unix:PATH", "tcp://HOST:PORT", "shm:NAME".  timeout_ms < 0: the default. */
+/* Connect by URL: "unix:PATH", "tcp://HOST:PORT", "shm:NAME".  timeout_ms < 0: the default.  A URL of
+ * no known scheme or a malformed address is HS_ERR_USAGE; a server that is not there, HS_ERR_IO. */
 HS_API hs_status hs_client_connect(const char *url, int timeout_ms, hs_client **out, hs_error *err);
+/* A client on file descriptors already connected to a server: a socket (rfd == wfd), or two pipes to a
+ * `hmasweep serve --listen stdio:` child (read its stdout from rfd, write its stdin to wfd; pipes are
+ * made non-blocking so a write never waits past the timeout).  The fds belong to the client from this
+ * call on, even when it fails: hs_client_close closes them. */
+HS_API hs_status hs_client_from_fds(int rfd, int wfd, int timeout_ms, hs_client **out, hs_error *err);
+/* While a call waits for the server, interrupt(user) is asked at least every 50 ms and as soon as a
+ * signal cuts the wait short; non-zero stops the call with HS_ERR_CANCELLED and HS_CLIENT_E_INTERRUPTED,
+ * and breaks the connection (its reply may still come).  NULL: never (the default).  A front end's
+ * Ctrl-C: Python's Client runs its signal handlers there. */
+HS_API void hs_client_set_interrupt(hs_client *c, int (*interrupt)(void *user), void *user);
 HS_API void hs_client_close(hs_client *c);
 HS_API void hs_client_set_timeout(hs_client *c, int timeout_ms);
 HS_API int hs_client_last_error(const hs_client *c);

@@ -402,7 +402,7 @@ static void test_bad_input(void) {
     CHECK(hs_shm_listen("bad", &bad, &l, &err) == HS_ERR_USAGE && strstr(err.msg, "power of two"), "%s", err.msg);
     CHECK(hs_shm_listen("a b", NULL, &l, &err) == HS_ERR_USAGE && strstr(err.msg, "letters"), "%s", err.msg);
     CHECK(hs_shm_listen("", NULL, &l, &err) == HS_ERR_USAGE, "empty name");
-    CHECK(hs_shm_connect("nobody", NULL, 100, &c, &err) == HS_ERR_USAGE && strstr(err.msg, "connect"), "%s", err.msg);
+    CHECK(hs_shm_connect("nobody", NULL, 100, &c, &err) == HS_ERR_IO && strstr(err.msg, "connect"), "%s", err.msg);
     /* A path that is not a socket of ours is never replaced. */
     char file[128];
     snprintf(file, sizeof file, "%s/plain-file", g_dir);
