@@ -205,7 +205,8 @@ static hs_status round_trip(hs_client *c, unsigned op, uint32_t a, uint32_t b, c
     return st != HS_OK ? st : receive(c, want, dst, deadline, err);
 }
 
-static hs_status check_sizes(size_t n_bars, size_t n_combos, hs_error *err) {
+static hs_status check_sizes(hs_client *c, size_t n_bars, size_t n_combos, hs_error *err) {
+    c->last_error = 0; /* refused here, before a byte is sent: no server code, the connection is fine */
     if (n_bars > UINT32_MAX || n_combos > UINT32_MAX)
         return hs_fail(err, HS_ERR_USAGE, "n_bars = %zu, n_combos = %zu: the wire carries 32-bit counts", n_bars, n_combos);
     return HS_OK;
@@ -220,7 +221,7 @@ static void decode_results(const unsigned char *body, size_t n, hs_result *out) 
 
 HS_API hs_status hs_client_sweep(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
                                  size_t n_combos, hs_result *out, hs_error *err) {
-    hs_status st = check_sizes(n_bars, n_combos, err);
+    hs_status st = check_sizes(c, n_bars, n_combos, err);
     if (st == HS_OK)
         st = round_trip(c, HS_OP_SWEEP, (uint32_t)n_bars, (uint32_t)n_combos, close, 8 * n_bars, combos,
                         sizeof(hs_windows) * n_combos, 16 * n_combos, NULL, err);
@@ -229,13 +230,13 @@ HS_API hs_status hs_client_sweep(hs_client *c, const double *close, size_t n_bar
 }
 
 HS_API hs_status hs_client_echo(hs_client *c, const double *close, size_t n_bars, double *out, hs_error *err) {
-    hs_status st = check_sizes(n_bars, 0, err);
+    hs_status st = check_sizes(c, n_bars, 0, err);
     return st != HS_OK ? st
                        : round_trip(c, HS_OP_ECHO, (uint32_t)n_bars, 0, close, 8 * n_bars, NULL, 0, 8 * n_bars, out, err);
 }
 
 HS_API hs_status hs_client_load(hs_client *c, const double *close, size_t n_bars, uint32_t *handle, hs_error *err) {
-    hs_status st = check_sizes(n_bars, 0, err);
+    hs_status st = check_sizes(c, n_bars, 0, err);
     if (st == HS_OK) st = round_trip(c, HS_OP_LOAD, (uint32_t)n_bars, 0, close, 8 * n_bars, NULL, 0, 4, NULL, err);
     if (st == HS_OK) *handle = hs_codec_get_u32(c->buf);
     return st;
@@ -243,7 +244,7 @@ HS_API hs_status hs_client_load(hs_client *c, const double *close, size_t n_bars
 
 HS_API hs_status hs_client_sweep_handle(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
                                         hs_result *out, hs_error *err) {
-    hs_status st = check_sizes(0, n_combos, err);
+    hs_status st = check_sizes(c, 0, n_combos, err);
     if (st == HS_OK)
         st = round_trip(c, HS_OP_SWEEP_HANDLE, handle, (uint32_t)n_combos, combos, sizeof(hs_windows) * n_combos, NULL,
                         0, 16 * n_combos, NULL, err);
@@ -257,7 +258,7 @@ HS_API hs_status hs_client_free(hs_client *c, uint32_t handle, hs_error *err) {
 
 HS_API hs_status hs_client_live_open(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
                                      uint32_t *session, hs_error *err) {
-    hs_status st = check_sizes(0, n_combos, err);
+    hs_status st = check_sizes(c, 0, n_combos, err);
     if (st == HS_OK)
         st = round_trip(c, HS_OP_LIVE_OPEN, handle, (uint32_t)n_combos, combos, sizeof(hs_windows) * n_combos, NULL, 0,
                         4, NULL, err);
@@ -269,7 +270,7 @@ HS_API hs_status hs_client_live_open(hs_client *c, uint32_t handle, const hs_win
 HS_API hs_status hs_client_live_append(hs_client *c, uint32_t session, const double *bars, size_t k, size_t n_combos,
                                        double *pnl, int64_t *trades, int8_t *position, uint8_t *crossed,
                                        hs_error *err) {
-    hs_status st = check_sizes(k, n_combos, err);
+    hs_status st = check_sizes(c, k, n_combos, err);
     if (st == HS_OK)
         st = round_trip(c, HS_OP_LIVE_APPEND, session, (uint32_t)k, bars, 8 * k, NULL, 0, 18 * n_combos, NULL, err);
     if (st != HS_OK) return st;

@@ -722,11 +722,12 @@ static PyObject *py_c_sweep_loop(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble((double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
 }
 
-/* ---- the C client, for shm: URLs (include/hmasweep_client.h) --------------------------------------
- * Python has no shared-memory transport of its own, so hmasweep.Client hands "shm:NAME" to the library's
- * client (the rings and doorbells live there, engine/transport_shm.c).  The GIL is released for every
- * round trip.  Errors are ValueError (the server refused the request) or ConnectionError (HS_ERR_IO: the
- * connection broke) with the client's message; last_error() gives the server's code or HS_CLIENT_E_*. */
+/* ---- the C client (include/hmasweep_client.h): hmasweep.Client's only path, for every URL ------------
+ * hmasweep.Client runs on the library's client for every transport (unix, tcp, shm, and a connected
+ * socket through hs_client_from_fds), so the wire codec exists once, in C.  The GIL is released for
+ * every round trip.  Errors are ValueError (the server refused the request) or ConnectionError
+ * (HS_ERR_IO: the connection broke) with the client's message; last_error() gives the server's code or
+ * HS_CLIENT_E_*.  Ctrl-C: cclient_interrupted runs the signal handlers while a call waits. */
 typedef struct {
     PyObject_HEAD
     hs_client *c;
@@ -738,23 +739,41 @@ static int cclient_open(CClient *self) {
     return 0;
 }
 
+/* hs_client_set_interrupt's hook: called on the waiting thread (GIL released) after a signal cut its
+ * wait short and at least every 50 ms; a KeyboardInterrupt (or any exception a handler raised) stops the
+ * call with HS_ERR_CANCELLED, and raise_status keeps the exception. */
+static int cclient_interrupted(void *user) {
+    (void)user;
+    PyGILState_STATE g = PyGILState_Ensure();
+    int stop = PyErr_CheckSignals() < 0;
+    PyGILState_Release(g);
+    return stop;
+}
+
+/* _CClient(url, timeout_ms) connects by URL; _CClient(None, timeout_ms, fd=N) takes over a connected
+ * socket's fd (closed with the client, even when this fails). */
 static int cclient_init(CClient *self, PyObject *args, PyObject *kw) {
-    static char *kwlist[] = {"url", "timeout_ms", NULL};
+    static char *kwlist[] = {"url", "timeout_ms", "fd", NULL};
     const char *url;
-    int timeout_ms = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|i:_CClient", kwlist, &url, &timeout_ms)) return -1;
+    int timeout_ms = -1, fd = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "z|ii:_CClient", kwlist, &url, &timeout_ms, &fd)) return -1;
+    if (!url && fd < 0) {
+        PyErr_SetString(PyExc_ValueError, "_CClient: give a URL or fd=");
+        return -1;
+    }
     if (self->c) hs_client_close(self->c);
     self->c = NULL;
     hs_error err;
     hs_status st;
     Py_BEGIN_ALLOW_THREADS
-    st = hs_client_connect(url, timeout_ms, &self->c, &err);
+    st = url ? hs_client_connect(url, timeout_ms, &self->c, &err) : hs_client_from_fds(fd, fd, timeout_ms, &self->c, &err);
     Py_END_ALLOW_THREADS
     if (st != HS_OK) {
         self->c = NULL;
         raise_status(st, &err);
         return -1;
     }
+    hs_client_set_interrupt(self->c, cclient_interrupted, NULL);
     return 0;
 }
 
@@ -1009,7 +1028,7 @@ static PyTypeObject CClientType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "hmasweep._core._CClient",
     .tp_basicsize = sizeof(CClient),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "_CClient(url, timeout_ms=-1)\n--\n\nThe library's client (include/hmasweep_client.h); hmasweep.Client uses it for shm: URLs.",
+    .tp_doc = "_CClient(url, timeout_ms=-1, fd=-1)\n--\n\nThe library's client (include/hmasweep_client.h): hmasweep.Client's only path.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)cclient_init,
     .tp_dealloc = (destructor)cclient_dealloc,

@@ -85,9 +85,17 @@ def test_client_refuses_bad_input_locally():
         theirs.close()
 
 
-@pytest.mark.parametrize("url", ["http://x", "tcp://nohostport", "unix", "shm:no-such-server-here"])
+@pytest.mark.parametrize("url", ["http://x", "tcp://nohostport", "unix", "stdio:"])
 def test_bad_urls(url):
+    """A URL of no known scheme or a malformed address: ValueError (the library's transport table)."""
     with pytest.raises(ValueError):
+        Client(url)
+
+
+@pytest.mark.parametrize("url", ["shm:no-such-server-here", "unix:/nonexistent/hmasweep.sock"])
+def test_no_server_is_a_connection_error(url):
+    """A well-formed URL where no server listens: ConnectionError (an OSError, as socket.connect raised)."""
+    with pytest.raises(ConnectionError):
         Client(url)
 
 
@@ -312,3 +320,74 @@ def test_live_every_transport(server, transport):
         c.live_close(session)
         with pytest.raises(ValueError, match="not opened"):
             c.live_append(session, close[:1])
+
+
+_CTRL_C_CHILD = r"""
+import socket, sys, time
+from hmasweep.client import Client, ConnectionBroken
+how, path = sys.argv[1], sys.argv[2]
+if how == "unix":  # a listener that accepts nothing and answers nothing
+    mute = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    mute.bind(path)
+    mute.listen(4)
+    c = Client("unix:" + path, timeout=60)
+else:  # a connected socket whose peer never answers
+    ours, theirs = socket.socketpair()
+    ours.settimeout(60)
+    c = Client.from_socket(ours)
+print("start", flush=True)
+try:
+    c.hello()
+    print("answered", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic(), flush=True)
+try:
+    c.hello()
+except ConnectionBroken:
+    print("broken", flush=True)
+"""
+
+
+@pytest.mark.parametrize("how", ["unix", "from_socket"])
+def test_ctrl_c_stops_a_waiting_call(how, tmp_path):
+    """Ctrl-C while a Client call waits for a mute server (through the C client's interrupt hook): a real
+    SIGINT from outside raises KeyboardInterrupt in the call, long before its 60 s timeout, and the
+    connection is dropped (the next call raises ConnectionBroken: its reply could still come)."""
+    import signal
+    import sys
+    import time
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    child = subprocess.Popen([sys.executable, "-c", _CTRL_C_CHILD, how, str(tmp_path / "mute.sock")],
+                             stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert child.stdout.readline().startswith("start")
+        time.sleep(0.3)  # inside hello()'s wait by now (it would wait 60 s)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, _ = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    words = out.split()
+    assert words[:1] == ["interrupted"] and words[2:] == ["broken"], out
+    latency = float(words[1]) - sent
+    print(f"{how}: SIGINT to KeyboardInterrupt {latency * 1000:.1f} ms (the call's timeout: 60 s)")
+    assert 0 <= latency < 15, latency  # a quarter of the timeout it would otherwise have waited
+
+
+def test_from_socket_to_serve_stdio(cli, golden):
+    """`hmasweep serve --listen stdio:` on one end of a socketpair, the Client on the other (through
+    hs_client_from_fds): the fingerprint, bit for bit."""
+    ours, theirs = socket.socketpair()
+    proc = subprocess.Popen([cli, "serve", "--listen", "stdio:"], stdin=theirs, stdout=theirs, stderr=subprocess.PIPE)
+    theirs.close()
+    ours.settimeout(120)
+    try:
+        with Client.from_socket(ours) as c:
+            r = c.sweep(hmasweep.series(), [6])
+            assert (r.trades[0], r.pnl[0]) == (57029, golden["pnl"][0])
+        assert proc.wait(timeout=30) == 0  # end of input: the server exits 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()

@@ -234,6 +234,130 @@ static void check_huge_error_reply(void) {
     unlink(path);
 }
 
+/* HELLO is the one reply of a size the client cannot know: a length past 4 KiB is a protocol error too,
+ * never an allocation of what the server says. */
+static void *lying_hello_server(void *arg) {
+    int fd = accept(*(int *)arg, NULL, NULL);
+    if (fd < 0) return NULL;
+    unsigned char req[64], prefix[4] = {0xff, 0xff, 0xff, 0x7f}; /* a reply (bit 31 clear) of 2^31 - 1 bytes */
+    if (read(fd, req, sizeof req) > 0 && write(fd, prefix, sizeof prefix) == (ssize_t)sizeof prefix)
+        while (read(fd, req, sizeof req) > 0) {
+        }
+    close(fd);
+    return NULL;
+}
+
+static void check_huge_hello_reply(void) {
+    char path[] = "/tmp/hs_engine_liar2_XXXXXX", url[128];
+    int fd = fake_listener(path, url);
+    pthread_t t;
+    pthread_create(&t, NULL, lying_hello_server, &fd);
+    hs_client *c = NULL;
+    hs_error err;
+    CHECK(hs_client_connect(url, 5000, &c, &err) == HS_OK, "connect to the lying server: %s", err.msg);
+    if (c) {
+        char names[64];
+        hs_status st = hs_client_hello(c, NULL, names, sizeof names, NULL, NULL, &err);
+        CHECK(st == HS_ERR_IO && hs_client_last_error(c) == HS_CLIENT_E_PROTOCOL && strstr(err.msg, "2147483647 bytes") &&
+                  strstr(err.msg, "at most 4096"),
+              "2 GiB HELLO prefix: status %d, last error %d, '%s'", st, hs_client_last_error(c), err.msg);
+        hs_client_close(c);
+    }
+    pthread_join(t, NULL);
+    close(fd);
+    unlink(path);
+}
+
+/* hs_client_set_interrupt: a call waiting on a mute server asks the hook at least every 50 ms; the
+ * third answer "stop" ends it with HS_ERR_CANCELLED long before its 20 s timeout (counted in calls,
+ * not timed), and the connection is broken after. */
+static int stop_on_third(void *user) { return ++*(int *)user >= 3; }
+
+static void check_interrupt(void) {
+    char path[] = "/tmp/hs_engine_mute2_XXXXXX", url[128];
+    int fd = fake_listener(path, url), calls = 0;
+    hs_client *c = NULL;
+    hs_error err;
+    CHECK(hs_client_connect(url, 20000, &c, &err) == HS_OK, "connect to mute listener: %s", err.msg);
+    if (c) {
+        hs_client_set_interrupt(c, stop_on_third, &calls);
+        double out[4];
+        hs_status st = hs_client_echo(c, series, 4, out, &err);
+        CHECK(st == HS_ERR_CANCELLED && hs_client_last_error(c) == HS_CLIENT_E_INTERRUPTED && calls == 3 &&
+                  strstr(err.msg, "interrupted"),
+              "interrupt: status %d, last error %d, %d calls, '%s'", st, hs_client_last_error(c), calls, err.msg);
+        CHECK(hs_client_echo(c, series, 4, out, &err) == HS_ERR_IO && hs_client_last_error(c) == HS_CLIENT_E_BROKEN,
+              "after an interrupt: %d '%s'", hs_client_last_error(c), err.msg);
+        hs_client_close(c);
+    }
+    close(fd);
+    unlink(path);
+}
+
+/* URLs: the scheme is looked up in the transport table; a bad URL is a usage error naming it, a server
+ * that is not there an I/O error (HS_ERR_IO), on every transport. */
+static void check_connect_errors(void) {
+    static const struct {
+        const char *url, *says;
+        hs_status st;
+    } cases[] = {
+        {"http://x", "unknown scheme", HS_ERR_USAGE},        {"unix", "unix:PATH, tcp://HOST:PORT, shm:NAME", HS_ERR_USAGE},
+        {"tcp://nohostport", "HOST:PORT", HS_ERR_USAGE},     {"tcp://127.0.0.1:99999", "0 to 65535", HS_ERR_USAGE},
+        {"stdio:", "hs_client_from_fds", HS_ERR_USAGE},      {"unix:/nonexistent/hs.sock", "connecting", HS_ERR_IO},
+        {"shm:hs-nobody-listens-here", "connect", HS_ERR_IO},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        hs_client *c = NULL;
+        hs_error err = {0};
+        hs_status st = hs_client_connect(cases[k].url, 1000, &c, &err);
+        CHECK(st == cases[k].st && !c && strstr(err.msg, cases[k].says), "connect %s: status %d '%s'", cases[k].url, st,
+              err.msg);
+        hs_client_close(c);
+    }
+}
+
+/* hs_client_from_fds: a client on a socketpair, and on two pipes, to `hmasweep serve --listen stdio:`. */
+static pid_t spawn_stdio_server(int in_fd, int out_fd, int ours1, int ours2) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(in_fd, 0), dup2(out_fd, 1);
+        close(ours1), close(ours2); /* the client's ends: held here, the server would never see end of input */
+        execl(HS_CLI, HS_CLI, "serve", "--listen", "stdio:", "--variant", "unchecked", (char *)NULL);
+        _exit(127);
+    }
+    return pid;
+}
+
+static void check_from_fds(int use_pipes) {
+    int a[2], b[2];
+    pid_t pid;
+    hs_client *c = NULL;
+    hs_error err;
+    if (use_pipes) {
+        CHECK(pipe(a) == 0 && pipe(b) == 0, "pipes");
+        pid = spawn_stdio_server(a[0], b[1], a[1], b[0]); /* the server reads a, writes b */
+        close(a[0]), close(b[1]);
+        CHECK(hs_client_from_fds(b[0], a[1], 20000, &c, &err) == HS_OK, "from_fds (pipes): %s", err.msg);
+    } else {
+        CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, a) == 0, "socketpair");
+        pid = spawn_stdio_server(a[1], a[1], a[0], a[0]);
+        close(a[1]);
+        CHECK(hs_client_from_fds(a[0], a[0], 20000, &c, &err) == HS_OK, "from_fds (socket): %s", err.msg);
+    }
+    if (c) {
+        hs_result got[N_FREE];
+        static double back[BARS];
+        CHECK(hs_client_sweep(c, series, BARS, free_windows, N_FREE, got, &err) == HS_OK && same_results(got, reference, N_FREE),
+              "from_fds (%s) sweep: %s", use_pipes ? "pipes" : "socket", err.msg);
+        CHECK(hs_client_echo(c, series, BARS, back, &err) == HS_OK && memcmp(back, series, sizeof back) == 0,
+              "from_fds (%s) echo: %s", use_pipes ? "pipes" : "socket", err.msg);
+        hs_client_close(c); /* closes the fds: the server sees end of input and exits 0 */
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "serve --listen stdio: exit status %d", status);
+}
+
 /* ---- load ---------------------------------------------------------------------------------------- */
 /* The expected replies of every live append step, from two independent in-process sources. */
 static int make_live_reference(void) {
@@ -343,6 +467,11 @@ int main(void) {
     check_basics(urls[2]);
     check_timeout();
     check_huge_error_reply();
+    check_huge_hello_reply();
+    check_interrupt();
+    check_connect_errors();
+    check_from_fds(0);
+    check_from_fds(1);
     for (int k = 0; k < 3; k++) check_late_reply(urls[k]);
     if (make_live_reference()) return 1;
     pthread_t t[N_THREADS];

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""`hmasweep serve --listen URL`: every scheme of the transport table (engine/transport.h) through --listen,
+each answering HELLO, ECHO and a sweep with the same bytes as `hmasweep run`; several listeners at once;
+the old flags as sugar for the same URLs; and the refusals, each exit 2 with a message that names the
+URL: an unknown scheme, a malformed address, stdio: with another listener, more than 8 listeners.
+
+usage: test_listen.py path/to/hmasweep [emulator prefix...]"""
+import os, struct, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wire_client import Checks, Conn, Server, frame, gen_series, raw, results, run_json, stdio_call
+
+cli = sys.argv[1:]
+check = Checks()
+args = ["--bars", "2000", "--seed", "4", "--lengths", "2,6,31"]
+close = gen_series(cli, *args[:-2])
+combos = run_json(cli, *args)["combos"]
+windows = [g["windows"] for g in combos]
+want_pnl = struct.pack("<%dd" % len(combos), *[g["pnl"] for g in combos])
+
+
+def exercise(c, what):
+    code, body = c.call(raw(2, "I", 1))
+    check(code is None and struct.unpack_from("<I", body)[0] == 1, what + ": HELLO protocol 1")
+    code, body = c.call(frame(1, close, []))
+    check(code is None and body == struct.pack("<%dd" % len(close), *close), what + ": echo")
+    code, body = c.call(frame(0, close, windows))
+    check(code is None, f"{what}: sweep: {body if code else ''}")
+    if code is None:
+        pnl, trades = results(body, len(combos))
+        check(trades == [g["trades"] for g in combos] and struct.pack("<%dd" % len(pnl), *pnl) == want_pnl,
+              what + ": sweep differs from `hmasweep run`")
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    build = os.path.dirname(os.path.abspath(cli[-1]))
+    relay = next(p for p in (os.path.join(build, "shm_relay-run"), os.path.join(build, "shm_relay")) if os.path.exists(p))
+    shm = "hs_listen_%d" % os.getpid()
+    # every scheme with a listener, through --listen only, at once
+    server = Server(cli, "--listen", "unix:" + os.path.join(tmp, "a.sock"), "--listen", "tcp://127.0.0.1:0",
+                    "--listen", "shm:" + shm, "--listen", "unix:" + os.path.join(tmp, "b.sock"))
+    try:
+        kinds = [u.split(":", 1)[0] for u in server.urls]
+        check(kinds == ["unix", "tcp", "shm", "unix"], f"ready line lists the URLs in order: {server.urls}")
+        check(server.urls[1].startswith("tcp://127.0.0.1:") and not server.urls[1].endswith(":0"),
+              f"tcp port 0 is reported as the real port: {server.urls[1]}")
+        for url in server.urls:
+            c = Conn(url, timeout=60, relay=relay)
+            exercise(c, "--listen " + url)
+            c.close()
+    finally:
+        rc, err = server.stop()
+        check(rc == 0, f"server exit {rc}: {err}")
+    check(not os.path.exists(os.path.join(tmp, "a.sock")), "unix socket file removed at exit")
+
+    # stdio: through --listen
+    rc, frames = stdio_call(cli, frame(0, close, windows) + frame(1, close, []), "--listen", "stdio:")
+    check(rc == 0 and len(frames) == 2 and frames[0][0] is None, f"--listen stdio:: exit {rc}, {len(frames)} replies")
+    if len(frames) == 2 and frames[0][0] is None:
+        pnl, trades = results(frames[0][1], len(combos))
+        check(struct.pack("<%dd" % len(pnl), *pnl) == want_pnl, "--listen stdio:: sweep differs from `hmasweep run`")
+
+    # the old flags are sugar for the same URLs
+    server = Server(cli, "--unix", os.path.join(tmp, "c.sock"), "--tcp", "127.0.0.1:0", "--shm", shm + "x")
+    try:
+        check([u.split(":", 1)[0] for u in server.urls] == ["unix", "tcp", "shm"], f"sugar URLs: {server.urls}")
+        check(server.urls[0] == "unix:" + os.path.join(tmp, "c.sock") and server.urls[2] == "shm:" + shm + "x",
+              f"--unix PATH is unix:PATH, --shm NAME is shm:NAME: {server.urls}")
+    finally:
+        rc, err = server.stop()
+        check(rc == 0, f"sugar server exit {rc}: {err}")
+
+    # refusals: exit 2, the message names the URL (and, for a scheme, the ones there are)
+    many = []
+    for k in range(9):
+        many += ["--listen", "unix:" + os.path.join(tmp, "m%d.sock" % k)]
+    for argv, says in (
+        (["--listen", "http://127.0.0.1:80"], ["'http://127.0.0.1:80'", "unknown scheme", "unix:PATH", "tcp://HOST:PORT", "shm:NAME", "stdio:"]),
+        (["--listen", "unix"], ["'unix'", "unknown scheme"]),
+        (["--listen", "tcp://nohostport"], ["--listen tcp://nohostport", "HOST:PORT"]),
+        (["--listen", "tcp://127.0.0.1:70000"], ["--listen tcp://127.0.0.1:70000", "0 to 65535"]),
+        (["--listen", "unix:"], ["--listen unix:", "empty path"]),
+        (["--listen", "shm:a b"], ["--listen shm:a b", "letters"]),
+        (["--listen", "stdio:x"], ["--listen stdio:x", "no address"]),
+        (["--tcp", "nohostport"], ["--tcp nohostport", "HOST:PORT"]),
+        (["--listen", "stdio:", "--listen", "unix:" + os.path.join(tmp, "d.sock")], ["--listen stdio:", "cannot be combined"]),
+        (many, ["at most 8 listeners", "unix:" + os.path.join(tmp, "m8.sock")]),
+        (["--listen"], ["--listen needs a value"]),
+    ):
+        p = subprocess.run(cli + ["serve", *argv], capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+        err = p.stderr.decode()
+        check(p.returncode == 2 and all(s in err for s in says), f"serve {' '.join(argv)[:80]}: exit {p.returncode}, {err!r}")
+    check(not any(os.path.exists(os.path.join(tmp, "m%d.sock" % k)) for k in range(9)) and
+          not os.path.exists(os.path.join(tmp, "d.sock")), "a refused command line leaves no socket file")
+
+sys.exit(check.done("test_listen"))
