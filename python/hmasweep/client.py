@@ -79,8 +79,8 @@ class Client:
     raises ValueError; a server that is not there, ConnectionError.
     """
 
-    _c = None  # the C client
-    _server_variant = None
+    _c: _core._CClient  # the C client: the only path
+    _server_variant: Optional[str] = None
 
     def __init__(self, url: str, *, token: Optional[bytes] = None, timeout: Optional[float] = DEFAULT_TIMEOUT) -> None:
         self.url = url
@@ -107,8 +107,7 @@ class Client:
 
     # ---- plumbing ---------------------------------------------------------------------------------
     def close(self) -> None:
-        if self._c is not None:
-            self._c.close()
+        self._c.close()  # closing twice is harmless
 
     def __enter__(self) -> Client:
         return self
