@@ -58,7 +58,10 @@ static const char *const usage_run =
     "  --max-bytes N       refuse an input larger than N bytes (default 1 GiB)\n"
     "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default " CLI_DEFAULT_GRID ")\n"
     "  --lengths A,B,...   explicit lengths (each >= 2)\n"
-    "  --format FMT        table (default), json or csv\n"
+    "  --fee X             round-trip cost as a fraction, 0 <= X < 1 (default 0.0009 = 0.09%; docs/spec.md §8)\n"
+    "  --format FMT        table (default), json or csv; every format carries the six statistics of\n"
+    "                      docs/spec.md §8 (json/csv in full, %.17g; the table shows win rate, profit\n"
+    "                      factor and max drawdown)\n"
     "  --repeat N          run the sweep N times and report the median time\n"
     "  --inputs SPEC       sweep a universe of series instead (`hmasweep run --inputs x --help`)\n"
     "  --help              this text\n";
@@ -117,6 +120,8 @@ typedef struct {
     const int64_t *lengths;
     const hs_windows *windows;
     const hs_result *results;
+    const hs_stats *stats;
+    double fee;
     double seconds, process_seconds;
     int default_data;
     char sha[65];
@@ -133,8 +138,8 @@ static void print_json_number(double x) {
  * what --variant said; "isa" and "threads" are what ran. */
 static void print_json(const run_report *r) {
     printf("{\"variant\": \"%s\", \"requested\": \"%s\", \"isa\": \"%s\", \"threads\": %d, \"bars\": %zu, "
-           "\"series_sha256\": \"%s\", \"seconds\": %.9g, \"combos\": [",
-           r->ran, r->variant, r->isa, r->threads, r->bars, r->sha, r->seconds);
+           "\"series_sha256\": \"%s\", \"fee\": %.17g, \"seconds\": %.9g, \"combos\": [",
+           r->ran, r->variant, r->isa, r->threads, r->bars, r->sha, r->fee, r->seconds);
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
         printf("%s\n  {\"length\": %lld, \"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], \"trades\": %lld, "
@@ -142,18 +147,29 @@ static void print_json(const run_report *r) {
                c ? "," : "", (long long)r->lengths[c], (long long)w[0], (long long)w[1], (long long)w[2],
                (long long)w[3], (long long)w[4], (long long)w[5], (long long)r->results[c].trades);
         print_json_number(r->results[c].pnl);
-        printf("}");
+        const hs_stats *s = &r->stats[c];
+        printf(", \"wins\": %lld, \"gross_profit\": ", (long long)s->wins);
+        print_json_number(s->gross_profit);
+        printf(", \"gross_loss\": ");
+        print_json_number(s->gross_loss);
+        printf(", \"sum_sq\": ");
+        print_json_number(s->sum_sq);
+        printf(", \"max_drawdown\": ");
+        print_json_number(s->max_drawdown);
+        printf(", \"bars_held\": %lld}", (long long)s->bars_held);
     }
     printf("\n]}\n");
 }
 
 static void print_csv(const run_report *r) {
-    printf("combo,length,w0,w1,w2,w3,w4,w5,trades,pnl\n");
+    printf("combo,length,w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_sq,max_drawdown,bars_held\n");
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
-        printf("%zu,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g\n", c, (long long)r->lengths[c], (long long)w[0],
-               (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5],
-               (long long)r->results[c].trades, r->results[c].pnl);
+        const hs_stats *s = &r->stats[c];
+        printf("%zu,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g,%lld,%.17g,%.17g,%.17g,%.17g,%lld\n", c,
+               (long long)r->lengths[c], (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
+               (long long)w[4], (long long)w[5], (long long)r->results[c].trades, r->results[c].pnl, (long long)s->wins,
+               s->gross_profit, s->gross_loss, s->sum_sq, s->max_drawdown, (long long)s->bars_held);
     }
 }
 
@@ -161,23 +177,26 @@ static void print_table(const run_report *r) {
     const char *target = hs_variant_alias(r->variant, NULL);
     char shown[96];
     snprintf(shown, sizeof shown, target ? "%s = %s" : "%s", r->variant, target);
-    printf("hmasweep run: variant %s (isa %s, %d thread%s), %zu bars, %zu combos\n", shown, r->isa,
-           r->threads, r->threads == 1 ? "" : "s", r->bars, r->n_combos);
-    printf("%5s %6s %6s %6s %4s %5s %5s %6s %9s %18s\n", "combo", "L", "w0", "w1", "w2", "w3", "w4", "w5", "trades",
-           "pnl");
+    printf("hmasweep run: variant %s (isa %s, %d thread%s), %zu bars, %zu combos, fee %g\n", shown, r->isa,
+           r->threads, r->threads == 1 ? "" : "s", r->bars, r->n_combos, r->fee);
+    printf("%5s %6s %6s %6s %4s %5s %5s %6s %9s %18s %7s %7s %12s\n", "combo", "L", "w0", "w1", "w2", "w3", "w4", "w5",
+           "trades", "pnl", "win%", "pf", "max_dd");
     long long total = 0;
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
-        printf("%5zu %6lld %6lld %6lld %4lld %5lld %5lld %6lld %9lld %18.9f\n", c, (long long)r->lengths[c],
-               (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5],
-               (long long)r->results[c].trades, r->results[c].pnl);
+        hs_derived d;
+        hs_stats_derive(&r->results[c], &r->stats[c], r->bars, &d);
+        printf("%5zu %6lld %6lld %6lld %4lld %5lld %5lld %6lld %9lld %18.9f %7.2f %7.3f %12.4f\n", c,
+               (long long)r->lengths[c], (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
+               (long long)w[4], (long long)w[5], (long long)r->results[c].trades, r->results[c].pnl, 100.0 * d.win_rate,
+               d.profit_factor, r->stats[c].max_drawdown);
         total += r->results[c].trades;
     }
     if (r->n_combos) {
         const hs_result *f = &r->results[0];
         printf("fingerprint: combo 0 (L=%lld): %lld trades, PnL %.2f", (long long)r->lengths[0], (long long)f->trades,
                f->pnl);
-        if (r->default_data && r->lengths[0] == HS_DEFAULT_GRID_LO) {
+        if (r->default_data && r->lengths[0] == HS_DEFAULT_GRID_LO && r->fee == HS_DEFAULT_FEE) {
             int match = f->trades == HS_STUDY_TRADES && fabs(f->pnl - HS_STUDY_PNL) < 0.005;
             printf(" — study: %d trades, %.2f: %s", HS_STUDY_TRADES, HS_STUDY_PNL, match ? "MATCH" : "MISMATCH");
         }
@@ -267,15 +286,17 @@ static int cmd_run(int argc, char **argv) {
     }
     hs_windows *windows = malloc(n_combos * sizeof *windows);
     hs_result *results = malloc(n_combos * sizeof *results);
+    hs_stats *stats = malloc((n_combos ? n_combos : 1) * sizeof *stats);
     double *times = malloc((size_t)o.repeat * sizeof *times);
     hs_error err = {{0}};
-    hs_status st = windows && results && times ? HS_OK : HS_ERR_NOMEM;
+    hs_status st = windows && results && stats && times ? HS_OK : HS_ERR_NOMEM;
     if (st != HS_OK) snprintf(err.msg, sizeof err.msg, "out of memory for %zu combos", n_combos);
     for (size_t c = 0; st == HS_OK && c < n_combos; c++) st = hs_windows_from_length(lengths[c], &windows[c], &err);
 
     hs_sweep_report ran = {0};
     hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
     opt.variant = variant, opt.isa = o.isa, opt.threads = (int)o.threads, opt.report = &ran;
+    opt.stats = stats, opt.fee = o.fee, opt.has_fee = o.has_fee;
     for (long long k = 0; st == HS_OK && k < o.repeat; k++) {
         double t0 = now_seconds();
         st = hs_sweep(close, n_bars, windows, n_combos, results, &opt, &err);
@@ -283,8 +304,8 @@ static int cmd_run(int argc, char **argv) {
     }
     if (st == HS_OK) {
         qsort(times, (size_t)o.repeat, sizeof *times, cmp_double);
-        run_report r = {variant, ran.variant, ran.isa, ran.threads, n_bars, n_combos, lengths, windows, results,
-                        times[o.repeat / 2], 0, is_default_data(&o), {0}};
+        run_report r = {variant, ran.variant, ran.isa, ran.threads, n_bars,  n_combos, lengths, windows, results,
+                        stats,   o.fee,      times[o.repeat / 2], 0, is_default_data(&o), {0}};
         hs_series_sha256(close, n_bars, r.sha);
         r.process_seconds = now_seconds() - t_process;
         if (strcmp(o.format, "json") == 0) print_json(&r);
@@ -294,6 +315,7 @@ static int cmd_run(int argc, char **argv) {
     free(times);
     free(windows);
     free(results);
+    free(stats);
     free(close);
     free(lengths);
     return st == HS_OK ? 0 : cli_fail(exit_code_for(st), "%s", err.msg);
@@ -407,6 +429,7 @@ static const char *const usage_trades =
     "  --windows A,...,F   six explicit windows instead (wire order, each >= 1)\n"
     "  --seed N --bars N --vol X --start X   synthetic series (default %u, %u, %g, %g)\n"
     "  --input FILE        read the close series instead (as `run`)\n"
+    "  --fee X             round-trip cost as a fraction, 0 <= X < 1 (default 0.0009; as `run`)\n"
     "  --format FMT        table (default), csv or json\n";
 
 /* Parse exactly six comma-separated windows, each >= 1. */
@@ -469,7 +492,9 @@ static int cmd_trades(int argc, char **argv) {
         }
         if ((rc = cli_parse_common(argc, argv, &i, &o, &handled))) return rc;
         if (handled) continue;
-        if (cli_option_value(argc, argv, &i, "--input", &v, &missing)) {
+        if (cli_parse_fee(argc, argv, &i, &o, &rc)) {
+            if (rc) return rc;
+        } else if (cli_option_value(argc, argv, &i, "--input", &v, &missing)) {
             if (missing) return cli_fail(EXIT_USAGE, "--input needs a file name");
             o.input = v;
         } else if (cli_option_value(argc, argv, &i, "--length", &v, &missing)) {
@@ -503,12 +528,14 @@ static int cmd_trades(int argc, char **argv) {
     size_t n_bars = 0, n = 0;
     if ((rc = load_series(&o, &close, &n_bars))) return rc;
     hs_trade *t = NULL;
-    hs_status st = hs_trade_log(close, n_bars, &w, NULL, 0, &n, &err);
+    hs_sweep_options fee = HS_SWEEP_OPTIONS_INIT;
+    fee.fee = o.fee, fee.has_fee = o.has_fee;
+    hs_status st = hs_trade_log_opt(close, n_bars, &w, NULL, 0, &n, &fee, &err);
     if (st == HS_OK && !(t = malloc((n ? n : 1) * sizeof *t))) {
         snprintf(err.msg, sizeof err.msg, "out of memory for %zu trades", n);
         st = HS_ERR_NOMEM;
     }
-    if (st == HS_OK) st = hs_trade_log(close, n_bars, &w, t, n, &n, &err);
+    if (st == HS_OK) st = hs_trade_log_opt(close, n_bars, &w, t, n, &n, &fee, &err);
     if (st == HS_OK) {
         double pnl = 0.0;
         for (size_t k = 0; k < n; k++) pnl += t[k].pnl;

@@ -77,6 +77,7 @@ cli_options cli_default_options(void) {
     o.start = HS_DEFAULT_START;
     o.format = NULL;
     o.repeat = 1;
+    o.fee = HS_DEFAULT_FEE;
     return o;
 }
 
@@ -225,6 +226,26 @@ int cli_parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *
     return 0;
 }
 
+int cli_parse_fee(int argc, char **argv, int *i, cli_options *o, int *rc) {
+    const char *v = NULL;
+    int missing = 0;
+    *rc = 0;
+    if (!cli_option_value(argc, argv, i, "--fee", &v, &missing)) return 0;
+    char *end;
+    double fee = missing ? NAN : strtod(v, &end);
+    hs_error err;
+    if (missing || !*v || *end) {
+        *rc = cli_fail(EXIT_USAGE, "--fee needs a number: the round-trip cost as a fraction, 0 <= fee < 1 (got '%s')",
+                       missing ? "" : v);
+    } else if (hs_check_fee(fee, &err) != HS_OK) {
+        *rc = cli_fail(EXIT_USAGE, "--fee '%s': %s", v, err.msg);
+    } else {
+        o->fee = fee;
+        o->has_fee = 1;
+    }
+    return 1;
+}
+
 /* `run`'s options (without --inputs, which cli/main.c hands to the universe sweep): 0 with *o filled (or
  * *help set at --help/-h), else the exit status after naming the problem on stderr.  Pure otherwise:
  * no output on stdout, no sweep; the grid/lengths text is checked later by cli_parse_grid/lengths. */
@@ -240,7 +261,9 @@ int cli_parse_run(int argc, char **argv, cli_options *o, int *help) {
         if (handled) continue;
         if ((rc = cli_parse_kernel_choice(argc, argv, &i, o, &handled))) return rc;
         if (handled) continue;
-        if (cli_option_value(argc, argv, &i, "--input", &v, &missing)) {
+        if (cli_parse_fee(argc, argv, &i, o, &rc)) {
+            if (rc) return rc;
+        } else if (cli_option_value(argc, argv, &i, "--input", &v, &missing)) {
             if (missing) return cli_fail(EXIT_USAGE, "--input needs a file name");
             o->input = v;
         } else if (cli_option_value(argc, argv, &i, "--grid", &v, &missing)) {

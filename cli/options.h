@@ -19,6 +19,8 @@ typedef struct {
     long long bars, threads, repeat;
     unsigned long long max_bytes; /* --max-bytes: input cap (0 = the library's default) */
     double vol, start;
+    double fee;  /* --fee: the round-trip cost (docs/spec.md §8), HS_DEFAULT_FEE unless given */
+    int has_fee; /* --fee was given */
 } cli_options;
 
 __attribute__((format(printf, 2, 3))) int cli_fail(int code, const char *fmt, ...);
@@ -37,4 +39,6 @@ int cli_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out
 int cli_parse_common(int argc, char **argv, int *i, cli_options *o, int *handled);
 int cli_parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *handled);
 int cli_parse_run(int argc, char **argv, cli_options *o, int *help);
+/* --fee X: 1 and o->fee set when argv[*i] is --fee (a bad fee: *rc = EXIT_USAGE, named on stderr). */
+int cli_parse_fee(int argc, char **argv, int *i, cli_options *o, int *rc);
 #endif

@@ -47,6 +47,40 @@ typedef struct { int64_t w[6]; } hs_windows;
 /* One combo's result (docs/spec.md §4): number of closed trades and summed PnL in percentage points. */
 typedef struct { double pnl; int64_t trades; } hs_result;
 
+/* ---- costs and statistics (docs/spec.md §8, spec v2) ------------------------------------------- */
+/* The round-trip cost a trade pays, as a fraction: keep = 1 − fee multiplies its gross return (§8).
+ * The default gives exactly the v1 bits (docs/spec.md §5's fingerprint). */
+#define HS_DEFAULT_FEE 0.0009
+/* fee finite and 0 <= fee < 1; otherwise HS_ERR_USAGE with a message that names the value. */
+HS_API hs_status hs_check_fee(double fee, hs_error *err);
+
+/* One combo's six statistics (docs/spec.md §8), taken in booking order inside the books every variant
+ * shares, so they have the same bits on every variant, ISA, thread count and live session.  With no
+ * trade every field is 0.  p is a trade's booked PnL (percentage points, after the fee). */
+typedef struct {
+    int64_t wins;        /* trades with p > 0                                                        */
+    double gross_profit; /* sum of p over p > 0                                                       */
+    double gross_loss;   /* sum of p over p < 0 (never positive)                                      */
+    double sum_sq;       /* sum of p·p                                                                */
+    double max_drawdown; /* deepest fall of the closed-trade equity below its running high (from 0.0) */
+    int64_t bars_held;   /* sum of exit_bar − entry_bar                                               */
+} hs_stats;
+
+/* What a front end shows, derived from a combo's result and statistics as docs/spec.md §8 defines them. */
+typedef struct {
+    double win_rate;      /* wins / trades                                       (NaN with no trade)      */
+    double profit_factor; /* gross_profit / −gross_loss; +inf with no losing trade but a winning one,
+                           * NaN with neither                                                              */
+    double mean_trade;    /* m = pnl / trades                                    (NaN with no trade)      */
+    double std_trade;     /* sqrt((sum_sq − trades·m²) / (trades − 1))           (NaN below two trades)   */
+    double sharpe;        /* m / std_trade, per trade                            (NaN where std is NaN)   */
+    double exposure;      /* bars_held / n_bars                                                            */
+} hs_derived;
+
+/* The derived figures of one combo; n_bars is the length of the series it was swept over (0: exposure
+ * NaN).  Plain IEEE double, no FMA, in the order the comments above write. */
+HS_API void hs_stats_derive(const hs_result *result, const hs_stats *stats, size_t n_bars, hs_derived *out);
+
 /* ---- data (docs/spec.md §1) -------------------------------------------------------------------- */
 #define HS_DEFAULT_SEED 42u
 #define HS_DEFAULT_BARS 150000u
@@ -130,9 +164,15 @@ typedef struct {
      * hs_sweep then returns HS_ERR_CANCELLED and out[] is unspecified.  NULL: no calls, no cost. */
     int (*progress)(void *user, size_t done, size_t total);
     void *progress_user; /* passed to progress as `user` */
+    /* Spec v2 (docs/spec.md §8; API 1.2).  A struct zeroed by the caller must not mean "fee 0", so the fee
+     * counts only where has_fee is non-zero: has_fee 0 (or a struct_size that ends before it) is the
+     * default, HS_DEFAULT_FEE.  A fee set is checked (hs_check_fee): HS_ERR_USAGE naming the value. */
+    hs_stats *stats; /* out: one per combo, as out[] (NULL = not wanted; the books compute them anyway) */
+    double fee;      /* the round-trip cost when has_fee != 0                                           */
+    int has_fee;     /* 0: HS_DEFAULT_FEE; non-zero: `fee`                                              */
 } hs_sweep_options;
 
-#define HS_SWEEP_OPTIONS_INIT {NULL, NULL, 0, sizeof(hs_sweep_options), NULL, NULL, NULL}
+#define HS_SWEEP_OPTIONS_INIT {NULL, NULL, 0, sizeof(hs_sweep_options), NULL, NULL, NULL, NULL, HS_DEFAULT_FEE, 0}
 
 /* The most threads a sweep asks OpenMP for.  More is refused with HS_ERR_USAGE (libgomp crashes or exits
  * the process on 10^5 threads).  Within it, the library runs fewer threads than asked where it sees that
@@ -158,7 +198,8 @@ typedef struct {
  * (bad price, too short for a window) does not stop the others: its status goes to series_status[s]
  * (when non-NULL), its message to series_err[s] (when non-NULL), its rows are pnl = NaN, trades = -1,
  * and it counts in *n_failed (when non-NULL).  The call itself fails only for a bad request (unknown
- * variant or ISA, NULL pointers) or when memory runs out. */
+ * variant or ISA, NULL pointers, a bad fee) or when memory runs out.  opt->stats, when non-NULL, gets the
+ * statistics laid out as out[] (a failed series' are all zero); opt's fee applies to every series. */
 HS_API hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_windows *combos, size_t n_combos,
                                hs_result *out, hs_status *series_status, hs_error *series_err, size_t *n_failed,
                                const hs_sweep_options *opt, hs_error *err);
@@ -207,6 +248,11 @@ typedef struct {
  * bit, and *n_trades equals its trades.  Validates the series and the windows as hs_sweep does. */
 HS_API hs_status hs_trade_log(const double *close, size_t n_bars, const hs_windows *combo, hs_trade *out, size_t cap,
                               size_t *n_trades, hs_error *err);
+/* The same with options (API 1.2): the fee (opt->has_fee, opt->fee) the trades are booked with, and, when
+ * opt->stats is non-NULL, the combo's statistics into opt->stats[0] (hs_sweep's bits for the combo).
+ * variant, isa, threads and progress are not read; opt NULL = the defaults. */
+HS_API hs_status hs_trade_log_opt(const double *close, size_t n_bars, const hs_windows *combo, hs_trade *out,
+                                  size_t cap, size_t *n_trades, const hs_sweep_options *opt, hs_error *err);
 
 /* ---- live mode (docs/live.md) ------------------------------------------------------------------ *
  * One bar at a time, the same results as the sweep: after every append, each combo's pnl and trades
@@ -219,12 +265,21 @@ typedef struct hs_live hs_live;
 /* A live session over a history close[0..n_bars) (n_bars >= 1) and n_combos combos (any six windows). */
 HS_API hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                               hs_live **out, hs_error *err);
+/* The same with options (API 1.2): the session books its trades with opt's fee (has_fee/fee; the other
+ * fields are not read; opt NULL = the defaults).  hs_live_open is this with the default fee. */
+HS_API hs_status hs_live_open_opt(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                                  const hs_sweep_options *opt, hs_live **out, hs_error *err);
 /* Append k >= 1 bars; fills, per combo (each array n_combos long; any may be NULL): pnl and trades equal to a
  * batch sweep over every bar so far (the open position closed at the newest close, as docs/spec.md §4 does at the
  * end), position after the newest bar (-1,0,+1), crossed = 1 if a cross happened in the k new bars.
  * Bad prices (NaN, inf, <= 0) fail with HS_ERR_DATA and leave the session unchanged. */
 HS_API hs_status hs_live_append(hs_live *s, const double *bars, size_t k, double *pnl, int64_t *trades,
                                 int8_t *position, uint8_t *crossed, hs_error *err);
+/* Every combo's statistics (docs/spec.md §8) after the latest append (or the open): out[0..n_combos), equal
+ * to a batch sweep's over every bar so far (the open position closed at the newest close, as the pnl the
+ * append reports).  Computed on demand from the books: an append that nobody reads them after costs
+ * nothing more. */
+HS_API hs_status hs_live_stats(const hs_live *s, hs_stats *out, hs_error *err);
 HS_API size_t hs_live_combos(const hs_live *s);
 HS_API size_t hs_live_bars(const hs_live *s);
 HS_API void hs_live_free(hs_live *s);
@@ -239,12 +294,18 @@ HS_API hs_status hs_live_open_many(const double *const *history, const size_t *n
  * price for any symbol fails with HS_ERR_DATA naming the symbol, and no session changes. */
 HS_API hs_status hs_live_append_many(hs_live_many *m, const double *bars, double *pnl, int64_t *trades,
                                      int8_t *position, uint8_t *crossed, hs_error *err);
+/* hs_live_open_many with options (API 1.2: the fee, as hs_live_open_opt), and every symbol's statistics
+ * after the latest call, out[s·n_combos + c] (as hs_live_stats per symbol). */
+HS_API hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                                       const hs_windows *combos, size_t n_combos, const hs_sweep_options *opt,
+                                       hs_live_many **out, hs_error *err);
+HS_API hs_status hs_live_many_stats(const hs_live_many *m, hs_stats *out, hs_error *err);
 HS_API size_t hs_live_many_symbols(const hs_live_many *m);
 HS_API void hs_live_free_many(hs_live_many *m);
 
 /* ---- introspection ------------------------------------------------------------------------------ */
 #define HS_VERSION_MAJOR 1
-#define HS_VERSION_MINOR 1
+#define HS_VERSION_MINOR 2
 #define HS_VERSION_PATCH 0
 /* The library's version, "MAJOR.MINOR.PATCH" (the SONAME is libhmasweep.so.MAJOR). */
 HS_API const char *hs_version(void);

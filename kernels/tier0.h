@@ -12,9 +12,6 @@
 
 #include "hmasweep.h"
 
-/* Round-trip fee of 0.09%, applied to the gross return before the conversion to percent. */
-#define HS_FEE 0.0009
-
 /* WMA denominator w(w+1)/2 — computed as the numba kernel does, `w * (w + 1) / 2` in floating point. */
 static inline double hs_wma_denom(int64_t w) { return (double)(w * (w + 1)) / 2.0; }
 
@@ -58,65 +55,123 @@ typedef struct {
     hs_trade *out;
     size_t cap;
     size_t n;
-    int64_t entry_bar; /* bar of the open position's entry */
 } hs_trade_sink;
 
-/* The stop-and-reverse books of one combo (§4). */
+/* One combo's whole outcome: its result (§4) and its statistics (§8).  The kernels return it; the
+ * drivers split it into the caller's out[] and stats[]. */
 typedef struct {
-    double prev;   /* last non-zero d seen; 0 before any */
-    double entry;  /* entry price of the open position */
-    double pnl;    /* summed PnL, percentage points */
+    hs_result r;
+    hs_stats s;
+} hs_outcome;
+
+/* The stop-and-reverse books of one combo (§4), with the statistics of §8 kept as trades are booked. */
+typedef struct {
+    double prev;       /* last non-zero d seen; 0 before any */
+    double entry;      /* entry price of the open position */
+    double pnl;        /* summed PnL, percentage points */
     int64_t trades;
-    int pos;       /* +1 long, −1 short, 0 flat */
+    int pos;           /* +1 long, −1 short, 0 flat */
+    double keep;       /* 1 − fee (§8), computed once per sweep */
+    int64_t entry_bar; /* bar of the open position's entry */
+    double peak;       /* running high of pnl, from 0.0 (max_drawdown) */
+    hs_stats stats;
 } hs_book;
 
-static inline hs_book hs_book_new(void) { return (hs_book){0.0, 0.0, 0.0, 0, 0}; }
+/* keep = 1 − fee, in double, once (§8).  hs_keep(HS_DEFAULT_FEE) is the v1 constant 1 − 0.0009 bit for
+ * bit (the compiler folded it in double too), so the default fee gives the v1 PnL. */
+static inline double hs_keep(double fee) { return 1.0 - fee; }
+
+static inline hs_book hs_book_new(double keep) {
+    return (hs_book){0.0, 0.0, 0.0, 0, 0, keep, 0, 0.0, {0, 0.0, 0.0, 0.0, 0.0, 0}};
+}
+
+/* One trade's booked PnL: r = pos·(exit/entry − 1), p = ((1 + r)·keep − 1)·100 (§4, §8).  Live mode's
+ * results close open positions with this same function. */
+static inline double hs_trade_pnl(double pos, double entry, double exit, double keep) {
+    double r = pos * (exit / entry - 1.0);
+    return ((1.0 + r) * keep - 1.0) * 100.0;
+}
+
+/* §8's six statistics after booking p (pnl_after = the book's pnl with p added).  Selects, not branches:
+ * whether a trade wins is a coin toss the predictor cannot learn, and adding +0.0 to a sum that is never
+ * −0.0 (it starts at +0.0 and only gets values of one strict sign) leaves its bits as they are, so each
+ * line is exactly §8's conditional update. */
+static inline void hs_stats_book(hs_stats *s, double *peak, double pnl_after, double p, int64_t held) {
+#ifdef HS_BOOK_NO_STATS /* a measuring instrument only (prof/segments/ab_kernel.sh, reports/stats.md) */
+    (void)s, (void)peak, (void)pnl_after, (void)p, (void)held;
+    return;
+#endif
+    s->wins += p > 0.0;
+    s->gross_profit += p > 0.0 ? p : 0.0;
+    s->gross_loss += p < 0.0 ? p : 0.0;
+    s->sum_sq += p * p;
+    *peak = pnl_after > *peak ? pnl_after : *peak;
+    double fall = *peak - pnl_after;
+    s->max_drawdown = fall > s->max_drawdown ? fall : s->max_drawdown;
+    s->bars_held += held;
+}
 
 /* Close the open position at `exit` (bar `bar`) and book one trade.  The trade's PnL is rounded on its
  * own before it is added, so the logged PnLs summed in order give the book's total bit for bit. */
 static inline void hs_book_close_at(hs_book *b, double exit, size_t bar, hs_trade_sink *log) {
-    double r = (double)b->pos * (exit / b->entry - 1.0);
-    double pnl = ((1.0 + r) * (1.0 - HS_FEE) - 1.0) * 100.0;
+    double p = hs_trade_pnl((double)b->pos, b->entry, exit, b->keep);
     if (log) {
-        if (log->n < log->cap) log->out[log->n] = (hs_trade){log->entry_bar, (int64_t)bar, (int8_t)b->pos, b->entry, exit, pnl};
+        if (log->n < log->cap) log->out[log->n] = (hs_trade){b->entry_bar, (int64_t)bar, (int8_t)b->pos, b->entry, exit, p};
         log->n++;
     }
-    b->pnl += pnl;
+    b->pnl += p;
     b->trades += 1;
+    hs_stats_book(&b->stats, &b->peak, b->pnl, p, (int64_t)bar - b->entry_bar);
     b->pos = 0;
 }
 
-/* Visit bar `bar` with a non-NaN d: reverse at a strict sign change of d against the last non-zero d. */
+/* Open a position of sign `pos` at `price`, bar `bar`. */
+static inline void hs_book_open_at(hs_book *b, int pos, double price, size_t bar) {
+    b->pos = pos;
+    b->entry = price;
+#ifndef HS_BOOK_NO_STATS
+    b->entry_bar = (int64_t)bar;
+#endif
+}
+
+/* Visit bar `bar` with a non-NaN d: reverse at a strict sign change of d against the last non-zero d.
+ * Every path passes the true bar index: the statistics need it (bars_held). */
 static inline void hs_book_step_at(hs_book *b, double d, double price, size_t bar, hs_trade_sink *log) {
     int cross = (b->prev > 0.0 && d < 0.0) || (b->prev < 0.0 && d > 0.0);
     if (cross) {
         if (b->pos != 0) hs_book_close_at(b, price, bar, log);
-        b->pos = d > 0.0 ? 1 : -1;
-        b->entry = price;
-        if (log) log->entry_bar = (int64_t)bar;
+        hs_book_open_at(b, d > 0.0 ? 1 : -1, price, bar);
     }
     if (d != 0.0) b->prev = d;
 }
 
-/* The same, for kernels that never log (the bar index is only the log's). */
-static inline void hs_book_step(hs_book *b, double d, double price) { hs_book_step_at(b, d, price, 0, NULL); }
+static inline void hs_book_step(hs_book *b, double d, double price, size_t bar) { hs_book_step_at(b, d, price, bar, NULL); }
+
+static inline hs_outcome hs_book_outcome(const hs_book *b) { return (hs_outcome){{b->pnl, b->trades}, b->stats}; }
 
 /* After the last bar (n_bars − 1): close what is open at the last price and report. */
-static inline hs_result hs_book_finish_at(hs_book *b, double last_price, size_t last_bar, hs_trade_sink *log) {
+static inline hs_outcome hs_book_finish_at(hs_book *b, double last_price, size_t last_bar, hs_trade_sink *log) {
     if (b->pos != 0) hs_book_close_at(b, last_price, last_bar, log);
-    return (hs_result){b->pnl, b->trades};
+    return hs_book_outcome(b);
 }
 
-static inline hs_result hs_book_finish(hs_book *b, double last_price) { return hs_book_finish_at(b, last_price, 0, NULL); }
+static inline hs_outcome hs_book_finish(hs_book *b, double last_price, size_t last_bar) {
+    return hs_book_finish_at(b, last_price, last_bar, NULL);
+}
+
+/* A combo with no d at all (every window longer than the series): no trade, every statistic 0. */
+static inline hs_outcome hs_outcome_empty(void) { return (hs_outcome){{0.0, 0}, {0, 0.0, 0.0, 0.0, 0.0, 0}}; }
 
 /* The books over a whole array of d values, d[start .. n).  Where no d is exactly zero or NaN, the
  * last non-zero d before bar i is d[i−1], so a cross is exactly a sign change between neighbours and the
  * books need visiting only there: hs_book_step then performs the same operations in the same order as
- * the bar-by-bar loop, so the PnL is bit-identical.  With a zero or a NaN anywhere (a NaN only from
- * sums that overflowed on absurd prices), the bar-by-bar loop, which skips NaN bars as docs/spec.md §4 says.
+ * the bar-by-bar loop, so the PnL and the statistics are bit-identical (the bar index travels with the
+ * visit).  With a zero or a NaN anywhere (a NaN only from sums that overflowed on absurd prices), the
+ * bar-by-bar loop, which skips NaN bars as docs/spec.md §4 says.
  * (Measured: the bar-by-bar loop's unpredictable branches were ~15% of the sliding kernel.) */
-static inline hs_result hs_books_log(const double *d, const double *close, size_t start, size_t n, hs_trade_sink *log) {
-    hs_book book = hs_book_new();
+static inline hs_outcome hs_books_log(const double *d, const double *close, size_t start, size_t n, double keep,
+                                      hs_trade_sink *log) {
+    hs_book book = hs_book_new(keep);
     int special = 0;
     for (size_t i = start; i < n; i++) special |= !(d[i] < 0.0 || d[i] > 0.0);
     if (special) {
@@ -130,8 +185,8 @@ static inline hs_result hs_books_log(const double *d, const double *close, size_
     return hs_book_finish_at(&book, close[n - 1], n - 1, log);
 }
 
-static inline hs_result hs_books_over(const double *d, const double *close, size_t start, size_t n) {
-    return hs_books_log(d, close, start, n, NULL);
+static inline hs_outcome hs_books_over(const double *d, const double *close, size_t start, size_t n, double keep) {
+    return hs_books_log(d, close, start, n, keep, NULL);
 }
 
 #endif

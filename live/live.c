@@ -36,6 +36,7 @@
 #include "isa.h"
 #include "live.h"
 #include "live_lanes.h"
+#include "variant.h"
 
 /* ---- a tail: the newest `keep` values of a stream, contiguous in p[len-keep .. len) --------------- */
 typedef struct {
@@ -81,6 +82,10 @@ typedef struct {
 typedef struct {
     double *pnl, *entry, *prev, *pos;
     int64_t *trades;
+    int64_t *entry_bar; /* the open position's entry bar (bars_held) */
+    double *peak;       /* pnl's running high (max_drawdown) */
+    hs_stats *stats;    /* docs/spec.md §8, of the trades booked so far */
+    double keep;        /* 1 − fee, the session's */
 } live_books;
 
 /* The largest close of the last `lookback` bars or more: the current chunk's running maximum and the
@@ -228,17 +233,22 @@ static inline double local_max_push(live_local_max *m, double price) {
 
 /* ---- the books ------------------------------------------------------------------------------------ */
 static inline hs_book book_load(const live_books *b, size_t c) {
-    return (hs_book){b->prev[c], b->entry[c], b->pnl[c], b->trades[c], (int)b->pos[c]};
+    return (hs_book){b->prev[c], b->entry[c],   b->pnl[c],  b->trades[c], (int)b->pos[c],
+                     b->keep,    b->entry_bar[c], b->peak[c], b->stats[c]};
 }
 
-/* Step combo c's books with a non-NaN d; returns 1 when the position changed (a cross: an open position
- * always has prev's sign, and a cross opens the opposite one). */
-static inline int book_step(live_books *b, size_t c, double d, double price) {
+/* Step combo c's books with a non-NaN d at bar `bar`; returns 1 when the position changed (a cross: an open
+ * position always has prev's sign, and a cross opens the opposite one).  Only a cross changes more than
+ * prev, so only then is the rest stored back. */
+static inline int book_step(live_books *b, size_t c, double d, double price, size_t bar) {
     hs_book k = book_load(b, c);
     int before = k.pos;
-    hs_book_step(&k, d, price);
-    b->prev[c] = k.prev, b->entry[c] = k.entry, b->pnl[c] = k.pnl, b->trades[c] = k.trades, b->pos[c] = k.pos;
-    return k.pos != before;
+    hs_book_step(&k, d, price, bar);
+    b->prev[c] = k.prev;
+    if (k.pos == before) return 0;
+    b->entry[c] = k.entry, b->pnl[c] = k.pnl, b->trades[c] = k.trades, b->pos[c] = k.pos;
+    b->entry_bar[c] = k.entry_bar, b->peak[c] = k.peak, b->stats[c] = k.stats;
+    return 1;
 }
 
 /* ---- a group in vector lanes ------------------------------------------------------------------------- */
@@ -268,10 +278,10 @@ static void group_enter(hs_live *s, live_group *g, size_t bar) {
     g->tau_m = NAN; /* every threshold recomputed at the first step */
 }
 
-static inline void group_book(hs_live *s, live_group *g, int l, double d, double price, uint8_t *crossed) {
+static inline void group_book(hs_live *s, live_group *g, int l, double d, double price, size_t bar, uint8_t *crossed) {
     size_t c = lane_combo(g, l);
     if (d != d) return; /* docs/spec.md §4: NaN bars are skipped */
-    if (book_step(&s->books, c, d, price) && crossed) crossed[c] = 1;
+    if (book_step(&s->books, c, d, price, bar) && crossed) crossed[c] = 1;
     double prev = s->books.prev[c];
     unsigned bit = 1u << l;
     g->prevset = (g->prevset & ~bit) | (prev != 0.0 ? bit : 0);
@@ -283,7 +293,7 @@ static void group_step(hs_live *s, live_group *g, size_t bar, double price, doub
     if (bar < g->start) {
         for (int l = 0; l < g->lanes; l++) {
             double d = combo_d(&s->combos[g->first + (size_t)l], &s->close, bar, m);
-            group_book(s, g, l, d, price, crossed);
+            group_book(s, g, l, d, price, bar, crossed);
         }
         return;
     }
@@ -314,13 +324,13 @@ static void group_step(hs_live *s, live_group *g, size_t bar, double price, doub
         int l = __builtin_ctz(amb);
         double d = exact_d(&s->combos[g->first + (size_t)l], &s->close, bar);
         g->exact |= 1u << l;
-        group_book(s, g, l, d, price, crossed);
+        group_book(s, g, l, d, price, bar, crossed);
     }
     /* Certified lanes need their books only where the sign flips against the last non-zero d, or where
      * there is none yet: elsewhere hs_book_step would only replace prev by a d of the same sign. */
     for (unsigned st = certain & (~g->prevset | (signs ^ g->prevneg)); st; st &= st - 1) {
         int l = __builtin_ctz(st);
-        group_book(s, g, l, g->d[l], price, crossed);
+        group_book(s, g, l, g->d[l], price, bar, crossed);
     }
 }
 
@@ -367,6 +377,9 @@ void hs_live_free(hs_live *s) {
     free(s->books.prev);
     free(s->books.pos);
     free(s->books.trades);
+    free(s->books.entry_bar);
+    free(s->books.peak);
+    free(s->books.stats);
     free(s);
 }
 
@@ -438,7 +451,7 @@ size_t hs_live_bytes_for(const hs_windows *combos, size_t n_combos) {
     }
     /* groups: at most one per combo, each with interleaved tails of at most LIVE_LANES_MAX lanes */
     size_t groups = n_combos * (sizeof(live_group) + 2 * LIVE_LANES_MAX * (raw_keep + raw3_keep) * sizeof(double));
-    return sizeof(hs_live) + n_combos * (sizeof(live_combo) + 4 * sizeof(double) + sizeof(int64_t)) + groups +
+    return sizeof(hs_live) + n_combos * (sizeof(live_combo) + 5 * sizeof(double) + 2 * sizeof(int64_t) + sizeof(hs_stats)) + groups +
            (doubles + 2 * history + ring) * sizeof(double);
 }
 
@@ -471,7 +484,7 @@ static int group_init(hs_live *s, size_t gi) {
     return g->raw && g->raw3;
 }
 
-static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes_kernel k) {
+static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes_kernel k, double keep) {
     hs_live *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->k = k;
@@ -494,8 +507,10 @@ static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes
     s->m.ring = calloc(s->m.k, sizeof *s->m.ring);
     s->books = (live_books){calloc(n_combos, sizeof(double)), calloc(n_combos, sizeof(double)),
                             calloc(n_combos, sizeof(double)), calloc(n_combos, sizeof(double)),
-                            calloc(n_combos, sizeof(int64_t))};
-    if (!s->m.ring || !s->books.pnl || !s->books.entry || !s->books.prev || !s->books.pos || !s->books.trades)
+                            calloc(n_combos, sizeof(int64_t)), calloc(n_combos, sizeof(int64_t)),
+                            calloc(n_combos, sizeof(double)), calloc(n_combos, sizeof(hs_stats)), keep};
+    if (!s->m.ring || !s->books.pnl || !s->books.entry || !s->books.prev || !s->books.pos || !s->books.trades ||
+        !s->books.entry_bar || !s->books.peak || !s->books.stats)
         return hs_live_free(s), NULL;
     s->n_groups = (n_combos + (size_t)s->k.width - 1) / (size_t)s->k.width;
     s->groups = calloc(s->n_groups, sizeof *s->groups);
@@ -505,11 +520,16 @@ static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes
     return s;
 }
 
-hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos, hs_live **out,
-                       hs_error *err) {
+hs_status hs_live_open_opt(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                           const hs_sweep_options *opt, hs_live **out, hs_error *err) {
     if (!out) return hs_fail(err, HS_ERR_USAGE, "live open: the session pointer is NULL");
     *out = NULL;
-    hs_status st = hs_check_series(close, n_bars, err);
+    hs_sweep_options known;
+    double fee;
+    hs_status st = hs_read_sweep_options(opt, &known, err);
+    if (st == HS_OK) st = hs_options_fee(&known, &fee, err);
+    if (st != HS_OK) return st;
+    st = hs_check_series(close, n_bars, err);
     if (st != HS_OK) return st;
     if (n_combos == 0) return hs_fail(err, HS_ERR_USAGE, "live open: no combos (n_combos = 0)");
     if (!combos) return hs_fail(err, HS_ERR_USAGE, "live open: the combos pointer is NULL (n_combos = %zu)", n_combos);
@@ -520,11 +540,16 @@ hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *com
     hs_isa isa;
     st = hs_isa_default(&isa, err);
     if (st != HS_OK) return st;
-    hs_live *s = live_alloc(combos, n_combos, lanes_kernel_of(isa));
+    hs_live *s = live_alloc(combos, n_combos, lanes_kernel_of(isa), hs_keep(fee));
     if (!s) return hs_fail(err, HS_ERR_NOMEM, "live open: out of memory for %zu combos", n_combos);
     for (size_t i = 0; i < n_bars; i++) live_step(s, close[i], NULL);
     *out = s;
     return HS_OK;
+}
+
+hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos, hs_live **out,
+                       hs_error *err) {
+    return hs_live_open_opt(close, n_bars, combos, n_combos, NULL, out, err);
 }
 
 /* Every combo's books closed at `last` (docs/spec.md §4's close at the end: hs_book_finish on a copy), as one
@@ -533,8 +558,7 @@ hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *com
 static void live_results(const live_books *b, size_t n, double last, double *pnl, int64_t *trades, int8_t *position) {
     if (pnl)
         for (size_t c = 0; c < n; c++) {
-            double r = b->pos[c] * (last / b->entry[c] - 1.0);
-            double closing = ((1.0 + r) * (1.0 - HS_FEE) - 1.0) * 100.0;
+            double closing = hs_trade_pnl(b->pos[c], b->entry[c], last, b->keep);
             pnl[c] = b->pos[c] != 0.0 ? b->pnl[c] + closing : b->pnl[c];
         }
     if (trades)
@@ -559,6 +583,22 @@ hs_status hs_live_append(hs_live *s, const double *bars, size_t k, double *pnl, 
     return HS_OK;
 }
 
+/* The statistics as a batch sweep over the bars so far has them: each book copied and, where a position is
+ * open, closed at the newest close (bar bars − 1), as hs_book_finish does after the last bar. */
+static void live_stats_of(const hs_live *s, hs_stats *out) {
+    double last = s->close.p[tail_last(&s->close)];
+    for (size_t c = 0; c < s->n_combos; c++) {
+        hs_book k = book_load(&s->books, c);
+        out[c] = hs_book_finish(&k, last, s->bars - 1).s;
+    }
+}
+
+hs_status hs_live_stats(const hs_live *s, hs_stats *out, hs_error *err) {
+    if (!s || !out) return hs_fail(err, HS_ERR_USAGE, "live stats: the %s pointer is NULL", s ? "out" : "session");
+    live_stats_of(s, out);
+    return HS_OK;
+}
+
 size_t hs_live_combos(const hs_live *s) { return s ? s->n_combos : 0; }
 
 size_t hs_live_bars(const hs_live *s) { return s ? s->bars : 0; }
@@ -577,8 +617,9 @@ void hs_live_free_many(hs_live_many *m) {
     free(m);
 }
 
-hs_status hs_live_open_many(const double *const *history, const size_t *n_bars, size_t n_symbols,
-                            const hs_windows *combos, size_t n_combos, hs_live_many **out, hs_error *err) {
+hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                                const hs_windows *combos, size_t n_combos, const hs_sweep_options *opt,
+                                hs_live_many **out, hs_error *err) {
     if (!out) return hs_fail(err, HS_ERR_USAGE, "live open many: the session pointer is NULL");
     *out = NULL;
     if (n_symbols == 0) return hs_fail(err, HS_ERR_USAGE, "live open many: no symbols (n_symbols = 0)");
@@ -590,7 +631,7 @@ hs_status hs_live_open_many(const double *const *history, const size_t *n_bars, 
     m->n_symbols = n_symbols;
     for (size_t i = 0; i < n_symbols; i++) {
         hs_error why;
-        hs_status st = hs_live_open(history[i], n_bars[i], combos, n_combos, &m->s[i], &why);
+        hs_status st = hs_live_open_opt(history[i], n_bars[i], combos, n_combos, opt, &m->s[i], &why);
         if (st != HS_OK) {
             hs_live_free_many(m);
             return hs_fail(err, st, "live open many, symbol %zu: %s", i, why.msg);
@@ -618,6 +659,18 @@ hs_status hs_live_append_many(hs_live_many *m, const double *bars, double *pnl, 
         live_results(&m->s[i]->books, nc, bars[i], pnl ? pnl + at : NULL, trades ? trades + at : NULL,
                      position ? position + at : NULL);
     }
+    return HS_OK;
+}
+
+hs_status hs_live_open_many(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                            const hs_windows *combos, size_t n_combos, hs_live_many **out, hs_error *err) {
+    return hs_live_open_many_opt(history, n_bars, n_symbols, combos, n_combos, NULL, out, err);
+}
+
+hs_status hs_live_many_stats(const hs_live_many *m, hs_stats *out, hs_error *err) {
+    if (!m || !out) return hs_fail(err, HS_ERR_USAGE, "live stats many: the %s pointer is NULL", m ? "out" : "session");
+    size_t nc = m->s[0]->n_combos;
+    for (size_t i = 0; i < m->n_symbols; i++) live_stats_of(m->s[i], out + i * nc);
     return HS_OK;
 }
 

@@ -6,7 +6,9 @@
  * 2. other data — several seeds, sizes and grids, including L = 2..5, odd L and windows at the series
  *    length; series shaped to put d at or near zero; twelve windows not derived from L (w0 > w1,
  *    w3 > w4 > w5, ...) — against the numba peer's values (tests/golden/gate_numba.h), same criteria;
- * 3. for OpenMP variants: 1, 2 and 3 threads give bit-identical results.
+ * 3. for OpenMP variants: 1, 2 and 3 threads give bit-identical results;
+ * 4. the six statistics of docs/spec.md §8, bit for bit, against the reference's (unchecked, scalar) on
+ *    every data set of 2, at the default fee, at fee 0 and at fee 0.01 (whose PnL must match too).
  *
  * usage: gate_variant VARIANT ISA      (exit 77 = skipped: this CPU cannot run ISA; skip() below)
  *        gate_variant --dump DIR       (the data sets' series and windows, for tests/golden/gate_numba.py)
@@ -44,6 +46,53 @@ static hs_status run(const hs_variant *v, hs_isa which, int threads, const doubl
     hs_status st = hs_run_variant(v, which, threads, close, n_bars, w, n, out, &err);
     CHECK(st == HS_OK, "%s/%s failed: %s", v->name, hs_isa_name(which), err.msg);
     return st;
+}
+
+/* run() at a fee, with the statistics. */
+static hs_status run_stats(const hs_variant *v, hs_isa which, int threads, const double *close, size_t n_bars,
+                           const hs_windows *w, size_t n, double fee, hs_result *out, hs_stats *stats) {
+    hs_error err = {{0}};
+    hs_run_terms terms = {hs_keep(fee), stats, NULL};
+    hs_status st = hs_run_variant_terms(v, which, threads, close, n_bars, w, n, out, &terms, &err);
+    CHECK(st == HS_OK, "%s/%s at fee %g failed: %s", v->name, hs_isa_name(which), fee, err.msg);
+    return st;
+}
+
+#define SAME_BITS(a, b) (memcmp(&(a), &(b), sizeof(a)) == 0)
+
+/* The six statistics (and, for tier 0, the result) bit for bit against the reference's. */
+static void gate_stats(const char *label, double fee, const hs_result *got, const hs_stats *gs, const hs_result *want,
+                       const hs_stats *ws, size_t n) {
+    if (variant->tier != 0) return; /* a tier-1 variant's PnL differs, and so may its statistics */
+    for (size_t c = 0; c < n; c++) {
+        const hs_stats *a = &gs[c], *b = &ws[c];
+        CHECK(got[c].trades == want[c].trades && SAME_BITS(got[c].pnl, want[c].pnl),
+              "%s fee %g combo %zu: %lld trades %.17g, reference %lld %.17g", label, fee, c, (long long)got[c].trades,
+              got[c].pnl, (long long)want[c].trades, want[c].pnl);
+        CHECK(a->wins == b->wins && a->bars_held == b->bars_held && SAME_BITS(a->gross_profit, b->gross_profit) &&
+                  SAME_BITS(a->gross_loss, b->gross_loss) && SAME_BITS(a->sum_sq, b->sum_sq) &&
+                  SAME_BITS(a->max_drawdown, b->max_drawdown),
+              "%s fee %g combo %zu: statistics (wins %lld, gp %.17g, gl %.17g, sq %.17g, dd %.17g, held %lld) are not "
+              "the reference's (%lld, %.17g, %.17g, %.17g, %.17g, %lld)",
+              label, fee, c, (long long)a->wins, a->gross_profit, a->gross_loss, a->sum_sq, a->max_drawdown,
+              (long long)a->bars_held, (long long)b->wins, b->gross_profit, b->gross_loss, b->sum_sq, b->max_drawdown,
+              (long long)b->bars_held);
+    }
+}
+
+static const double gate_fees[] = {HS_DEFAULT_FEE, 0.0, 0.01};
+
+/* Item 4 on one data set. */
+static void check_stats_against_reference(const char *label, const double *close, size_t bars, const hs_windows *w,
+                                          size_t n) {
+    const hs_variant *ref = hs_variant_find("unchecked");
+    for (size_t f = 0; f < sizeof gate_fees / sizeof gate_fees[0]; f++) {
+        hs_result got[16], want[16];
+        hs_stats gs[16], ws[16];
+        if (run_stats(variant, isa, 2, close, bars, w, n, gate_fees[f], got, gs) == HS_OK &&
+            run_stats(ref, HS_ISA_SCALAR, 1, close, bars, w, n, gate_fees[f], want, ws) == HS_OK)
+            gate_stats(label, gate_fees[f], got, gs, want, ws, n);
+    }
 }
 
 /* HS_GATE_STRIDE=k gates every k-th combo of the default run (k = 1 when unset).  Set only where the
@@ -218,6 +267,7 @@ static void check_data_sets(void) {
             }
             gate(d.label, got, want, d.lengths, d.n);
         }
+        check_stats_against_reference(d.label, d.close, d.bars, d.w, d.n);
         free(d.close);
     }
 }

@@ -20,7 +20,7 @@ int main(void) {
     CHECK_EQ_I(f.raw3, 8);
     CHECK_EQ_I(f.start, 10); /* raw3 + w5 − 1 = 10 > raw + w2 − 1 = 6 */
     for (size_t i = f.start; i < N; i++) exact[i] = hma3_tier0_at(close, i, w) - hma_tier0_at(close, i, w);
-    hs_result want = hs_books_over(exact, close, f.start, N);
+    hs_result want = hs_books_over(exact, close, f.start, N, hs_keep(HS_DEFAULT_FEE)).r;
     CHECK(want.trades > 10, "the test series should trade (%lld trades)", (long long)want.trades);
 
     /* Every bar where the exact d is negative gets an approximate d of +inf (or -inf where positive):
@@ -28,7 +28,7 @@ int main(void) {
     volatile size_t bars = N; /* a run-time length: GCC 12 misreads max_price's tail loop at a constant one */
     double tau = certify_threshold(close, bars, w);
     for (size_t i = f.start; i < N; i++) approx[i] = (i % 3 == 0) ? (exact[i] < 0 ? INFINITY : -INFINITY) : exact[i];
-    hs_result got = certified_books(approx, close, f.start, N, tau, w);
+    hs_result got = certified_books(approx, close, f.start, N, hs_keep(HS_DEFAULT_FEE), tau, w).r;
     CHECK_EQ_I(got.trades, want.trades);
     CHECK_BITS(got.pnl, want.pnl);
 

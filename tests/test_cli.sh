@@ -113,6 +113,19 @@ fi
 ok '"combos": [' -- run --bars 2000 --lengths 6,9 --format json
 ok "fingerprint: combo 0 (L=6)" -- run --bars 2000 --lengths 6,9
 ok "unchecked" -- variants
+# --fee (docs/spec.md §8): a bad fee is a usage error naming it; every format carries the six statistics
+expect 2 "--fee '1'" -- run "${small[@]}" --lengths 6 --fee 1
+expect 2 "--fee '-0.1'" -- run "${small[@]}" --lengths 6 --fee -0.1
+expect 2 "--fee 'nan'" -- run "${small[@]}" --lengths 6 --fee nan
+expect 2 "--fee 'inf'" -- run "${small[@]}" --lengths 6 --fee inf
+expect 2 "--fee needs a number" -- run "${small[@]}" --lengths 6 --fee abc
+expect 2 "--fee needs a number" -- run "${small[@]}" --lengths 6 --fee
+ok "combo,length,w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_sq,max_drawdown,bars_held" -- \
+  run "${small[@]}" --lengths 6,9 --format csv --fee 0
+ok '"max_drawdown": ' -- run "${small[@]}" --lengths 6,9 --format json --fee 0.001
+ok '"fee": 0.001,' -- run "${small[@]}" --lengths 6,9 --format json --fee 0.001
+ok "win%      pf       max_dd" -- run "${small[@]}" --lengths 6,9
+ok "fee 0.0025" -- run "${small[@]}" --lengths 6,9 --fee 0.0025
 ok "usage: hmasweep run" -- run --help
 ok "(default 42, 150000, 0.0008, 100)" -- run --help  # HS_DEFAULT_* through the help text
 ok "(default 6:200:80)" -- run --help

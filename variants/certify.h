@@ -208,14 +208,14 @@ static inline unsigned vd_certain_bits(hs_vd d, hs_vd tau) {
 /* Certify d[start..n) against tau, recomputing the ambiguous bars in tier-0 order, then run the books.
  * A branch-free scan (vectorised by the compiler) finds whether any bar is ambiguous; only then the
  * scalar loop recomputes those bars. */
-static inline hs_result certified_books(double *d, const double *close, size_t start, size_t n, double tau,
-                                        const int64_t *w) {
+static inline hs_outcome certified_books(double *d, const double *close, size_t start, size_t n, double keep,
+                                         double tau, const int64_t *w) {
     int ambiguous = 0;
     for (size_t i = start; i < n; i++) ambiguous |= !certify_sure(d[i], tau);
     if (ambiguous)
         for (size_t i = start; i < n; i++)
             if (!certify_sure(d[i], tau)) d[i] = hma3_tier0_at(close, i, w) - hma_tier0_at(close, i, w);
-    return hs_books_over(d, close, start, n);
+    return hs_books_over(d, close, start, n, keep);
 }
 
 #endif

@@ -124,18 +124,18 @@ static port_slice port_hma3(port_slice close, const hs_windows *win, double *scr
 
 /* The port's whole combo: the nine arrays, then the bar-by-bar event loop.  `log` is NULL in a sweep (a
  * constant after inlining); hs_trade_log passes a sink to get this same loop's trades (variants/trades.c). */
-static inline hs_result port_combo(const double *close_p, size_t n_bars, const hs_windows *win, double *scratch,
-                                   hs_trade_sink *log) {
+static inline hs_outcome port_combo(const double *close_p, size_t n_bars, const hs_windows *win, double keep,
+                                    double *scratch, hs_trade_sink *log) {
     port_slice close = {(double *)close_p, (int64_t)n_bars};
     port_slice hma = port_hma(close, win, scratch);
     port_slice hma3 = port_hma3(close, win, scratch);
     if (!hma.p || !hma3.p) { /* an allocation failed: the driver turns this into HS_ERR_NOMEM */
         port_drop(hma);
         port_drop(hma3);
-        return (hs_result){NAN, HS_TRADES_NOMEM};
+        return (hs_outcome){{NAN, HS_TRADES_NOMEM}, {0, 0.0, 0.0, 0.0, 0.0, 0}};
     }
 
-    hs_book book = hs_book_new();
+    hs_book book = hs_book_new(keep);
 #ifdef PORT_CERTIFY_EPS
     const int64_t *w = win->w;
     int64_t first = (int64_t)hs_first_bars_of(w).start; /* d is NaN before it, by construction */
@@ -149,15 +149,15 @@ static inline hs_result port_combo(const double *close_p, size_t n_bars, const h
         if (isnan(d)) continue;
         hs_book_step_at(&book, d, PORT_AT(close, i), (size_t)i, log);
     }
-    hs_result r = hs_book_finish_at(&book, PORT_AT(close, close.len - 1), (size_t)(close.len - 1), log);
+    hs_outcome r = hs_book_finish_at(&book, PORT_AT(close, close.len - 1), (size_t)(close.len - 1), log);
     port_drop(hma);
     port_drop(hma3);
     return r;
 }
 
 #ifdef PORT_KERNEL
-hs_result HS_COMBO_ISA(PORT_KERNEL, scalar)(const double *close_p, size_t n_bars, const hs_windows *win,
-                                            double *scratch) {
-    return port_combo(close_p, n_bars, win, scratch, NULL);
+hs_outcome HS_COMBO_ISA(PORT_KERNEL, scalar)(const double *close_p, size_t n_bars, const hs_windows *win,
+                                             double keep, double *scratch) {
+    return port_combo(close_p, n_bars, win, keep, scratch, NULL);
 }
 #endif

@@ -6,24 +6,24 @@
 /* Declarations by isas and shape: one function per ISA for MULTI kernels, one scalar function otherwise;
  * BATCH and SWEEP kernels also declare their batch or whole-sweep function per ISA.  A combination that
  * has no macro here (SCALAR_ONLY with BATCH or SWEEP) does not compile. */
-#define HS_DECLARE_SCALAR_ONLY_COMBO(kernel) hs_result HS_COMBO_ISA(kernel, scalar)(const double *, size_t, const hs_windows *, double *);
+#define HS_DECLARE_SCALAR_ONLY_COMBO(kernel) hs_outcome HS_COMBO_ISA(kernel, scalar)(const double *, size_t, const hs_windows *, double, double *);
 #define HS_DECLARE_MULTI_COMBO(kernel)                                                                        \
-    hs_result HS_COMBO_ISA(kernel, scalar)(const double *, size_t, const hs_windows *, double *);          \
-    hs_result HS_COMBO_ISA(kernel, sse2)(const double *, size_t, const hs_windows *, double *);            \
-    hs_result HS_COMBO_ISA(kernel, avx2)(const double *, size_t, const hs_windows *, double *);            \
-    hs_result HS_COMBO_ISA(kernel, avx512)(const double *, size_t, const hs_windows *, double *);          \
-    hs_result HS_COMBO_ISA(kernel, neon)(const double *, size_t, const hs_windows *, double *);
+    hs_outcome HS_COMBO_ISA(kernel, scalar)(const double *, size_t, const hs_windows *, double, double *);          \
+    hs_outcome HS_COMBO_ISA(kernel, sse2)(const double *, size_t, const hs_windows *, double, double *);            \
+    hs_outcome HS_COMBO_ISA(kernel, avx2)(const double *, size_t, const hs_windows *, double, double *);            \
+    hs_outcome HS_COMBO_ISA(kernel, avx512)(const double *, size_t, const hs_windows *, double, double *);          \
+    hs_outcome HS_COMBO_ISA(kernel, neon)(const double *, size_t, const hs_windows *, double, double *);
 #define HS_BATCH_ISA(kernel, isa) HS_CAT3(hs_batch_, kernel, HS_CAT3(__, isa, ))
 #define HS_DECLARE_BATCH(kernel, isa) \
-    void HS_BATCH_ISA(kernel, isa)(const double *, size_t, const hs_windows *, size_t, hs_result *, double *);
+    void HS_BATCH_ISA(kernel, isa)(const double *, size_t, const hs_windows *, size_t, double, hs_outcome *, double *);
 #define HS_DECLARE_MULTI_BATCH(kernel)                                                                     \
     HS_DECLARE_MULTI_COMBO(kernel)                                                                         \
     HS_DECLARE_BATCH(kernel, scalar) HS_DECLARE_BATCH(kernel, sse2) HS_DECLARE_BATCH(kernel, avx2)         \
     HS_DECLARE_BATCH(kernel, avx512) HS_DECLARE_BATCH(kernel, neon)
 #define HS_SWEEP_ISA(kernel, isa) HS_CAT3(hs_sweep_, kernel, HS_CAT3(__, isa, ))
 #define HS_DECLARE_SWEEP(kernel, isa) \
-    hs_status HS_SWEEP_ISA(kernel, isa)(const double *, size_t, const hs_windows *, size_t, hs_result *, int, hs_cancel *, \
-                                        hs_error *);
+    hs_status HS_SWEEP_ISA(kernel, isa)(const double *, size_t, const hs_windows *, size_t, double, hs_result *,  \
+                                        hs_stats *, int, hs_cancel *, hs_error *);
 #define HS_DECLARE_MULTI_SWEEP(kernel)                                                                     \
     HS_DECLARE_MULTI_COMBO(kernel)                                                                         \
     HS_DECLARE_SWEEP(kernel, scalar) HS_DECLARE_SWEEP(kernel, sse2) HS_DECLARE_SWEEP(kernel, avx2)         \

@@ -539,17 +539,17 @@ static double tier0_d(const double *close, const seg_layout *L, seg_thread *t, c
 
 /* A visit known to be a cross with a position open: the previous bar's sign (certified, = prev) is the
  * opposite of this one.  Exactly what hs_book_step does then, without its tests. */
-static inline void book_reverse(hs_book *b, int negative, double price) {
-    hs_book_close_at(b, price, 0, NULL);
-    b->pos = negative ? -1 : 1;
-    b->entry = price;
+static inline void book_reverse(hs_book *b, int negative, double price, size_t bar) {
+    hs_book_close_at(b, price, bar, NULL);
+    hs_book_open_at(b, negative ? -1 : 1, price, bar);
     b->prev = negative ? -1.0 : 1.0;
 }
 
 /* The books of lane `lane`, bars [lane·S + j_lo, lane·S + j_hi), continuing `book`. */
 static __attribute__((noinline)) void lane_books(const double *close, const seg_layout *L, seg_thread *t, const hs_windows *win, int lane,
                        size_t j_lo, size_t j_hi, hs_book *book) {
-    const double *price = close + (size_t)lane * L->seg;
+    size_t lane_bar = (size_t)lane * L->seg; /* the global bar of the lane's j = 0 */
+    const double *price = close + lane_bar;
     uint64_t prev_sign = 0, prev_unc = 0;
     int any_uncertain = t->uncertain_lanes >> lane & 1; /* usually not: skip reading those bits */
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
@@ -572,7 +572,7 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
             while (visit) {
                 int b = __builtin_ctzll(visit);
                 visit &= visit - 1;
-                book_reverse(book, (int)(s >> b & 1), price[at + (size_t)b]);
+                book_reverse(book, (int)(s >> b & 1), price[at + (size_t)b], lane_bar + at + (size_t)b);
             }
             continue;
         }
@@ -586,7 +586,7 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
             } else {
                 d = (s >> b & 1) ? -1.0 : 1.0; /* certified: the tier-0 d has this sign and is not 0 */
             }
-            if (d == d) hs_book_step(book, d, price[j]);
+            if (d == d) hs_book_step(book, d, price[j], lane_bar + j);
         }
     }
 }
@@ -606,8 +606,9 @@ static void combo_consts(seg_consts *c, const int64_t *w) {
 }
 
 /* The books of one combo after its pass: lane by lane in time order. */
-static hs_result combo_books(const double *close, const seg_layout *L, seg_thread *t, const hs_windows *win) {
-    hs_book book = hs_book_new();
+static hs_outcome combo_books(const double *close, const seg_layout *L, seg_thread *t, const hs_windows *win,
+                              double keep) {
+    hs_book book = hs_book_new(keep);
     size_t first_d = combo_first_d(win->w);
     t->sh->t0_lo = t->sh->t0_hi = t->sh->t0_sparse = 0;
     for (int lane = 0; lane < HS_VN; lane++) {
@@ -619,7 +620,7 @@ static hs_result combo_books(const double *close, const seg_layout *L, seg_threa
     /* level2_signs leaves the uncertain bytes of an all-certain chunk unwritten: they must be zero for
      * the next combo (thread_init zeroes them; only level2_masks and d_masks write them). */
     if (t->uncertain_lanes) memset(t->uncertain, 0, L->seg);
-    return hs_book_finish(&book, close[L->n - 1]);
+    return hs_book_finish(&book, close[L->n - 1], L->n - 1);
 }
 
 /* `count` (<= SEG_GROUP) combos, one slot each, run block by block over the same window of the
@@ -628,7 +629,7 @@ static hs_result combo_books(const double *close, const seg_layout *L, seg_threa
  * (from the earliest first step, split at `second`); a combo starts at its own first step k0, inside a
  * block or on its edge.  Then each combo's books. */
 static void segments_group(const double *close, const seg_layout *L, seg_thread *slots, const hs_windows *wins,
-                           size_t count, hs_result *out) {
+                           size_t count, double keep, hs_result *out, hs_stats *stats) {
     seg_consts c[SEG_GROUP];
     size_t k0[SEG_GROUP], second = L->pad, first = L->steps, wide = 1;
     int live[SEG_GROUP];
@@ -650,9 +651,12 @@ static void segments_group(const double *close, const seg_layout *L, seg_thread 
             if (live[g] && k0[g] < end)
                 combo_block(L, &slots[g], &c[g], xt, slots[0].sh->xw_base, blk > k0[g] ? blk : k0[g], end, second);
     });
-    for (size_t g = 0; g < count; g++)
-        SEG_TIMED(SEG_PART_BOOKS, out[g] = live[g] ? combo_books(close, L, &slots[g], &wins[g])
-                                                   : hs_book_finish(&(hs_book){0}, close[L->n - 1]));
+    for (size_t g = 0; g < count; g++) {
+        hs_outcome o;
+        SEG_TIMED(SEG_PART_BOOKS, o = live[g] ? combo_books(close, L, &slots[g], &wins[g], keep) : hs_outcome_empty());
+        out[g] = o.r;
+        if (stats) stats[g] = o.s;
+    }
 }
 
 /* One thread's part of the sweep's single allocation: two rings (ring × HS_VN doubles each), then the
@@ -709,8 +713,8 @@ static void fill_tile_max(const double *close, size_t t_from, size_t t_to, seg_l
 
 /* The whole sweep: layout once, then combos (each one thread's, grid order, dynamic) over `threads`. */
 hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_t n, const hs_windows *combos,
-                                                     size_t n_combos, hs_result *out, int threads, hs_cancel *cancel,
-                                                     hs_error *err) {
+                                                     size_t n_combos, double keep, hs_result *out, hs_stats *stats,
+                                                     int threads, hs_cancel *cancel, hs_error *err) {
     if (n_combos == 0) return HS_OK;
     seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL};
     int64_t widest = 1, widest_any = 1;
@@ -770,7 +774,7 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
         for (size_t g = 0; g < n_groups; g++) {
             if (hs_cancel_stopped(cancel)) continue; /* stopped: the loop hands out the rest, skipped */
             size_t g0 = g * group, count = n_combos - g0 < group ? n_combos - g0 : group;
-            segments_group(close, &L, slots, combos + g0, count, out + g0);
+            segments_group(close, &L, slots, combos + g0, count, keep, out + g0, stats ? stats + g0 : NULL);
             hs_cancel_tick(cancel, count, me == 0);
         }
         recomputed += sh.recomputed;
@@ -783,8 +787,8 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
 
 /* One combo (the registry's per-combo entry; the drivers call the sweep kernel above instead).  The
  * combo kernel signature cannot report an error, so an allocation failure gives trades = −1, pnl NaN. */
-hs_result HS_COMBO(segments)(const double *close, size_t n, const hs_windows *win, double *scratch) {
-    hs_result r = {NAN, -1};
-    HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(close, n, win, 1, &r, 1, NULL, NULL);
-    return r;
+hs_outcome HS_COMBO(segments)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
+    hs_outcome o = {{NAN, -1}, {0, 0.0, 0.0, 0.0, 0.0, 0}};
+    HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(close, n, win, 1, keep, &o.r, &o.s, 1, NULL, NULL);
+    return o;
 }

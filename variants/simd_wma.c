@@ -54,6 +54,6 @@ static void wma_across_outputs(const double *x, size_t n, size_t first, int64_t 
     }
 }
 
-hs_result HS_COMBO(simd_wma)(const double *close, size_t n, const hs_windows *win, double *scratch) {
-    return pipeline_combo(close, n, win, scratch, wma_across_outputs);
+hs_outcome HS_COMBO(simd_wma)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
+    return pipeline_combo(close, n, win, keep, scratch, wma_across_outputs);
 }

@@ -34,7 +34,7 @@ static void wma_dot_pass(const double *x, size_t n, size_t first, int64_t w, dou
     }
 }
 
-hs_result HS_COMBO(simd_wma_dot)(const double *close, size_t n, const hs_windows *win, double *scratch) {
-    return pipeline_combo_certified(close, n, win, scratch, wma_dot_pass, eps_tier0,
+hs_outcome HS_COMBO(simd_wma_dot)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
+    return pipeline_combo_certified(close, n, win, keep, scratch, wma_dot_pass, eps_tier0,
                                     scratch + (PIPELINE_BUFFERS + 1) * hs_scratch_stride(n));
 }

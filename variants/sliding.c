@@ -71,17 +71,17 @@ static void slide_hma3_raw(const double *x, size_t n, size_t first, int64_t w3, 
 
 /* scratch (registry line: 8 buffers): raw, raw3, d, the certification's tau table and work, and the four
  * buffers of the bounded fallback's tier-0 pipeline (pipeline.h: certified_books_bounded). */
-hs_result hs_combo_sliding__scalar(const double *close, size_t n, const hs_windows *win, double *scratch) {
+hs_outcome hs_combo_sliding__scalar(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
     const int64_t *w = win->w;
     size_t stride = hs_scratch_stride(n);
     double *raw = scratch, *raw3 = scratch + stride, *d = scratch + 2 * stride, *tau = scratch + 3 * stride;
 
     hs_first_bars f = hs_first_bars_of(w);
-    if (f.start >= n) return hs_books_over(NULL, close, n, n);
+    if (f.start >= n) return hs_outcome_empty();
     slide_hma_raw(close, n, f.raw, w[0], w[1], raw);
     slide_hma3_raw(close, n, f.raw3, w[3], w[4], w[5], raw3);
     slide_d(raw, raw3, n, f.start, w[2], w[5], d);
 
     certify_tau_table(close, n, w, eps_slide, certify_lookback(w, SLIDE_BLOCK), tau);
-    return certified_books_bounded(d, close, f.start, n, win, tau, tau + cert_chunks(n), scratch + 4 * stride);
+    return certified_books_bounded(d, close, f.start, n, keep, win, tau, tau + cert_chunks(n), scratch + 4 * stride);
 }

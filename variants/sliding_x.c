@@ -132,8 +132,8 @@ static void second_level(size_t n, size_t from, int64_t (*w)[HS_VN], lanes_scrat
  * in tier-0 order, certified_books.  Every other lane has no zero and no NaN, so (as in hs_books_over) a
  * cross is exactly a sign change between neighbours: one vector compare per bar finds the lanes whose
  * sign flipped, and only their books are visited, with the same hs_book_step as the reference. */
-static void lanes_books(const double *close, size_t n, const lanes_scratch *s, int64_t (*w)[HS_VN],
-                        const size_t *start, size_t second, int live, hs_result *out) {
+static void lanes_books(const double *close, size_t n, double keep, const lanes_scratch *s, int64_t (*w)[HS_VN],
+                        const size_t *start, size_t second, int live, hs_outcome *out) {
     hs_windows wl[HS_VN];
     size_t nc = s->chunks;
     for (int l = 0; l < HS_VN; l++) {
@@ -155,16 +155,16 @@ static void lanes_books(const double *close, size_t n, const lanes_scratch *s, i
 
     hs_book book[HS_VN];
     for (int l = 0; l < HS_VN; l++) {
-        book[l] = hs_book_new();
+        book[l] = hs_book_new(keep);
         if (l >= live || !(ambiguous >> l & 1)) continue;
         for (size_t i = start[l]; i < n; i++) s->lane_d[i] = s->d[i * HS_VN + l];
-        out[l] = certified_books_bounded(s->lane_d, close, start[l], n, &wl[l], s->tau + (size_t)l * nc, s->work,
+        out[l] = certified_books_bounded(s->lane_d, close, start[l], n, keep, &wl[l], s->tau + (size_t)l * nc, s->work,
                                          s->pipe);
     }
     unsigned fast = ~ambiguous & all & ((1u << live) - 1);
     for (int l = 0; l < HS_VN; l++)
         if (fast >> l & 1)
-            for (size_t i = start[l]; i <= second && i < n; i++) hs_book_step(&book[l], s->d[i * HS_VN + l], close[i]);
+            for (size_t i = start[l]; i <= second && i < n; i++) hs_book_step(&book[l], s->d[i * HS_VN + l], close[i], i);
     unsigned prev = second < n ? vd_signbits(vd_loadu(s->d + second * HS_VN)) : 0;
     for (size_t i = second + 1; i < n; i++) {
         unsigned signs = vd_signbits(vd_loadu(s->d + i * HS_VN)), flips = (signs ^ prev) & fast;
@@ -172,16 +172,16 @@ static void lanes_books(const double *close, size_t n, const lanes_scratch *s, i
         while (flips) {
             int l = __builtin_ctz(flips);
             flips &= flips - 1;
-            hs_book_step(&book[l], s->d[i * HS_VN + l], close[i]);
+            hs_book_step(&book[l], s->d[i * HS_VN + l], close[i], i);
         }
     }
     for (int l = 0; l < live; l++)
-        if (fast >> l & 1) out[l] = hs_book_finish(&book[l], close[n - 1]);
+        if (fast >> l & 1) out[l] = hs_book_finish(&book[l], close[n - 1], n - 1);
 }
 
 /* One vector's worth of combos: `live` lanes carry real combos; the rest repeat lane 0's windows. */
-static void sliding_lanes(const double *close, size_t n, const hs_windows *win, int live, hs_result *out,
-                          lanes_scratch *s) {
+static void sliding_lanes(const double *close, size_t n, const hs_windows *win, int live, double keep,
+                          hs_outcome *out, lanes_scratch *s) {
     int64_t w[6][HS_VN];
     size_t raw_from[HS_VN], raw3_from[HS_VN], start[HS_VN], first = 0, second = 0;
     for (int l = 0; l < HS_VN; l++) {
@@ -210,11 +210,11 @@ static void sliding_lanes(const double *close, size_t n, const hs_windows *win, 
             s->d[i * HS_VN + l] = h3.s2 / hs_wma_denom(w[5][l]) - h.s2 / hs_wma_denom(w[2][l]);
         }
     second_level(n, second, w, s);
-    lanes_books(close, n, s, w, start, second, live, out);
+    lanes_books(close, n, keep, s, w, start, second, live, out);
 }
 
 void HS_CAT3(hs_batch_sliding_x__, HS_ISA_NAME, )(const double *close, size_t n, const hs_windows *win, size_t count,
-                                                 hs_result *out, double *scratch) {
+                                                 double keep, hs_outcome *out, double *scratch) {
     lanes_scratch s = split_scratch(scratch, n);
     certify_chunk_max(close, n, s.chunk_max);
     for (size_t c = 0; c < count;) {
@@ -224,22 +224,21 @@ void HS_CAT3(hs_batch_sliding_x__, HS_ISA_NAME, )(const double *close, size_t n,
         int live = 0;
         for (; c < count && live < HS_VN; c++) {
             if (hs_first_bars_of(win[c].w).start >= n) {
-                hs_book none = hs_book_new();
-                out[c] = hs_book_finish(&none, close[n - 1]);
+                out[c] = hs_outcome_empty();
                 continue;
             }
             lane_win[live] = win[c];
             lane_of[live++] = c;
         }
         if (!live) continue;
-        hs_result r[HS_VN];
-        sliding_lanes(close, n, lane_win, live, r, &s);
+        hs_outcome r[HS_VN];
+        sliding_lanes(close, n, lane_win, live, keep, r, &s);
         for (int l = 0; l < live; l++) out[lane_of[l]] = r[l];
     }
 }
 
-hs_result HS_COMBO(sliding_x)(const double *close, size_t n, const hs_windows *win, double *scratch) {
-    hs_result r;
-    HS_CAT3(hs_batch_sliding_x__, HS_ISA_NAME, )(close, n, win, 1, &r, scratch);
+hs_outcome HS_COMBO(sliding_x)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
+    hs_outcome r;
+    HS_CAT3(hs_batch_sliding_x__, HS_ISA_NAME, )(close, n, win, 1, keep, &r, scratch);
     return r;
 }

@@ -70,9 +70,16 @@ typedef struct {
     const hs_windows *combos;
     const costed_combo *order;
     size_t n_combos;
+    double keep;       /* 1 − fee */
     hs_result *out;
+    hs_stats *stats;   /* NULL: not wanted */
     hs_cancel *cancel; /* NULL: no progress callback */
 } sweep_plan;
+
+static void put_outcome(const sweep_plan *p, size_t c, const hs_outcome *o) {
+    p->out[c] = o->r;
+    if (p->stats) p->stats[c] = o->s;
+}
 
 /* One unit, skipped once the sweep is stopped; is_caller: this is the calling thread (it alone calls
  * the progress callback). */
@@ -81,15 +88,16 @@ static void run_unit(const sweep_plan *p, size_t unit_index, double *scratch, in
     size_t first = unit_index * p->unit, count = p->n_combos - first < p->unit ? p->n_combos - first : p->unit;
     if (!p->batch) {
         size_t c = p->order[first].index;
-        p->out[c] = p->fn(p->close, p->n_bars, &p->combos[c], scratch);
+        hs_outcome o = p->fn(p->close, p->n_bars, &p->combos[c], p->keep, scratch);
+        put_outcome(p, c, &o);
         hs_cancel_tick(p->cancel, 1, is_caller);
         return;
     }
     hs_windows w[HS_BATCH_MAX] = {{{0}}};
-    hs_result r[HS_BATCH_MAX];
+    hs_outcome r[HS_BATCH_MAX];
     for (size_t k = 0; k < count; k++) w[k] = p->combos[p->order[first + k].index];
-    p->batch(p->close, p->n_bars, w, count, r, scratch);
-    for (size_t k = 0; k < count; k++) p->out[p->order[first + k].index] = r[k];
+    p->batch(p->close, p->n_bars, w, count, p->keep, r, scratch);
+    for (size_t k = 0; k < count; k++) put_outcome(p, p->order[first + k].index, &r[k]);
     hs_cancel_tick(p->cancel, count, is_caller);
 }
 
@@ -236,7 +244,8 @@ int hs_sweep_team(const hs_variant *v, int requested) {
 
 hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
                          const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err) {
-    return hs_run_variant_cancel(v, isa, threads, close, n_bars, combos, n_combos, out, NULL, err);
+    hs_run_terms terms = {hs_keep(HS_DEFAULT_FEE), NULL, NULL};
+    return hs_run_variant_terms(v, isa, threads, close, n_bars, combos, n_combos, out, &terms, err);
 }
 
 /* After the drivers: a stopped sweep is HS_ERR_CANCELLED; a finished one tells the callback done ==
@@ -250,9 +259,10 @@ static hs_status cancel_outcome(hs_cancel *c, hs_status st, size_t n_combos, hs_
     return HS_OK;
 }
 
-hs_status hs_run_variant_cancel(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
-                                const hs_windows *combos, size_t n_combos, hs_result *out, hs_cancel *cancel,
-                                hs_error *err) {
+hs_status hs_run_variant_terms(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
+                               const hs_windows *combos, size_t n_combos, hs_result *out, const hs_run_terms *terms,
+                               hs_error *err) {
+    hs_cancel *cancel = terms->cancel;
     hs_combo_fn fn = (unsigned)isa < HS_ISA_COUNT ? v->fn[isa] : NULL;
     if (!fn) {
         return hs_fail(err, HS_ERR_ISA, "variant '%s' is not built for ISA %s", v->name, hs_isa_name(isa));
@@ -263,7 +273,8 @@ hs_status hs_run_variant_cancel(const hs_variant *v, hs_isa isa, int threads, co
     if (sched != HS_OK) return sched;
 #endif
     if (v->sweep[isa]) {
-        hs_status st = v->sweep[isa](close, n_bars, combos, n_combos, out, hs_variant_threads(v, threads), cancel, err);
+        hs_status st = v->sweep[isa](close, n_bars, combos, n_combos, terms->keep, out, terms->stats,
+                                     hs_variant_threads(v, threads), cancel, err);
         return cancel_outcome(cancel, st, n_combos, err);
     }
     hs_batch_fn batch = v->batch[isa];
@@ -273,7 +284,8 @@ hs_status hs_run_variant_cancel(const hs_variant *v, hs_isa isa, int threads, co
 #endif
     costed_combo *order = combo_order(combos, n_combos, costliest_first);
     if (!order) return out_of_memory(err, "combo order, combos", n_combos);
-    sweep_plan plan = {fn, batch, batch ? HS_BATCH_MAX : 1, close, n_bars, combos, order, n_combos, out, cancel};
+    sweep_plan plan = {fn,    batch, batch ? HS_BATCH_MAX : 1, close, n_bars, combos, order, n_combos, terms->keep,
+                       out,   terms->stats, cancel};
     hs_status st;
 #ifdef HS_HAVE_OPENMP
     if (v->driver == HS_DRIVER_OPENMP) st = run_openmp(v, &plan, threads, choice, err);
@@ -339,6 +351,11 @@ hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *o
     return HS_OK;
 }
 
+hs_status hs_options_fee(const hs_sweep_options *known, double *fee, hs_error *err) {
+    *fee = known->has_fee ? known->fee : HS_DEFAULT_FEE;
+    return hs_check_fee(*fee, err);
+}
+
 static void fill_report(hs_sweep_report *r, const hs_variant *v, hs_isa isa, int threads) {
     if (!r) return;
     snprintf(r->variant, sizeof r->variant, "%s", v->name);
@@ -361,13 +378,16 @@ hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos,
         return hs_fail(err, HS_ERR_USAGE, "hs_sweep: NULL close, combos or out");
     }
     if ((st = hs_check_threads(opt->threads, err)) != HS_OK) return st;
+    double fee;
+    if ((st = hs_options_fee(opt, &fee, err)) != HS_OK) return st;
     if ((st = hs_check_series(close, n_bars, err)) != HS_OK) return st;
     if ((st = hs_check_windows(combos, n_combos, n_bars, err)) != HS_OK) return st;
     hs_isa isa;
     if ((st = hs_choose_isa(v, opt->isa, &isa, err)) != HS_OK) return st;
     int team = hs_sweep_team(v, opt->threads);
     hs_cancel cancel = {opt->progress, opt->progress_user, n_combos, 0, 0};
-    st = hs_run_variant_cancel(v, isa, team, close, n_bars, combos, n_combos, out, opt->progress ? &cancel : NULL, err);
+    hs_run_terms terms = {hs_keep(fee), opt->stats, opt->progress ? &cancel : NULL};
+    st = hs_run_variant_terms(v, isa, team, close, n_bars, combos, n_combos, out, &terms, err);
     if (st == HS_OK) fill_report(opt->report, v, isa, team);
     return st;
 }

@@ -39,14 +39,17 @@ static double windows_cost(const hs_windows *combos, size_t first, size_t count)
     return sum;
 }
 
-static void mark_failed(hs_result *rows, size_t n_combos) {
+/* A failed series' rows: pnl NaN, trades −1, and (when wanted) all-zero statistics. */
+static void mark_failed(hs_result *rows, hs_stats *stats, size_t n_combos) {
     for (size_t c = 0; c < n_combos; c++) rows[c] = (hs_result){NAN, -1};
+    if (stats) memset(stats, 0, n_combos * sizeof *stats);
 }
 
 /* Validate each series alone (its prices, and every window against its length); a bad one is recorded
  * and left out of the work, never fatal to the call. */
 static size_t validate_series(const hs_series_ref *series, size_t n_series, const hs_windows *combos,
-                              size_t n_combos, hs_result *out, hs_status *status, hs_error *errs, char *ok) {
+                              size_t n_combos, hs_result *out, hs_stats *stats, hs_status *status, hs_error *errs,
+                              char *ok) {
     size_t failed = 0;
     for (size_t s = 0; s < n_series; s++) {
         hs_error e = {{0}};
@@ -58,7 +61,7 @@ static size_t validate_series(const hs_series_ref *series, size_t n_series, cons
         if (errs) errs[s] = e;
         if (!ok[s]) {
             failed++;
-            mark_failed(out + s * n_combos, n_combos);
+            mark_failed(out + s * n_combos, stats ? stats + s * n_combos : NULL, n_combos);
         }
     }
     return failed;
@@ -88,8 +91,10 @@ static work_unit *plan_units(const hs_series_ref *series, size_t n_series, const
 static void run_unit(const work_unit *u, const hs_series_ref *series, const hs_windows *combos, size_t n_combos,
                      hs_result *out, const hs_sweep_options *serial, hs_status *unit_status, hs_error *unit_err) {
     const hs_series_ref *sr = &series[u->series];
-    hs_result *rows = out + u->series * n_combos + u->first;
-    *unit_status = hs_sweep(sr->close, sr->n_bars, combos + u->first, u->count, rows, serial, unit_err);
+    size_t at = u->series * n_combos + u->first;
+    hs_sweep_options mine = *serial;
+    if (serial->stats) mine.stats = serial->stats + at;
+    *unit_status = hs_sweep(sr->close, sr->n_bars, combos + u->first, u->count, out + at, &mine, unit_err);
 }
 
 /* Threads for the pool: a threaded variant's team (capped as hs_sweep caps it), else 1. */
@@ -99,7 +104,7 @@ static int pool_threads(const hs_sweep_options *opt) {
 }
 
 static void record_unit_failures(const work_unit *units, size_t n_units, const hs_status *ust, const hs_error *uerr,
-                                 size_t n_combos, hs_result *out, hs_status *status,
+                                 size_t n_combos, hs_result *out, hs_stats *stats, hs_status *status,
                                  hs_error *errs, char *ok, size_t *failed) {
     for (size_t i = 0; i < n_units; i++) {
         size_t s = units[i].series;
@@ -108,7 +113,7 @@ static void record_unit_failures(const work_unit *units, size_t n_units, const h
         (*failed)++;
         if (status) status[s] = ust[i];
         if (errs) errs[s] = uerr[i];
-        mark_failed(out + s * n_combos, n_combos);
+        mark_failed(out + s * n_combos, stats ? stats + s * n_combos : NULL, n_combos);
     }
 }
 
@@ -124,14 +129,18 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
     /* A bad variant, ISA or thread count is the caller's request, not a series' fault: check it once. */
     st = hs_check_threads(opt->threads, err);
     if (st != HS_OK) return st;
-    hs_sweep_options serial = {.variant = opt->variant, .isa = opt->isa, .threads = 1}; /* no per-unit report */
+    /* no per-unit report; the fee and the statistics as the caller asked (the units' stats at their rows) */
+    hs_sweep_options serial = {.variant = opt->variant, .isa = opt->isa, .threads = 1, .struct_size = sizeof serial,
+                               .stats = opt->stats, .fee = opt->fee, .has_fee = opt->has_fee};
     double probe_bar = 1.0;
     hs_result no_rows;
-    st = hs_sweep(&probe_bar, 1, NULL, 0, &no_rows, &serial, err);
+    hs_sweep_options probe = serial;
+    probe.stats = NULL;
+    st = hs_sweep(&probe_bar, 1, NULL, 0, &no_rows, &probe, err); /* also checks the fee */
     if (st != HS_OK) return st;
     char *ok = malloc(n_series ? n_series : 1);
     if (!ok) return hs_fail(err, HS_ERR_NOMEM, "out of memory for %zu series flags", n_series);
-    size_t failed = validate_series(series, n_series, combos, n_combos, out, series_status, series_err, ok), n_units = 0;
+    size_t failed = validate_series(series, n_series, combos, n_combos, out, opt->stats, series_status, series_err, ok), n_units = 0;
     work_unit *units = plan_units(series, n_series, ok, combos, n_combos, &n_units);
     hs_status *ust = units ? calloc(n_units ? n_units : 1, sizeof *ust) : NULL;
     hs_error *uerr = ust ? malloc((n_units ? n_units : 1) * sizeof *uerr) : NULL;
@@ -161,7 +170,7 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
                        done, cancel.total);
     }
     if (c) c->fn(c->user, cancel.total, cancel.total);
-    record_unit_failures(units, n_units, ust, uerr, n_combos, out, series_status, series_err, ok, &failed);
+    record_unit_failures(units, n_units, ust, uerr, n_combos, out, opt->stats, series_status, series_err, ok, &failed);
     if (n_failed) *n_failed = failed;
     free(ok), free(units), free(ust), free(uerr);
     return HS_OK;

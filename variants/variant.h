@@ -12,6 +12,7 @@
 
 #include "hmasweep.h"
 #include "isa.h"
+#include "tier0.h"
 
 /* One combo over the whole series.  `scratch` holds the kernel's scratch_buffers buffers of
  * hs_scratch_stride(n_bars) doubles each, 64-byte aligned, owned by the calling thread (NULL when the
@@ -19,13 +20,16 @@
 /* A combo kernel that allocates per call (the ports) and could not returns this trade count; the
  * drivers turn it into HS_ERR_NOMEM. */
 #define HS_TRADES_NOMEM (-1)
-typedef hs_result (*hs_combo_fn)(const double *close, size_t n_bars, const hs_windows *win, double *scratch);
+/* `keep` = 1 − fee (docs/spec.md §8, tier0.h hs_keep), the same for every combo of a sweep.  The outcome
+ * carries the result and the six statistics, both from the one book (kernels/tier0.h). */
+typedef hs_outcome (*hs_combo_fn)(const double *close, size_t n_bars, const hs_windows *win, double keep,
+                                  double *scratch);
 
 /* A batch kernel runs up to HS_BATCH_MAX combos in one call (one per vector lane, e.g. sliding_x); the
  * drivers hand it combos of similar cost together.  `scratch` is the same per-thread scratch. */
 #define HS_BATCH_MAX 8
-typedef void (*hs_batch_fn)(const double *close, size_t n_bars, const hs_windows *win, size_t count, hs_result *out,
-                            double *scratch);
+typedef void (*hs_batch_fn)(const double *close, size_t n_bars, const hs_windows *win, size_t count, double keep,
+                            hs_outcome *out, double *scratch);
 
 /* A sweep's progress and cancel state (hs_sweep_options.progress, docs/library.md "Progress and
  * cancel").  Every thread counts the combos it finishes and skips what is left once `stop` is set; only
@@ -53,9 +57,11 @@ static inline void hs_cancel_tick(hs_cancel *c, size_t n, int is_caller) {
 
 /* A whole-sweep kernel (shape SWEEP, e.g. segments) runs every combo itself, with `threads` threads,
  * and owns its scratch (it lays the series out once per sweep for all combos); it reports its errors.
- * It ticks `cancel` (may be NULL) per combo and skips the combos left once it is stopped. */
+ * It ticks `cancel` (may be NULL) per combo and skips the combos left once it is stopped.  `stats`
+ * (may be NULL) gets each combo's statistics beside out[]. */
 typedef hs_status (*hs_sweep_fn)(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
-                                 hs_result *out, int threads, hs_cancel *cancel, hs_error *err);
+                                 double keep, hs_result *out, hs_stats *stats, int threads, hs_cancel *cancel,
+                                 hs_error *err);
 
 typedef enum { HS_DRIVER_SERIAL, HS_DRIVER_OPENMP } hs_driver;
 
@@ -94,13 +100,24 @@ const hs_variant *hs_variant_find(const char *name);
  * tails may over-read a buffer end without leaving it. */
 static inline size_t hs_scratch_stride(size_t n_bars) { return ((n_bars + 7) & ~(size_t)7) + 8; }
 
-/* Run a variant with a chosen ISA (validated by the caller: built, supported) and thread count. */
+/* Run a variant with a chosen ISA (validated by the caller: built, supported) and thread count, at the
+ * default fee, no statistics wanted. */
 hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
                          const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err);
-/* … with a progress/cancel state (NULL: none): HS_ERR_CANCELLED when it was stopped. */
-hs_status hs_run_variant_cancel(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
-                                const hs_windows *combos, size_t n_combos, hs_result *out, hs_cancel *cancel,
-                                hs_error *err);
+/* What a run asks for beyond the combos: the fee as keep (hs_keep), where the statistics go (stats[c]
+ * beside out[c]; NULL = not wanted), and the progress/cancel state (NULL: none). */
+typedef struct {
+    double keep;
+    hs_stats *stats;
+    hs_cancel *cancel;
+} hs_run_terms;
+/* … with those terms: HS_ERR_CANCELLED when it was stopped. */
+hs_status hs_run_variant_terms(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
+                               const hs_windows *combos, size_t n_combos, hs_result *out, const hs_run_terms *terms,
+                               hs_error *err);
+
+/* The fee an options struct asks for (has_fee, else HS_DEFAULT_FEE), checked (hs_check_fee). */
+hs_status hs_options_fee(const hs_sweep_options *known, double *fee, hs_error *err);
 
 /* The number of threads a variant runs with for a --threads request (0 = default). */
 int hs_variant_threads(const hs_variant *v, int requested);

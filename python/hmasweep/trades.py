@@ -22,7 +22,7 @@ TRADE_DTYPE = np.dtype(
     align=True,
 )
 
-#: The cost factor of one trade (docs/spec.md §4, kernels/tier0.h HS_FEE): a booked trade is
+#: The default cost of one trade (docs/spec.md §4, §8; include/hmasweep.h HS_DEFAULT_FEE): a booked trade is
 #: ((1 + r)(1 - FEE) - 1) * 100 percentage points.
 FEE = 0.0009
 
