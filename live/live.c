@@ -82,7 +82,7 @@ typedef struct {
 typedef struct {
     double *pnl, *entry, *prev, *pos;
     int64_t *trades;
-    int64_t *entry_bar; /* the open position's entry bar (bars_held) */
+    int64_t *first_bar; /* the first trade's entry bar (bars_held) */
     double *peak;       /* pnl's running high (max_drawdown) */
     hs_stats *stats;    /* docs/spec.md §8, of the trades booked so far */
     double keep;        /* 1 − fee, the session's */
@@ -234,7 +234,7 @@ static inline double local_max_push(live_local_max *m, double price) {
 /* ---- the books ------------------------------------------------------------------------------------ */
 static inline hs_book book_load(const live_books *b, size_t c) {
     return (hs_book){b->prev[c], b->entry[c],   b->pnl[c],  b->trades[c], (int)b->pos[c],
-                     b->keep,    b->entry_bar[c], b->peak[c], b->stats[c]};
+                     b->keep,    b->first_bar[c], b->peak[c], b->stats[c]};
 }
 
 /* Step combo c's books with a non-NaN d at bar `bar`; returns 1 when the position changed (a cross: an open
@@ -247,7 +247,7 @@ static inline int book_step(live_books *b, size_t c, double d, double price, siz
     b->prev[c] = k.prev;
     if (k.pos == before) return 0;
     b->entry[c] = k.entry, b->pnl[c] = k.pnl, b->trades[c] = k.trades, b->pos[c] = k.pos;
-    b->entry_bar[c] = k.entry_bar, b->peak[c] = k.peak, b->stats[c] = k.stats;
+    b->first_bar[c] = k.first_bar, b->peak[c] = k.peak, b->stats[c] = k.stats;
     return 1;
 }
 
@@ -377,7 +377,7 @@ void hs_live_free(hs_live *s) {
     free(s->books.prev);
     free(s->books.pos);
     free(s->books.trades);
-    free(s->books.entry_bar);
+    free(s->books.first_bar);
     free(s->books.peak);
     free(s->books.stats);
     free(s);
@@ -510,7 +510,7 @@ static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes
                             calloc(n_combos, sizeof(int64_t)), calloc(n_combos, sizeof(int64_t)),
                             calloc(n_combos, sizeof(double)), calloc(n_combos, sizeof(hs_stats)), keep};
     if (!s->m.ring || !s->books.pnl || !s->books.entry || !s->books.prev || !s->books.pos || !s->books.trades ||
-        !s->books.entry_bar || !s->books.peak || !s->books.stats)
+        !s->books.first_bar || !s->books.peak || !s->books.stats)
         return hs_live_free(s), NULL;
     s->n_groups = (n_combos + (size_t)s->k.width - 1) / (size_t)s->k.width;
     s->groups = calloc(s->n_groups, sizeof *s->groups);

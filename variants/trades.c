@@ -34,7 +34,7 @@ hs_status hs_trade_log_opt(const double *close, size_t n_bars, const hs_windows 
     }
     double *scratch = aligned_alloc(64, PORT_SLOTS * stride * sizeof(double));
     if (!scratch) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the trade log's buffers (%zu bars)", n_bars);
-    hs_trade_sink sink = {out, cap, 0};
+    hs_trade_sink sink = {out, cap, 0, 0};
     hs_outcome o = port_combo(close, n_bars, combo, hs_keep(fee), scratch, &sink);
     free(scratch);
     *n_trades = sink.n;
