@@ -58,6 +58,9 @@ static const char *const usage_run =
     "  --max-bytes N       refuse an input larger than N bytes (default 1 GiB)\n"
     "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default " CLI_DEFAULT_GRID ")\n"
     "  --lengths A,B,...   explicit lengths (each >= 2)\n"
+    "  --hma-lengths A,B,... --hma3-lengths C,D,...\n"
+    "                      the 2-D grid (docs/spec.md §8): every (HMA length, HMA3 length) pair, HMA length\n"
+    "                      outer; w0-w2 from the first, w3-w5 from the second; each list may be LO:HI:COUNT\n"
     "  --fee X             round-trip cost as a fraction, 0 <= X < 1 (default 0.0009 = 0.09%; docs/spec.md §8)\n"
     "  --format FMT        table (default), json or csv; every format carries the six statistics of\n"
     "                      docs/spec.md §8 (json/csv in full, %.17g; the table shows win rate, profit\n"
@@ -117,7 +120,8 @@ typedef struct {
     const char *isa;
     int threads;
     size_t bars, n_combos;
-    const int64_t *lengths;
+    const int64_t *lengths;      /* per combo: L (1-D grid) or the HMA length Lh (2-D grid)        */
+    const int64_t *hma3_lengths; /* per combo: the HMA3 length L3 of the 2-D grid; NULL for the 1-D grid */
     const hs_windows *windows;
     const hs_result *results;
     const hs_stats *stats;
@@ -142,10 +146,13 @@ static void print_json(const run_report *r) {
            r->ran, r->variant, r->isa, r->threads, r->bars, r->sha, r->fee, r->seconds);
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
-        printf("%s\n  {\"length\": %lld, \"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], \"trades\": %lld, "
-               "\"pnl\": ",
-               c ? "," : "", (long long)r->lengths[c], (long long)w[0], (long long)w[1], (long long)w[2],
-               (long long)w[3], (long long)w[4], (long long)w[5], (long long)r->results[c].trades);
+        long long lh = (long long)r->lengths[c], l3 = r->hma3_lengths ? (long long)r->hma3_lengths[c] : lh;
+        printf("%s\n  {", c ? "," : "");
+        if (!r->hma3_lengths) printf("\"length\": %lld, ", lh);
+        printf("\"hma_length\": %lld, \"hma3_length\": %lld, \"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], "
+               "\"trades\": %lld, \"pnl\": ",
+               lh, l3, (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4],
+               (long long)w[5], (long long)r->results[c].trades);
         print_json_number(r->results[c].pnl);
         const hs_stats *s = &r->stats[c];
         printf(", \"wins\": %lld, \"gross_profit\": ", (long long)s->wins);
@@ -162,14 +169,17 @@ static void print_json(const run_report *r) {
 }
 
 static void print_csv(const run_report *r) {
-    printf("combo,length,w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_sq,max_drawdown,bars_held\n");
+    printf(r->hma3_lengths ? "combo,hma_length,hma3_length," : "combo,length,");
+    printf("w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_sq,max_drawdown,bars_held\n");
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
         const hs_stats *s = &r->stats[c];
-        printf("%zu,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g,%lld,%.17g,%.17g,%.17g,%.17g,%lld\n", c,
-               (long long)r->lengths[c], (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
-               (long long)w[4], (long long)w[5], (long long)r->results[c].trades, r->results[c].pnl, (long long)s->wins,
-               s->gross_profit, s->gross_loss, s->sum_sq, s->max_drawdown, (long long)s->bars_held);
+        printf("%zu,%lld,", c, (long long)r->lengths[c]);
+        if (r->hma3_lengths) printf("%lld,", (long long)r->hma3_lengths[c]);
+        printf("%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g,%lld,%.17g,%.17g,%.17g,%.17g,%lld\n", (long long)w[0],
+               (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5],
+               (long long)r->results[c].trades, r->results[c].pnl, (long long)s->wins, s->gross_profit, s->gross_loss,
+               s->sum_sq, s->max_drawdown, (long long)s->bars_held);
     }
 }
 
@@ -179,24 +189,29 @@ static void print_table(const run_report *r) {
     snprintf(shown, sizeof shown, target ? "%s = %s" : "%s", r->variant, target);
     printf("hmasweep run: variant %s (isa %s, %d thread%s), %zu bars, %zu combos, fee %g\n", shown, r->isa,
            r->threads, r->threads == 1 ? "" : "s", r->bars, r->n_combos, r->fee);
-    printf("%5s %6s %6s %6s %4s %5s %5s %6s %9s %18s %7s %7s %12s\n", "combo", "L", "w0", "w1", "w2", "w3", "w4", "w5",
-           "trades", "pnl", "win%", "pf", "max_dd");
+    printf("%5s %6s ", "combo", r->hma3_lengths ? "Lh" : "L");
+    if (r->hma3_lengths) printf("%6s ", "L3");
+    printf("%6s %6s %4s %5s %5s %6s %9s %18s %7s %7s %12s\n", "w0", "w1", "w2", "w3", "w4", "w5", "trades", "pnl",
+           "win%", "pf", "max_dd");
     long long total = 0;
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
         hs_derived d;
         hs_stats_derive(&r->results[c], &r->stats[c], r->bars, &d);
-        printf("%5zu %6lld %6lld %6lld %4lld %5lld %5lld %6lld %9lld %18.9f %7.2f %7.3f %12.4f\n", c,
-               (long long)r->lengths[c], (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3],
-               (long long)w[4], (long long)w[5], (long long)r->results[c].trades, r->results[c].pnl, 100.0 * d.win_rate,
-               d.profit_factor, r->stats[c].max_drawdown);
+        printf("%5zu %6lld ", c, (long long)r->lengths[c]);
+        if (r->hma3_lengths) printf("%6lld ", (long long)r->hma3_lengths[c]);
+        printf("%6lld %6lld %4lld %5lld %5lld %6lld %9lld %18.9f %7.2f %7.3f %12.4f\n", (long long)w[0], (long long)w[1],
+               (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5], (long long)r->results[c].trades,
+               r->results[c].pnl, 100.0 * d.win_rate, d.profit_factor, r->stats[c].max_drawdown);
         total += r->results[c].trades;
     }
     if (r->n_combos) {
         const hs_result *f = &r->results[0];
-        printf("fingerprint: combo 0 (L=%lld): %lld trades, PnL %.2f", (long long)r->lengths[0], (long long)f->trades,
-               f->pnl);
-        if (r->default_data && r->lengths[0] == HS_DEFAULT_GRID_LO && r->fee == HS_DEFAULT_FEE) {
+        int diagonal = !r->hma3_lengths || r->hma3_lengths[0] == r->lengths[0];
+        if (diagonal) printf("fingerprint: combo 0 (L=%lld): ", (long long)r->lengths[0]);
+        else printf("fingerprint: combo 0 (Lh=%lld, L3=%lld): ", (long long)r->lengths[0], (long long)r->hma3_lengths[0]);
+        printf("%lld trades, PnL %.2f", (long long)f->trades, f->pnl);
+        if (r->default_data && r->lengths[0] == HS_DEFAULT_GRID_LO && diagonal && r->fee == HS_DEFAULT_FEE) {
             int match = f->trades == HS_STUDY_TRADES && fabs(f->pnl - HS_STUDY_PNL) < 0.005;
             printf(" — study: %d trades, %.2f: %s", HS_STUDY_TRADES, HS_STUDY_PNL, match ? "MATCH" : "MISMATCH");
         }
@@ -259,6 +274,55 @@ static void mark_runnable(const hs_variant_info *v, char *buf, size_t size) {
     }
 }
 
+/* The combos of a run: the 1-D grid (--grid, --lengths, or the default) or the 2-D grid of docs/spec.md §8
+ * (--hma-lengths x --hma3-lengths, HMA length outer).  lengths[c] is L or Lh, hma3_lengths[c] is L3 (NULL
+ * for the 1-D grid). */
+typedef struct {
+    int64_t *lengths, *hma3_lengths;
+    hs_windows *windows;
+    size_t n_combos;
+} run_grid;
+
+static void free_run_grid(run_grid *g) {
+    free(g->lengths);
+    free(g->hma3_lengths);
+    free(g->windows);
+}
+
+static int make_2d_grid(const cli_options *o, run_grid *g) {
+    int64_t *hma = NULL, *hma3 = NULL;
+    size_t n_hma = 0, n_hma3 = 0;
+    int rc = cli_parse_length_axis("--hma-lengths", o->hma_lengths, &hma, &n_hma);
+    if (!rc) rc = cli_parse_length_axis("--hma3-lengths", o->hma3_lengths, &hma3, &n_hma3);
+    if (!rc && n_hma > CLI_MAX_COMBOS / n_hma3)
+        rc = cli_fail(EXIT_USAGE, "the 2-D grid has %zu x %zu combos, more than %d", n_hma, n_hma3, CLI_MAX_COMBOS);
+    size_t n = rc ? 0 : n_hma * n_hma3;
+    if (!rc && (!(g->lengths = malloc(n * sizeof *g->lengths)) || !(g->hma3_lengths = malloc(n * sizeof *g->hma3_lengths)) ||
+                !(g->windows = malloc(n * sizeof *g->windows))))
+        rc = cli_fail(EXIT_DATA, "out of memory for %zu combos", n);
+    hs_error err;
+    if (!rc && hs_grid_2d(hma, n_hma, hma3, n_hma3, g->windows, &err) != HS_OK) rc = cli_fail(EXIT_USAGE, "%s", err.msg);
+    for (size_t c = 0; !rc && c < n; c++) g->lengths[c] = hma[c / n_hma3], g->hma3_lengths[c] = hma3[c % n_hma3];
+    g->n_combos = n;
+    free(hma);
+    free(hma3);
+    return rc;
+}
+
+static int make_run_grid(const cli_options *o, run_grid *g) {
+    *g = (run_grid){0};
+    int rc;
+    if (o->hma_lengths) rc = make_2d_grid(o, g);
+    else if (!(rc = cli_parse_combo_lengths(o->lengths, o->grid, &g->lengths, &g->n_combos))) {
+        hs_error err;
+        if (!(g->windows = malloc(g->n_combos * sizeof *g->windows))) rc = cli_fail(EXIT_DATA, "out of memory");
+        for (size_t c = 0; !rc && c < g->n_combos; c++)
+            if (hs_windows_from_length(g->lengths[c], &g->windows[c], &err) != HS_OK) rc = cli_fail(EXIT_USAGE, "%s", err.msg);
+    }
+    if (rc) free_run_grid(g);
+    return rc;
+}
+
 static int cmd_run(int argc, char **argv) {
     if (names_inputs(argc, argv)) return hs_universe_cli(argc, argv);
     double t_process = now_seconds();
@@ -273,25 +337,24 @@ static int cmd_run(int argc, char **argv) {
     if (!hs_cli_variant_known(variant))
         return cli_fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
 
-    int64_t *lengths = NULL;
-    size_t n_combos = 0;
-    rc = cli_parse_combo_lengths(o.lengths, o.grid, &lengths, &n_combos);
-    if (rc) return rc;
+    run_grid g;
+    if ((rc = make_run_grid(&o, &g))) return rc;
+    int64_t *lengths = g.lengths;
+    size_t n_combos = g.n_combos;
+    hs_windows *windows = g.windows;
 
     double *close = NULL;
     size_t n_bars = 0;
     if ((rc = load_series(&o, &close, &n_bars))) {
-        free(lengths);
+        free_run_grid(&g);
         return rc;
     }
-    hs_windows *windows = malloc(n_combos * sizeof *windows);
     hs_result *results = malloc(n_combos * sizeof *results);
     hs_stats *stats = malloc((n_combos ? n_combos : 1) * sizeof *stats);
     double *times = malloc((size_t)o.repeat * sizeof *times);
     hs_error err = {{0}};
-    hs_status st = windows && results && stats && times ? HS_OK : HS_ERR_NOMEM;
+    hs_status st = results && stats && times ? HS_OK : HS_ERR_NOMEM;
     if (st != HS_OK) snprintf(err.msg, sizeof err.msg, "out of memory for %zu combos", n_combos);
-    for (size_t c = 0; st == HS_OK && c < n_combos; c++) st = hs_windows_from_length(lengths[c], &windows[c], &err);
 
     hs_sweep_report ran = {0};
     hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
@@ -304,8 +367,8 @@ static int cmd_run(int argc, char **argv) {
     }
     if (st == HS_OK) {
         qsort(times, (size_t)o.repeat, sizeof *times, cmp_double);
-        run_report r = {variant, ran.variant, ran.isa, ran.threads, n_bars,  n_combos, lengths, windows, results,
-                        stats,   o.fee,      times[o.repeat / 2], 0, is_default_data(&o), {0}};
+        run_report r = {variant, ran.variant, ran.isa, ran.threads, n_bars, n_combos, lengths, g.hma3_lengths,
+                        windows, results,     stats,   o.fee,       times[o.repeat / 2], 0, is_default_data(&o), {0}};
         hs_series_sha256(close, n_bars, r.sha);
         r.process_seconds = now_seconds() - t_process;
         if (strcmp(o.format, "json") == 0) print_json(&r);
@@ -313,11 +376,10 @@ static int cmd_run(int argc, char **argv) {
         else print_table(&r);
     }
     free(times);
-    free(windows);
     free(results);
     free(stats);
     free(close);
-    free(lengths);
+    free_run_grid(&g);
     return st == HS_OK ? 0 : cli_fail(exit_code_for(st), "%s", err.msg);
 }
 

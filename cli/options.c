@@ -99,7 +99,7 @@ int cli_option_value(int argc, char **argv, int *i, const char *name, const char
 }
 
 /* ---- the grid ----------------------------------------------------------------------------------------- */
-int cli_parse_lengths(const char *spec, int64_t **out, size_t *n) {
+static int parse_length_list(const char *name, const char *spec, int64_t **out, size_t *n) {
     size_t count = 1;
     for (const char *p = spec; *p; p++) count += *p == ',';
     int64_t *v = malloc(count * sizeof *v);
@@ -118,11 +118,11 @@ int cli_parse_lengths(const char *spec, int64_t **out, size_t *n) {
         if (comma) *comma = '\0';
         long long L;
         if (!cli_parse_i64(field, &L)) {
-            bad = cli_fail(EXIT_USAGE, "--lengths: '%s' is not an integer (expected A,B,... with each length >= 2)", field);
+            bad = cli_fail(EXIT_USAGE, "%s: '%s' is not an integer (expected A,B,... with each length >= 2)", name, field);
             break;
         }
         if (L < 2) {
-            bad = cli_fail(EXIT_USAGE, "--lengths: length %lld is out of range (L must be >= 2)", L);
+            bad = cli_fail(EXIT_USAGE, "%s: length %lld is out of range (L must be >= 2)", name, L);
             break;
         }
         v[k++] = L;
@@ -139,43 +139,52 @@ int cli_parse_lengths(const char *spec, int64_t **out, size_t *n) {
     return 0;
 }
 
-/* hs_grid(lo, hi, count) into a new array. */
-static int grid_lengths(long long lo, long long hi, size_t count, int64_t **out, size_t *n) {
+/* hs_grid(lo, hi, count) into a new array; `name` is the option it came from, for the message. */
+static int grid_lengths(const char *name, long long lo, long long hi, size_t count, int64_t **out, size_t *n) {
     int64_t *v = malloc(count * sizeof *v);
     if (!v) return cli_fail(EXIT_DATA, "out of memory");
     hs_error err;
     if (hs_grid(lo, hi, count, v, &err) != HS_OK) {
         free(v);
-        return cli_fail(EXIT_USAGE, "--grid: %s", err.msg);
+        return cli_fail(EXIT_USAGE, "%s: %s", name, err.msg);
     }
     *out = v;
     *n = count;
     return 0;
 }
 
-int cli_parse_grid(const char *spec, int64_t **out, size_t *n) {
+int cli_parse_lengths(const char *spec, int64_t **out, size_t *n) { return parse_length_list("--lengths", spec, out, n); }
+
+static int parse_length_range(const char *name, const char *spec, int64_t **out, size_t *n) {
     long long lo, hi, count;
     char a[64], b[64], c[64];
     const char *p1 = strchr(spec, ':'), *p2 = p1 ? strchr(p1 + 1, ':') : NULL;
     if (!p1 || !p2 || strchr(p2 + 1, ':') || (size_t)(p1 - spec) >= sizeof a || (size_t)(p2 - p1 - 1) >= sizeof b ||
         strlen(p2 + 1) >= sizeof c)
-        return cli_fail(EXIT_USAGE, "--grid '%s': expected LO:HI:COUNT, e.g. " CLI_DEFAULT_GRID, spec);
+        return cli_fail(EXIT_USAGE, "%s '%s': expected LO:HI:COUNT, e.g. " CLI_DEFAULT_GRID, name, spec);
     memcpy(a, spec, (size_t)(p1 - spec));
     a[p1 - spec] = '\0';
     memcpy(b, p1 + 1, (size_t)(p2 - p1 - 1));
     b[p2 - p1 - 1] = '\0';
     strcpy(c, p2 + 1);
     if (!cli_parse_i64(a, &lo) || !cli_parse_i64(b, &hi) || !cli_parse_i64(c, &count))
-        return cli_fail(EXIT_USAGE, "--grid '%s': LO, HI and COUNT must be integers", spec);
+        return cli_fail(EXIT_USAGE, "%s '%s': LO, HI and COUNT must be integers", name, spec);
     if (count < 1 || count > 1000000)
-        return cli_fail(EXIT_USAGE, "--grid '%s': COUNT must be between 1 and 1000000", spec);
-    return grid_lengths(lo, hi, (size_t)count, out, n);
+        return cli_fail(EXIT_USAGE, "%s '%s': COUNT must be between 1 and 1000000", name, spec);
+    return grid_lengths(name, lo, hi, (size_t)count, out, n);
 }
+
+int cli_parse_grid(const char *spec, int64_t **out, size_t *n) { return parse_length_range("--grid", spec, out, n); }
 
 int cli_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n) {
     if (lengths) return cli_parse_lengths(lengths, out, n);
     if (grid) return cli_parse_grid(grid, out, n);
-    return grid_lengths(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, out, n);
+    return grid_lengths("--grid", HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, out, n);
+}
+
+int cli_parse_length_axis(const char *name, const char *spec, int64_t **out, size_t *n) {
+    if (!*spec) return cli_fail(EXIT_USAGE, "%s is empty (expected A,B,... or LO:HI:COUNT)", name);
+    return strchr(spec, ':') ? parse_length_range(name, spec, out, n) : parse_length_list(name, spec, out, n);
 }
 
 int cli_parse_common(int argc, char **argv, int *i, cli_options *o, int *handled) {
@@ -272,6 +281,12 @@ int cli_parse_run(int argc, char **argv, cli_options *o, int *help) {
         } else if (cli_option_value(argc, argv, &i, "--lengths", &v, &missing)) {
             if (missing) return cli_fail(EXIT_USAGE, "--lengths needs A,B,...");
             o->lengths = v;
+        } else if (cli_option_value(argc, argv, &i, "--hma-lengths", &v, &missing)) {
+            if (missing) return cli_fail(EXIT_USAGE, "--hma-lengths needs A,B,... or LO:HI:COUNT");
+            o->hma_lengths = v;
+        } else if (cli_option_value(argc, argv, &i, "--hma3-lengths", &v, &missing)) {
+            if (missing) return cli_fail(EXIT_USAGE, "--hma3-lengths needs A,B,... or LO:HI:COUNT");
+            o->hma3_lengths = v;
         } else if (cli_option_value(argc, argv, &i, "--repeat", &v, &missing)) {
             if (missing || !cli_parse_i64(v, &o->repeat) || o->repeat < 1 || o->repeat > 1000)
                 return cli_fail(EXIT_USAGE, "--repeat needs an integer between 1 and 1000");
@@ -283,6 +298,13 @@ int cli_parse_run(int argc, char **argv, cli_options *o, int *help) {
     if (strcmp(o->format, "table") && strcmp(o->format, "json") && strcmp(o->format, "csv"))
         return cli_fail(EXIT_USAGE, "--format '%s': expected table, json or csv", o->format);
     if (o->grid && o->lengths) return cli_fail(EXIT_USAGE, "--grid and --lengths are alternatives; give one");
+    if (!o->hma_lengths != !o->hma3_lengths)
+        return cli_fail(EXIT_USAGE, "%s needs %s too: the 2-D grid sweeps every (HMA length, HMA3 length) pair",
+                        o->hma_lengths ? "--hma-lengths" : "--hma3-lengths",
+                        o->hma_lengths ? "--hma3-lengths" : "--hma-lengths");
+    if (o->hma_lengths && (o->grid || o->lengths))
+        return cli_fail(EXIT_USAGE, "--hma-lengths/--hma3-lengths (the 2-D grid) replace %s; give one grid",
+                        o->grid ? "--grid" : "--lengths");
     if (o->input && (o->seed != HS_DEFAULT_SEED || o->bars != HS_DEFAULT_BARS))
         return cli_fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
     if (o->output) return cli_fail(EXIT_USAGE, "run: --output is for `gen`; redirect stdout instead");

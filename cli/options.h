@@ -15,6 +15,7 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
 typedef struct {
     const char *variant, *isa, *input, *grid, *lengths, *format, *output;
+    const char *hma_lengths, *hma3_lengths; /* the 2-D grid (docs/spec.md §8): both or neither */
     unsigned long long seed;
     long long bars, threads, repeat;
     unsigned long long max_bytes; /* --max-bytes: input cap (0 = the library's default) */
@@ -36,6 +37,10 @@ int cli_parse_grid(const char *spec, int64_t **out, size_t *n);
 /* The lengths a sweep runs: --lengths when given, else --grid, else the default grid HS_DEFAULT_GRID_*
  * (the one place a front end decides that default: run, the universe, fuzz_cli). */
 int cli_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n);
+/* One axis of the 2-D grid for option `name`: "A,B,..." (as --lengths) or "LO:HI:COUNT" (as --grid). */
+int cli_parse_length_axis(const char *name, const char *spec, int64_t **out, size_t *n);
+/* The most combos one 2-D grid makes (n_hma × n_hma3), as --grid's COUNT bound. */
+#define CLI_MAX_COMBOS 1000000
 int cli_parse_common(int argc, char **argv, int *i, cli_options *o, int *handled);
 int cli_parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *handled);
 int cli_parse_run(int argc, char **argv, cli_options *o, int *help);

@@ -134,6 +134,13 @@ HS_API hs_status hs_check_series(const double *x, size_t n, hs_error *err);
 HS_API hs_status hs_grid(int64_t lo, int64_t hi, size_t count, int64_t *lengths, hs_error *err);
 /* The six windows of length L (L >= 2). */
 HS_API hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_error *err);
+/* The 2-D grid (docs/spec.md §8): w0..w2 from the HMA length Lh, w3..w5 from the HMA3 length L3, each by
+ * §2's rules (both >= 2); hs_windows_from_lengths(L, L) == hs_windows_from_length(L). */
+HS_API hs_status hs_windows_from_lengths(int64_t hma_length, int64_t hma3_length, hs_windows *out, hs_error *err);
+/* Every pair (hma_lengths[i], hma3_lengths[j]), HMA length outer: out[i * n_hma3 + j] (n_hma × n_hma3
+ * combos; both lists non-empty). */
+HS_API hs_status hs_grid_2d(const int64_t *hma_lengths, size_t n_hma, const int64_t *hma3_lengths, size_t n_hma3,
+                            hs_windows *out, hs_error *err);
 /* Every window >= 1 and <= n_bars. */
 HS_API hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, size_t n_bars, hs_error *err);
 

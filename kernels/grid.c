@@ -1,4 +1,4 @@
-/* The parameter grid and the six windows of a combo (docs/spec.md §2). */
+/* The parameter grid and the six windows of a combo (docs/spec.md §2), and the 2-D grid (§8). */
 #include <math.h>
 #include <stdio.h>
 
@@ -25,21 +25,58 @@ static int64_t isqrt_floor(int64_t v) {
 /* Lengths above this would overflow w(w+1) in the WMA denominator long before any series is that long. */
 #define HS_MAX_LENGTH ((int64_t)1 << 31)
 
-hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_error *err) {
-    if (length < 2 || length > HS_MAX_LENGTH) {
-        /* Name the bound that was crossed (issue 10, defect 13: a huge L was told "L must be >= 2"). */
-        if (length > HS_MAX_LENGTH)
-            return hs_fail(err, HS_ERR_USAGE, "length L = %lld is out of range (L must be <= %lld)",
-                           (long long)length, (long long)HS_MAX_LENGTH);
-        return hs_fail(err, HS_ERR_USAGE, "length L = %lld is out of range (L must be >= 2)", (long long)length);
-    }
-    int64_t p = round_half_even_div(length, 2);
+static hs_status check_length(int64_t length, const char *which, hs_error *err) {
+    /* Name the bound that was crossed (issue 10, defect 13: a huge L was told "L must be >= 2"). */
+    if (length > HS_MAX_LENGTH)
+        return hs_fail(err, HS_ERR_USAGE, "%slength L = %lld is out of range (L must be <= %lld)", which,
+                       (long long)length, (long long)HS_MAX_LENGTH);
+    if (length < 2)
+        return hs_fail(err, HS_ERR_USAGE, "%slength L = %lld is out of range (L must be >= 2)", which,
+                       (long long)length);
+    return HS_OK;
+}
+
+/* §2's rules, written once: w0..w2 (the HMA) from one length, w3..w5 (the HMA3) from another.  The 1-D
+ * grid passes the same L to both; the 2-D grid of docs/spec.md §8 passes (Lh, L3). */
+static void hma_windows(int64_t length, hs_windows *out) {
     out->w[0] = length / 2;
     out->w[1] = length;
     out->w[2] = isqrt_floor(length);
+}
+
+static void hma3_windows(int64_t length, hs_windows *out) {
+    int64_t p = round_half_even_div(length, 2);
     out->w[3] = at_least_one(round_half_even_div(p, 3));
     out->w[4] = at_least_one(round_half_even_div(p, 2));
     out->w[5] = p;
+}
+
+hs_status hs_windows_from_length(int64_t length, hs_windows *out, hs_error *err) {
+    hs_status st = check_length(length, "", err);
+    if (st != HS_OK) return st;
+    hma_windows(length, out);
+    hma3_windows(length, out);
+    return HS_OK;
+}
+
+hs_status hs_windows_from_lengths(int64_t hma_length, int64_t hma3_length, hs_windows *out, hs_error *err) {
+    hs_status st = check_length(hma_length, "HMA ", err);
+    if (st == HS_OK) st = check_length(hma3_length, "HMA3 ", err);
+    if (st != HS_OK) return st;
+    hma_windows(hma_length, out);
+    hma3_windows(hma3_length, out);
+    return HS_OK;
+}
+
+hs_status hs_grid_2d(const int64_t *hma_lengths, size_t n_hma, const int64_t *hma3_lengths, size_t n_hma3,
+                     hs_windows *out, hs_error *err) {
+    if (n_hma == 0 || n_hma3 == 0)
+        return hs_fail(err, HS_ERR_USAGE, "2-D grid: %s list of lengths is empty", n_hma ? "the HMA3" : "the HMA");
+    for (size_t i = 0; i < n_hma; i++)
+        for (size_t j = 0; j < n_hma3; j++) {
+            hs_status st = hs_windows_from_lengths(hma_lengths[i], hma3_lengths[j], &out[i * n_hma3 + j], err);
+            if (st != HS_OK) return st;
+        }
     return HS_OK;
 }
 

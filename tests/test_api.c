@@ -1,6 +1,7 @@
 /* Bad input through the C API: each call fails with the right status and a message naming the problem,
  * and writes nothing it should not. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "hmasweep.h"
@@ -29,6 +30,40 @@ int main(void) {
     expect(hs_grid(1, 10, 4, g, &err), HS_ERR_USAGE, &err, "impossible", "grid lo 1");
     expect(hs_grid(10, 5, 4, g, &err), HS_ERR_USAGE, &err, "impossible", "grid hi < lo");
     expect(hs_grid(6, 10, 0, g, &err), HS_ERR_USAGE, &err, "impossible", "grid count 0");
+
+    /* the 2-D grid (docs/spec.md §8): w0..w2 from Lh, w3..w5 from L3.  (8, 20) worked by hand from §2:
+     * Lh = 8 -> 4, 8, floor(sqrt 8) = 2; L3 = 20 -> p = 10, round(10/3) = 3, round(10/2) = 5, 10. */
+    hs_windows pair;
+    CHECK(hs_windows_from_lengths(8, 20, &pair, &err) == HS_OK, "%s", err.msg);
+    const int64_t want_pair[6] = {4, 8, 2, 3, 5, 10};
+    CHECK(memcmp(pair.w, want_pair, sizeof want_pair) == 0, "(8, 20) -> %lld %lld %lld %lld %lld %lld",
+          (long long)pair.w[0], (long long)pair.w[1], (long long)pair.w[2], (long long)pair.w[3],
+          (long long)pair.w[4], (long long)pair.w[5]);
+    for (int64_t L = 2; L <= 400; L++) { /* the 1-D grid is the diagonal */
+        hs_windows one, two;
+        hs_windows_from_length(L, &one, NULL);
+        hs_windows_from_lengths(L, L, &two, NULL);
+        CHECK(memcmp(&one, &two, sizeof one) == 0, "L = %lld: the diagonal differs from the 1-D grid", (long long)L);
+    }
+    expect(hs_windows_from_lengths(1, 6, &pair, &err), HS_ERR_USAGE, &err, "HMA length L = 1", "Lh = 1");
+    expect(hs_windows_from_lengths(6, 0, &pair, &err), HS_ERR_USAGE, &err, "HMA3 length L = 0", "L3 = 0");
+    expect(hs_windows_from_lengths(6, (int64_t)1 << 40, &pair, &err), HS_ERR_USAGE, &err, "HMA3 length L = 1099511627776",
+           "L3 huge");
+    const int64_t lh[2] = {6, 8}, l3[3] = {6, 20, 9};
+    hs_windows g2[6];
+    CHECK(hs_grid_2d(lh, 2, l3, 3, g2, &err) == HS_OK, "%s", err.msg);
+    for (int i = 0; i < 2; i++) /* HMA length outer */
+        for (int j = 0; j < 3; j++) {
+            hs_windows one;
+            hs_windows_from_lengths(lh[i], l3[j], &one, NULL);
+            CHECK(memcmp(&g2[i * 3 + j], &one, sizeof one) == 0, "2-D grid combo %d is not (%lld, %lld)", i * 3 + j,
+                  (long long)lh[i], (long long)l3[j]);
+        }
+    CHECK(memcmp(&g2[4], want_pair, sizeof want_pair) == 0, "2-D grid combo 4 is not (8, 20)");
+    expect(hs_grid_2d(lh, 0, l3, 3, g2, &err), HS_ERR_USAGE, &err, "the HMA list of lengths is empty", "no Lh");
+    expect(hs_grid_2d(lh, 2, l3, 0, g2, &err), HS_ERR_USAGE, &err, "the HMA3 list of lengths is empty", "no L3");
+    const int64_t bad3[2] = {6, 1};
+    expect(hs_grid_2d(lh, 2, bad3, 2, g2, &err), HS_ERR_USAGE, &err, "HMA3 length L = 1", "an L3 of 1");
 
     /* prices: NaN, inf, zero, negative — each named with its index */
     const double bad[] = {NAN, INFINITY, 0.0, -1.0};

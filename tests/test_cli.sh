@@ -44,6 +44,21 @@ expect 2 "'x' is not an integer" -- run "${small[@]}" --lengths 6,x
 expect 2 "'' is not an integer" -- run "${small[@]}" --lengths 6,,8
 expect 2 "length 1 is out of range" -- run "${small[@]}" --lengths 1,6
 expect 2 "w1 = 5000 does not fit" -- run "${small[@]}" --lengths 5000
+# the 2-D grid (docs/spec.md §8)
+expect 2 "--hma-lengths needs --hma3-lengths too" -- run "${small[@]}" --hma-lengths 6,8
+expect 2 "--hma3-lengths needs --hma-lengths too" -- run "${small[@]}" --hma3-lengths 6,8
+expect 2 "--hma-lengths is empty" -- run "${small[@]}" --hma-lengths= --hma3-lengths 6
+expect 2 "--hma3-lengths: '' is not an integer" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 6,,8
+expect 2 "--hma-lengths: 'x' is not an integer" -- run "${small[@]}" --hma-lengths x --hma3-lengths 6
+expect 2 "--hma3-lengths: length 0 is out of range" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 0
+expect 2 "--hma-lengths: length -4 is out of range" -- run "${small[@]}" --hma-lengths -4 --hma3-lengths 6
+expect 2 "--hma3-lengths '6:x:3': LO, HI and COUNT" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 6:x:3
+expect 2 "--hma-lengths: grid 1:9:3 is impossible" -- run "${small[@]}" --hma-lengths 1:9:3 --hma3-lengths 6
+expect 2 "more than 1000000" -- run "${small[@]}" --hma-lengths 2:9999:5000 --hma3-lengths 2:9999:5000
+expect 2 "replace --grid" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 6 --grid 6:10:2
+expect 2 "HMA3 length L = 9999999999" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 9999999999
+expect 2 "w5 = 3500 does not fit" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 7000
+expect 2 "unknown option '--hma-lengths' for a universe" -- run --inputs "$tmp" --hma-lengths 6 --hma3-lengths 6
 expect 2 "--bars needs" -- run --bars 0
 expect 2 "--bars needs" -- run --bars 12abc
 expect 2 "--seed needs" -- run --seed -3
@@ -111,6 +126,22 @@ if [[ -w /dev/full ]]; then
     fail=$((fail + 1)); echo "FAIL: gen --output - >/dev/full -> $rc $out"; fi
 fi
 ok '"combos": [' -- run --bars 2000 --lengths 6,9 --format json
+# 2-D: HMA length outer, both lengths on every row; (8, 20) has the windows worked by hand in test_api.c;
+# the diagonal rows are the 1-D run's rows; the range form is the grid's linspace (6:10:3 = 6, 8, 10)
+grid2=$("$cli" run --bars 2000 --hma-lengths 6,8 --hma3-lengths 6:10:3 --format csv)
+row() { printf '%s\n' "$grid2" | sed -n "$1p"; }
+one=$("$cli" run --bars 2000 --lengths 6,8 --format csv)
+if [[ $(row 1) == combo,hma_length,hma3_length,w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_sq,max_drawdown,bars_held &&
+      $(row 2) == 0,6,6,3,6,2,1,2,3,* &&
+      $(row 3) == 1,6,8,3,6,2,1,2,4,* && $(row 7) == 5,8,10,4,8,2,2,2,5,* &&
+      $(row 2 | cut -d, -f4-) == $(printf '%s\n' "$one" | sed -n 2p | cut -d, -f3-) &&
+      $(row 6 | cut -d, -f4-) == $(printf '%s\n' "$one" | sed -n 3p | cut -d, -f3-) ]]; then pass=$((pass + 1)); else
+  fail=$((fail + 1)); echo "FAIL: the 2-D grid's csv: $grid2 (1-D: $one)"; fi
+if [[ $("$cli" run --bars 2000 --hma-lengths 8 --hma3-lengths 20 --format csv | sed -n 2p) == 0,8,20,4,8,2,3,5,10,* ]]; then
+  pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: --hma-lengths 8 --hma3-lengths 20 windows"; fi
+ok '"hma_length": 8, "hma3_length": 20, "windows": [4, 8, 2, 3, 5, 10]' -- run --bars 2000 --hma-lengths 8 --hma3-lengths 20 --format json
+ok '"length": 9, "hma_length": 9, "hma3_length": 9' -- run --bars 2000 --lengths 6,9 --format json
+ok "fingerprint: combo 0 (Lh=8, L3=20)" -- run --bars 2000 --hma-lengths 8 --hma3-lengths 20
 ok "fingerprint: combo 0 (L=6)" -- run --bars 2000 --lengths 6,9
 ok "unchecked" -- variants
 # --fee (docs/spec.md §8): a bad fee is a usage error naming it; every format carries the six statistics

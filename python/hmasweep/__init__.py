@@ -25,8 +25,9 @@ from ._core import (
 from . import _core
 from .client import Client, ServerError
 from .trades import TRADE_DTYPE, equity, trade_log, trades
-from .plot import plot
+from .plot import heatmap, plot
 from .report import report
+from .results import STATISTICS, statistic
 from .universe import ROW_DTYPE, sweep_many
 
 __all__ = [
@@ -35,13 +36,16 @@ __all__ = [
     "ServerError",
     "SweepResult",
     "TRADE_DTYPE",
+    "STATISTICS",
     "equity",
     "grid",
+    "heatmap",
     "plot",
     "read_series",
     "report",
     "series",
     "standard_normal",
+    "statistic",
     "sweep",
     "sweep_many",
     "trade_log",

@@ -37,12 +37,19 @@ class SweepResult(structseq[Any], Tuple[_F64, _I64, Optional[_I64], _I64, str]):
     def isa(self) -> Optional[str]: ...
     @property
     def threads(self) -> Optional[int]: ...
+    @property
+    def hma_lengths(self) -> Optional[_I64]: ...
+    @property
+    def hma3_lengths(self) -> Optional[_I64]: ...
+    def to_frame(self) -> Any: ...
 
 def sweep(
     close: _ArrayLike,
     lengths: _Lengths = None,
     *,
     windows: Optional[_ArrayLike] = None,
+    hma: _Lengths = None,
+    hma3: _Lengths = None,
     variant: Optional[str] = "best",
     isa: Optional[str] = None,
     threads: int = 0,

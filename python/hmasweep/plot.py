@@ -98,3 +98,61 @@ def plot(close, lengths=None, *, result=None, length=None, span=None, path=None,
         fig.savefig(path, dpi=110)
         plt.close(fig)
     return sweep_fig, combo_fig
+
+
+def _heatmap_grid(result, stat):
+    """(the sorted HMA lengths, the sorted HMA3 lengths, the (len(hma), len(hma3)) values, NaN where no combo)."""
+    from .results import statistic
+
+    if getattr(result, "hma_lengths", None) is None or getattr(result, "hma3_lengths", None) is None:
+        raise ValueError("heatmap() needs a sweep over lengths (its axes are the HMA and HMA3 lengths), "
+                         "not raw windows")
+    values = np.asarray(statistic(result, stat), dtype=np.float64)
+    hma, rows = np.unique(result.hma_lengths, return_inverse=True)
+    hma3, cols = np.unique(result.hma3_lengths, return_inverse=True)
+    grid = np.full((hma.size, hma3.size), np.nan)
+    grid[rows, cols] = values
+    return hma, hma3, grid
+
+
+def _tick_positions(n, most=16):
+    return np.arange(0, n, max(1, -(-n // most)))
+
+
+def heatmap(result, stat="sharpe", *, ax=None, path=None, title=None):
+    """A statistic over (HMA length, HMA3 length): one cell per combo of `result` (a sweep over
+    hma=/hma3=, or over lengths, which fills the diagonal).  Returns the matplotlib Figure.
+
+    stat   any name of hmasweep.STATISTICS: "pnl", "trades", the six statistics of docs/spec.md §8 or the
+           derived "win_rate", "profit_factor", "mean_trade", "std_trade", "sharpe", "exposure".
+    ax     draw into this Axes (else a new figure); path: save the figure there (png, svg, pdf...).
+    Cells with no combo, or whose value is NaN or infinite (a profit factor with no loss), are grey.
+    """
+    hma, hma3, grid = _heatmap_grid(result, stat)
+    import matplotlib
+
+    if path is not None and ax is None:
+        matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    fig = ax.figure if ax is not None else plt.figure(figsize=(7.5, 6), constrained_layout=True)
+    if ax is None:
+        ax = fig.subplots()
+    cmap = matplotlib.colormaps["viridis"].with_extremes(bad="lightgrey")
+    image = ax.imshow(np.ma.masked_invalid(grid), origin="lower", aspect="auto", cmap=cmap, interpolation="nearest")
+    xt, yt = _tick_positions(hma3.size), _tick_positions(hma.size)
+    ax.set_xticks(xt, [str(v) for v in hma3[xt]])
+    ax.set_yticks(yt, [str(v) for v in hma[yt]])
+    ax.set_xlabel("HMA3 length L3 (w3..w5)")
+    ax.set_ylabel("HMA length Lh (w0..w2)")
+    fig.colorbar(image, ax=ax, label=stat)
+    auto = "%s over (HMA length, HMA3 length), %d combos" % (stat, len(result.pnl))
+    finite = np.isfinite(grid)
+    if finite.any():  # the best cell, starred and named in the title
+        best = np.unravel_index(np.argmax(np.where(finite, grid, -np.inf)), grid.shape)
+        ax.plot(best[1], best[0], marker="*", color="red", ms=12, ls="none")
+        auto += "\nmax %.6g at Lh = %d, L3 = %d (red star)" % (grid[best], hma[best[0]], hma3[best[1]])
+    ax.set_title(title or auto, fontsize=10)
+    if path is not None:
+        fig.savefig(path, dpi=110)
+    return fig

@@ -50,7 +50,9 @@ class _Table:
         self.n = self.windows.shape[0]
         if self.n == 0:
             raise ValueError("report() needs a sweep of at least one combo (this result has none)")
-        self.stats: Dict[str, np.ndarray] = {}
+        # pnl and trades first, whatever else the result carries (the menu's order)
+        self.stats: Dict[str, np.ndarray] = {"pnl": np.asarray(result.pnl, dtype=np.float64),
+                                             "trades": np.asarray(result.trades, dtype=np.float64)}
         frame = None
         package = sys.modules[__package__ or "hmasweep"]
         names = getattr(package, "STATISTICS", None)
@@ -64,8 +66,6 @@ class _Table:
                 if name in _ID_COLUMNS or not np.issubdtype(col.dtype, np.number):
                     continue
                 self.stats[str(name)] = col.to_numpy(dtype=np.float64)
-        self.stats.setdefault("pnl", np.asarray(result.pnl, dtype=np.float64))
-        self.stats.setdefault("trades", np.asarray(result.trades, dtype=np.float64))
         hma, hma3 = self._lengths(result, frame)
         self.two_d = hma3 is not None
         self.hma: np.ndarray = hma

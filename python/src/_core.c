@@ -169,7 +169,7 @@ static PyArrayObject *default_lengths(void) {
     return (PyArrayObject *)array_or_raise(a, st, &err);
 }
 
-static PyArrayObject *lengths_array(PyObject *lengths) {
+static PyArrayObject *lengths_array(PyObject *lengths, const char *what) {
     if (lengths == Py_None) return default_lengths();
     if (PyLong_CheckExact(lengths)) { /* one length: skip numpy's scalar conversion (~0.3 µs here) */
         long long L = PyLong_AsLongLong(lengths);
@@ -183,10 +183,10 @@ static PyArrayObject *lengths_array(PyObject *lengths) {
         if (r) *(int64_t *)PyArray_DATA(r) = (int64_t)L;
         return r;
     }
-    PyArrayObject *l = as_int64(lengths, "lengths");
+    PyArrayObject *l = as_int64(lengths, what);
     if (!l) return NULL;
     if (PyArray_NDIM(l) > 1) {
-        PyErr_SetString(PyExc_ValueError, "lengths must be an int or a 1-D sequence of ints");
+        PyErr_Format(PyExc_ValueError, "%s must be an int or a 1-D sequence of ints", what);
         Py_DECREF(l);
         return NULL;
     }
@@ -217,6 +217,54 @@ static PyArrayObject *windows_from_lengths(PyArrayObject *lengths) {
     return w;
 }
 
+/* hma and hma3 come together, and replace lengths and windows. */
+static int check_2d_arguments(PyObject *hma, PyObject *hma3, PyObject *lengths, PyObject *windows) {
+    if (hma == Py_None || hma3 == Py_None) {
+        PyErr_Format(PyExc_ValueError, "%s needs %s too: the 2-D grid sweeps every (HMA length, HMA3 length) pair",
+                     hma == Py_None ? "hma3" : "hma", hma == Py_None ? "hma" : "hma3");
+        return 0;
+    }
+    if (lengths != Py_None || windows != Py_None) {
+        PyErr_Format(PyExc_ValueError, "hma/hma3 (the 2-D grid) replace %s; give one", lengths != Py_None ? "lengths" : "windows");
+        return 0;
+    }
+    return 1;
+}
+
+/* The 2-D grid (docs/spec.md §8) through hs_grid_2d: the (n_hma * n_hma3, 6) windows, HMA length outer, and
+ * each combo's pair in *hma_out and *hma3_out. */
+static PyArrayObject *windows_2d(PyObject *hma_obj, PyObject *hma3_obj, PyArrayObject **hma_out, PyArrayObject **hma3_out) {
+    PyArrayObject *hma = lengths_array(hma_obj, "hma"), *hma3 = hma ? lengths_array(hma3_obj, "hma3") : NULL, *w = NULL;
+    if (!hma || !hma3) goto done;
+    npy_intp nh = PyArray_DIM(hma, 0), n3 = PyArray_DIM(hma3, 0);
+    if (n3 && nh > NPY_MAX_INTP / 48 / n3) {
+        PyErr_Format(PyExc_ValueError, "the 2-D grid of %zd x %zd combos is too large", (Py_ssize_t)nh, (Py_ssize_t)n3);
+        goto done;
+    }
+    npy_intp dims[2] = {nh * n3, 6};
+    if (!(w = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_INT64))) goto done;
+    if (!(*hma_out = (PyArrayObject *)PyArray_SimpleNew(1, dims, NPY_INT64))) goto fail;
+    if (!(*hma3_out = (PyArrayObject *)PyArray_SimpleNew(1, dims, NPY_INT64))) goto fail;
+    hs_error err;
+    hs_status st = hs_grid_2d(PyArray_DATA(hma), (size_t)nh, PyArray_DATA(hma3), (size_t)n3, PyArray_DATA(w), &err);
+    if (st != HS_OK) {
+        raise_status(st, &err);
+        goto fail;
+    }
+    const int64_t *h = PyArray_DATA(hma), *t = PyArray_DATA(hma3);
+    int64_t *ho = PyArray_DATA(*hma_out), *to = PyArray_DATA(*hma3_out);
+    for (npy_intp c = 0; c < dims[0]; c++) ho[c] = h[c / n3], to[c] = t[c % n3];
+    goto done;
+fail:
+    Py_CLEAR(w);
+    Py_CLEAR(*hma_out);
+    Py_CLEAR(*hma3_out);
+done:
+    Py_XDECREF(hma);
+    Py_XDECREF(hma3);
+    return w;
+}
+
 /* "best" is the default name: an alias in the registry (HS_ALIAS), reported as the variant it names;
  * without such a line it means the library's default (hs_sweep_options.variant = NULL). */
 static const char *resolve_variant(const char *name) {
@@ -236,16 +284,43 @@ static PyStructSequence_Field result_fields[] = {
     {"variant", "the registry variant that ran (what an alias such as 'best' named); 'server' from a Client"},
     {"isa", "the ISA it ran with (by name only, not in the tuple); None from a Client"},
     {"threads", "the threads it ran with (by name only, not in the tuple); None from a Client"},
+    {"hma_lengths", "int64 array (n,): each combo's HMA length Lh (w0..w2), by name only; lengths for a 1-D grid"},
+    {"hma3_lengths", "int64 array (n,): each combo's HMA3 length L3 (w3..w5), by name only; lengths for a 1-D grid"},
     {NULL, NULL}};
 static PyStructSequence_Desc result_desc = {
     "hmasweep.SweepResult", "SweepResult(sequence, dict={})\n--\n\nThe result of hmasweep.sweep(): one entry per combo in every array.", result_fields,
     5};
 static PyTypeObject *SweepResult;
 
+/* r.to_frame(): a method of the struct sequence, written in Python (hmasweep/results.py), so that pandas
+ * is imported only when a table is asked for. */
+static PyObject *result_to_frame(PyObject *self, PyObject *unused) {
+    PyObject *mod = PyImport_ImportModule("hmasweep.results");
+    if (!mod) return NULL;
+    PyObject *frame = PyObject_CallMethod(mod, "to_frame", "(O)", self); /* (O): self is a tuple */
+    Py_DECREF(mod);
+    return frame;
+}
+
+static PyMethodDef result_to_frame_def = {
+    "to_frame", result_to_frame, METH_NOARGS,
+    "to_frame($self, /)\n--\n\n-> pandas.DataFrame, one row per combo: lengths, windows, trades, pnl, the statistics\n"
+    "and the derived ones (docs/python.md \"Statistics\")."};
+
+static int add_result_methods(PyTypeObject *type) {
+    PyObject *descr = PyDescr_NewMethod(type, &result_to_frame_def);
+    if (!descr) return -1;
+    int rc = PyDict_SetItemString(type->tp_dict, "to_frame", descr);
+    Py_DECREF(descr);
+    PyType_Modified(type);
+    return rc;
+}
+
 /* ---- sweep ------------------------------------------------------------------------------------ */
 
 PyDoc_STRVAR(sweep_doc,
-             "sweep($module, /, close, lengths=None, *, windows=None, variant='best', isa=None, threads=0)\n"
+             "sweep($module, /, close, lengths=None, *, windows=None, hma=None, hma3=None, variant='best', isa=None,\n"
+             "      threads=0)\n"
              "--\n"
              "\n"
              "Returns a SweepResult (pnl, trades, lengths, windows, variant).\n"
@@ -255,6 +330,8 @@ PyDoc_STRVAR(sweep_doc,
              "         already C-contiguous float64, converted once otherwise.\n"
              "lengths  None (the default grid 6..200, 80 lengths), an int, or a sequence of ints L >= 2.\n"
              "windows  instead of lengths: (n, 6) ints, any six windows 1..len(close) per combo.\n"
+             "hma, hma3  instead of lengths: the 2-D grid (docs/spec.md §8), every (Lh, L3) pair, hma outer;\n"
+             "         w0..w2 from Lh, w3..w5 from L3.  r.hma_lengths and r.hma3_lengths give each combo's pair.\n"
              "variant  registry name (see variants()); 'best' = the library's fastest tier-0 choice.\n"
              "isa      None = best the CPU runs; or 'scalar', 'sse2', 'avx2', 'avx512', 'neon'.\n"
              "threads  for OpenMP variants; 0 = default.\n"
@@ -264,8 +341,8 @@ PyDoc_STRVAR(sweep_doc,
 /* Keyword names, interned once: a call's keyword names are interned too, so a pointer compare finds them.
  * Hand parsing under METH_FASTCALL instead of PyArg_ParseTupleAndKeywords: the latter cost ~0.3 µs per
  * call here, a sixth of the 2 µs budget (reports/python.md). */
-enum { KW_CLOSE, KW_LENGTHS, KW_WINDOWS, KW_VARIANT, KW_ISA, KW_THREADS, KW_COUNT };
-static const char *const kw_names[KW_COUNT] = {"close", "lengths", "windows", "variant", "isa", "threads"};
+enum { KW_CLOSE, KW_LENGTHS, KW_WINDOWS, KW_VARIANT, KW_ISA, KW_THREADS, KW_HMA, KW_HMA3, KW_COUNT };
+static const char *const kw_names[KW_COUNT] = {"close", "lengths", "windows", "variant", "isa", "threads", "hma", "hma3"};
 static PyObject *kw_interned[KW_COUNT];
 static PyObject *unchecked_name; /* r.variant when "best" resolves to the library default */
 
@@ -309,7 +386,7 @@ static PyObject *interned_isa(const char *name) {
 }
 
 static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *arg[KW_COUNT] = {NULL, Py_None, Py_None, NULL, Py_None, NULL};
+    PyObject *arg[KW_COUNT] = {NULL, Py_None, Py_None, NULL, Py_None, NULL, Py_None, Py_None};
     if (nargs > 2) {
         PyErr_Format(PyExc_TypeError, "sweep() takes at most 2 positional arguments (%zd given)", nargs);
         return NULL;
@@ -352,14 +429,19 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_ValueError, "give lengths or windows, not both");
         return NULL;
     }
+    int grid_2d = arg[KW_HMA] != Py_None || arg[KW_HMA3] != Py_None;
+    if (grid_2d && !check_2d_arguments(arg[KW_HMA], arg[KW_HMA3], lengths_obj, windows_obj)) return NULL;
     PyArrayObject *close = NULL, *lengths = NULL, *windows = NULL, *pnl = NULL, *trades = NULL;
+    PyArrayObject *hma_lengths = NULL, *hma3_lengths = NULL;
     PyObject *result = NULL;
     hs_result small[16], *res = small;
     if (!(close = as_close(close_obj))) goto done;
     if (windows_obj != Py_None) {
         if (!(windows = combos_from_windows(windows_obj))) goto done;
+    } else if (grid_2d) {
+        if (!(windows = windows_2d(arg[KW_HMA], arg[KW_HMA3], &hma_lengths, &hma3_lengths))) goto done;
     } else {
-        if (!(lengths = lengths_array(lengths_obj))) goto done;
+        if (!(lengths = lengths_array(lengths_obj, "lengths"))) goto done;
         if (!(windows = windows_from_lengths(lengths))) goto done;
     }
     npy_intp n = PyArray_DIM(windows, 0);
@@ -405,12 +487,19 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
         Py_INCREF(Py_None);
         lengths = (PyArrayObject *)Py_None;
     }
+    if (!grid_2d) { /* the 1-D grid is the diagonal: Lh = L3 = L (one array, shared); None for raw windows */
+        hma_lengths = lengths, hma3_lengths = lengths;
+        Py_INCREF(lengths);
+        Py_INCREF(lengths);
+    }
     PyStructSequence_SET_ITEM(result, 2, (PyObject *)lengths);
     PyStructSequence_SET_ITEM(result, 3, (PyObject *)windows);
     PyStructSequence_SET_ITEM(result, 4, name);
     PyStructSequence_SET_ITEM(result, 5, interned_isa(ran.isa));
     PyStructSequence_SET_ITEM(result, 6, PyLong_FromLong(ran.threads));
-    pnl = trades = lengths = windows = NULL; /* the result owns them now */
+    PyStructSequence_SET_ITEM(result, 7, (PyObject *)hma_lengths);
+    PyStructSequence_SET_ITEM(result, 8, (PyObject *)hma3_lengths);
+    pnl = trades = lengths = windows = hma_lengths = hma3_lengths = NULL; /* the result owns them now */
     if (!PyStructSequence_GET_ITEM(result, 5) || !PyStructSequence_GET_ITEM(result, 6)) Py_CLEAR(result);
 done:
     if (res != small) free(res);
@@ -419,6 +508,8 @@ done:
     Py_XDECREF(windows);
     Py_XDECREF(pnl);
     Py_XDECREF(trades);
+    Py_XDECREF(hma_lengths);
+    Py_XDECREF(hma3_lengths);
     return result;
 }
 
@@ -535,7 +626,7 @@ static PyObject *py_windows(PyObject *self, PyObject *arg) {
         PyErr_SetString(PyExc_ValueError, "length must be an int or a 1-D sequence of ints");
         return NULL;
     }
-    PyArrayObject *lengths = lengths_array((PyObject *)l);
+    PyArrayObject *lengths = lengths_array((PyObject *)l, "lengths");
     Py_DECREF(l);
     if (!lengths) return NULL;
     PyArrayObject *w = windows_from_lengths(lengths);
@@ -1152,7 +1243,9 @@ PyMODINIT_FUNC PyInit__core(void) {
         goto fail;
     }
     SweepResult = PyStructSequence_NewType(&result_desc);
-    if (!SweepResult || PyModule_AddObject(m, "SweepResult", (PyObject *)SweepResult) < 0) goto fail;
+    if (!SweepResult || add_result_methods(SweepResult) < 0 ||
+        PyModule_AddObject(m, "SweepResult", (PyObject *)SweepResult) < 0)
+        goto fail;
     Py_INCREF(SweepResult); /* the module took one reference; the sweep function keeps its own */
     if (PyModule_AddIntConstant(m, "TRADE_RECORD_SIZE", (long)sizeof(hs_trade)) < 0) goto fail;
     return m;
