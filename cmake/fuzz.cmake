@@ -14,7 +14,7 @@ if(HS_FUZZ)
   # The kernels' inner loops compare integers every iteration; with libFuzzer's comparison tracing there
   # 64% of fuzz_diff's time went to __sanitizer_cov_trace_cmp8 (perf, 4 exec/s).  Their coverage (edge
   # counters) stays; the comparison hints matter for the parsers, which keep them.
-  file(GLOB _hs_numeric_sources ${CMAKE_SOURCE_DIR}/variants/*.c ${CMAKE_SOURCE_DIR}/kernels/rng.c
-       ${CMAKE_SOURCE_DIR}/kernels/series.c ${CMAKE_SOURCE_DIR}/kernels/sleef_exp.c)
+  file(GLOB _hs_numeric_sources ${CMAKE_SOURCE_DIR}/src/variants/*.c ${CMAKE_SOURCE_DIR}/study/gap/instruments/*.c
+       ${CMAKE_SOURCE_DIR}/src/data/rng.c ${CMAKE_SOURCE_DIR}/src/data/series.c)
   set_source_files_properties(${_hs_numeric_sources} PROPERTIES COMPILE_OPTIONS -fno-sanitize-coverage=trace-cmp)
 endif()

@@ -1,29 +1,34 @@
 cmake_policy(SET CMP0057 NEW)  # if(IN_LIST) also under cmake -P (tests/registry_parse.cmake)
-# Read variants/registry.def strictly: every field of every entry, also when an entry wraps over lines.
+# Read src/variants/registry.def (then the gap study's study/gap/instruments/instruments.def) strictly:
+# every field of every entry, also when an entry wraps over lines.
 # Anything that is not a comment, a preprocessor line, an HS_VARIANT(...) of nine fields or an
 # HS_ALIAS(...) of three fails the configuration with the text it could not read.
 #
-# hs_read_registry(<path>) sets, in the caller's scope:
+# hs_read_registry(<path>...) reads the files as one list, in order, and sets, in the caller's scope:
 #   HS_REGISTRY_VARIANTS              the variant names, in registry order
 #   HS_REGISTRY_<name>_<FIELD>        KERNEL TIER DRIVER SCRATCH ISAS SHAPE ROLE SUMMARY
 #   HS_REGISTRY_ALIASES               alias names; HS_REGISTRY_ALIAS_<name> its target
 function(_hs_registry_fail what text)
   string(SUBSTRING "${text}" 0 160 _head)
-  message(FATAL_ERROR "variants/registry.def: ${what}: '${_head}'")
+  message(FATAL_ERROR "registry: ${what}: '${_head}'")
 endfunction()
 
 function(_hs_registry_check name field value regex)
   if(NOT value MATCHES "${regex}")
-    message(FATAL_ERROR "variants/registry.def: variant '${name}': field ${field} = '${value}' is not ${regex}")
+    message(FATAL_ERROR "registry: variant '${name}': field ${field} = '${value}' is not ${regex}")
   endif()
 endfunction()
 
-function(hs_read_registry path)
+function(hs_read_registry)
   set(_hs_registry_root "${CMAKE_SOURCE_DIR}")
   if(HS_REGISTRY_ROOT)  # tests/registry_parse.cmake reads scratch registries against the real tree
     set(_hs_registry_root "${HS_REGISTRY_ROOT}")
   endif()
-  file(READ "${path}" text)
+  set(text "")
+  foreach(path ${ARGN})
+    file(READ "${path}" _one)
+    string(APPEND text "${_one}\n")
+  endforeach()
   # Comments (/* ... */ and // ...) and preprocessor lines go; what is left must be entries only.
   string(REGEX REPLACE "/\\*([^*]|\\*+[^*/])*\\*+/" " " text "${text}")
   string(REGEX REPLACE "//[^\n]*" " " text "${text}")
@@ -63,8 +68,9 @@ function(hs_read_registry path)
       if(summary STREQUAL "")
         _hs_registry_fail("variant '${name}' has an empty summary" "${entry}")
       endif()
-      if(NOT EXISTS "${_hs_registry_root}/variants/${v_KERNEL}.c")
-        _hs_registry_fail("variant '${name}': no file variants/${v_KERNEL}.c for its kernel" "${entry}")
+      if(NOT EXISTS "${_hs_registry_root}/src/variants/${v_KERNEL}.c"
+         AND NOT EXISTS "${_hs_registry_root}/study/gap/instruments/${v_KERNEL}.c")
+        _hs_registry_fail("variant '${name}': no file src/variants/${v_KERNEL}.c (or study/gap/instruments/) for its kernel" "${entry}")
       endif()
       foreach(field KERNEL TIER DRIVER SCRATCH ISAS SHAPE ROLE)
         set(HS_REGISTRY_${name}_${field} "${v_${field}}" PARENT_SCOPE)
@@ -87,7 +93,7 @@ function(hs_read_registry path)
     string(SUBSTRING "${text}" ${len} -1 text)
   endwhile()
   if(names STREQUAL "")
-    message(FATAL_ERROR "variants/registry.def: no variant registered")
+    message(FATAL_ERROR "registry: no variant registered")
   endif()
   set(HS_REGISTRY_VARIANTS "${names}" PARENT_SCOPE)
   set(HS_REGISTRY_ALIASES "${aliases}" PARENT_SCOPE)

@@ -1,4 +1,4 @@
-# SLEEF, the library (kernels/exp.c calls Sleef_expd1_u10purecfma; docs/spec.md §1).
+# SLEEF, the library (src/data/exp.c calls Sleef_expd1_u10purecfma; docs/spec.md §1).
 #   Debian/Ubuntu: apt install libsleef-dev     macOS: brew install sleef
 # Found through pkg-config (sleef.pc) on native builds, else find_library/find_path; a cross build gives
 # its own with -DHS_SLEEF_LIBRARY=/path/libsleef.so (.ci/aarch64.sh unpacks Debian's arm64 libsleef3 and

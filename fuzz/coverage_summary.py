@@ -18,10 +18,10 @@ NOTES = "<!-- hand-written notes below this line: fuzz/coverage.sh keeps them --
 
 # (area, what reaches it, path prefixes relative to the repository root)
 AREAS = [
-    ("readers", "fuzz_read_csv, fuzz_read_npy, fuzz_read_f64", ["kernels/readers.c"]),
+    ("readers", "fuzz_read_csv, fuzz_read_npy, fuzz_read_f64", ["src/data/readers.c"]),
     ("frame codec", "fuzz_codec", ["engine/codec.c"]),
-    ("variants", "fuzz_diff", ["variants/"]),
-    ("option parsers", "fuzz_cli", ["cli/options.c", "universe/args.c", "kernels/grid.c"]),
+    ("variants", "fuzz_diff", ["src/variants/", "study/gap/instruments/"]),
+    ("option parsers", "fuzz_cli", ["cli/options.c", "universe/args.c", "src/spec/grid.c"]),
 ]
 # File I/O in the readers' file: not a byte parser, so no fuzz target calls it (tests/test_hardening.c and
 # tests/test_cli.sh do).  The readers' line figure is also given without these functions.
@@ -177,7 +177,7 @@ def main():
     out += ["", "\"Without file I/O\": the same, less the never-entered functions that read or write files "
             "(" + ", ".join(sorted(NOT_FUZZED)) + "), which are not byte parsers and are tested by tests/test_hardening.c "
             "and tests/test_cli.sh; their line count is taken from their coverage regions, hence ≈.  A `-` "
-            "file holds no code of its own (a variant that instantiates variants/port.h).", "",
+            "file holds no code of its own (a variant that instantiates src/variants/port.h).", "",
             "Per file:", "", "| file | lines | branches | functions |", "|---|---:|---:|---:|"]
     for name, _, _ in AREAS:
         for f in per_area[name]:

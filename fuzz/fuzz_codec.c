@@ -4,7 +4,7 @@
  * round-tripped through the encoders.
  *
  * Build (clang): clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Ikernels -Iengine \
- *                      fuzz/fuzz_codec.c engine/codec.c kernels/error.c -o fuzz_codec
+ *                      fuzz/fuzz_codec.c engine/codec.c src/spec/error.c -o fuzz_codec
  * Run:           ./fuzz_codec -max_len=4096 -runs=10000000 fuzz/corpus/fuzz_codec
  * (or fuzz/run.sh).  Seed corpus fuzz/corpus/fuzz_codec: a merged corpus of the 12,000,000-run campaign
  * (reports/engine.md) plus regression-auth-short-body, the input that found AUTH reading a header field

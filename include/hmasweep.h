@@ -91,7 +91,7 @@ HS_API void hs_stats_derive(const hs_result *result, const hs_stats *stats, size
 HS_API void hs_standard_normal(uint64_t seed, size_t n, double *out);
 /* The canonical close series: start * exp(cumsum(vol * z)), exp = SLEEF's 1-ulp FMA exp. */
 HS_API hs_status hs_make_close(uint64_t seed, size_t bars, double vol, double start, double *out, hs_error *err);
-/* SLEEF's Sleef_expd1_u10purecfma (libsleef; kernels/exp.c).  NaN on an x86 CPU without FMA. */
+/* SLEEF's Sleef_expd1_u10purecfma (libsleef; src/data/exp.c).  NaN on an x86 CPU without FMA. */
 HS_API double hs_exp_u10(double x);
 
 /* Read a close series: raw little-endian f64 (".f64", ".bin", ".raw" or unknown extension), CSV (one
@@ -264,7 +264,7 @@ HS_API hs_status hs_trade_log_opt(const double *close, size_t n_bars, const hs_w
 /* ---- live mode (docs/live.md) ------------------------------------------------------------------ *
  * One bar at a time, the same results as the sweep: after every append, each combo's pnl and trades
  * equal hs_sweep (tier 0, bit for bit) over every bar so far.  O(combos × k) per append of k bars, with
- * running-sum WMAs whose signs are certified (variants/certify.h); memory is bounded by the windows,
+ * running-sum WMAs whose signs are certified (src/variants/certify.h); memory is bounded by the windows,
  * not by the number of bars.  A session is not thread-safe: one caller at a time. */
 #define HS_LIVE_MAX_WINDOW ((int64_t)1 << 20) /* largest window a live session takes (memory ~ 32·w bytes) */
 
@@ -335,7 +335,7 @@ typedef struct {
  * `name` is not an alias (registry.def HS_ALIAS).  Aliases are accepted wherever a variant name is. */
 HS_API const char *hs_variant_alias(const char *name, const char **summary);
 
-/* Number of registered variants (variants/registry.def). */
+/* Number of registered variants (src/variants/registry.def). */
 HS_API size_t hs_variant_count(void);
 /* Describe variant `index` (< hs_variant_count()).  Fails (HS_ERR_ISA, message from hs_sweep's own
  * choice) when $HMASWEEP_ISA names an ISA this CPU cannot run; the other fields are filled even then. */

@@ -1,6 +1,6 @@
 /* The adversarial series (issue 21, item 1): inputs that once made the certified kernels recompute
  * almost every bar in tier-0 order, quadratic in the windows.  One definition of their prices, for the
- * worst-case test (tests/test_worst_case.c, which asserts the ratios; prof/segments/adversarial.py runs
+ * worst-case test (tests/test_worst_case.c, which asserts the ratios; study/segments/adversarial.py runs
  * it at the issue's sizes) and for bench_variants' `adversarial` series.  Every series is positive and
  * finite: hs_sweep accepts all of them.
  *

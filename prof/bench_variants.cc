@@ -1,4 +1,4 @@
-// bench_variants — Google Benchmark over THE registry (variants/registry.def).
+// bench_variants — Google Benchmark over THE registry (src/variants/registry.def).
 //
 // Benchmarks are generated at run time from hs_variants(): a variant added to the registry is measured
 // without touching this file.  Three series (names are "<series>/<variant>/<isa>/threads:<t>[/<x>:<n>]"):

@@ -3,12 +3,12 @@
 # tests/run.sh (the README's test command) and .ci/run, so both install one list.  Without a package the
 # tests that need it are reported as skipped, never as passed; in CI (CI=true) only a skip for a tool on
 # tests/skips.allow is accepted, any other fails its test.
-#   apt: Open MPI (hmasweep-mpi tests), iproute2 (the netns test), jansson (prof/ipc's JSON server),
+#   apt: Open MPI (hmasweep-mpi tests), iproute2 (the netns test), jansson (study/ipc's JSON server),
 #        Python headers and venv (the extension; the pip-install check), chromium (hmasweep.report's page
 #        in a real browser: ctest python_report_browser)
 #   pip: numpy + numba (the peer check), pytest + hypothesis + pandas + matplotlib + mypy + tqdm + plotly (the Python package, its stubtest,
 #        progress bar and report page),
-#        scikit-build-core (pip install .), orjson + msgpack + pyarrow (prof/ipc serialisation)
+#        scikit-build-core (pip install .), orjson + msgpack + pyarrow (study/ipc serialisation)
 HS_TEST_APT=(openmpi-bin libopenmpi-dev iproute2 libjansson-dev python3-dev python3-venv chromium)
 HS_TEST_PIP=(numpy numba pytest hypothesis pandas matplotlib mypy tqdm plotly scikit-build-core orjson msgpack pyarrow)
 

@@ -34,7 +34,7 @@ if(Python3_Interpreter_FOUND)
   add_test(NAME test_introspect_cli COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_introspect_cli.sh ${HS_CLI_COMMAND})
   set_tests_properties(test_introspect_cli PROPERTIES LABELS library)
 endif()
-# test_public_headers: the CLI and prof/bench_variants include no header of kernels/, variants/, simd/
+# test_public_headers: the CLI and prof/bench_variants include no header of src/
 # (issue 8 §4).  bench_variants is also linked against libhmasweep.so, whose interface has include/ only.
 add_test(NAME test_public_headers COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_public_headers.sh ${CMAKE_SOURCE_DIR})
 set_tests_properties(test_public_headers PROPERTIES LABELS library)

@@ -23,7 +23,7 @@ if importlib.util.find_spec("numpy") is None:
     skip_policy.skip("numpy", "numpy is not importable (pip install numpy)")
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(root, "prof", "ipc"))
+sys.path.insert(0, os.path.join(root, "study", "ipc"))
 import numpy as np  # noqa: E402
 import frames  # noqa: E402
 

@@ -1,4 +1,4 @@
-/* The sign certification of the running-sum kernels (variants/certify.h), at the unit level.
+/* The sign certification of the running-sum kernels (src/variants/certify.h), at the unit level.
  *
  * An approximate d that overflowed to ±inf says nothing about the sign of the tier-0 d of that bar (the
  * error bound holds only for finite values), so it must be recomputed like any ambiguous bar (issue 10,

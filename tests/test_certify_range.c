@@ -1,4 +1,4 @@
-/* Certified signs at the ends of the double range (variants/certify.h: certify_in_range).
+/* Certified signs at the ends of the double range (src/variants/certify.h: certify_in_range).
  *
  * The a-priori bound that certifies a sign assumes nothing overflows and no rounding is subnormal.  Prices
  * near DBL_MAX/k made the reference's WMA sums overflow (d = ±inf or NaN) where a running or reordered

@@ -1,4 +1,4 @@
-/* Live mode (live/live.c, docs/live.md): after any sequence of appends, every combo's trades and PnL equal
+/* Live mode (src/live/live.c, docs/live.md): after any sequence of appends, every combo's trades and PnL equal
  * a batch run over every bar so far, bit for bit.
  *
  * The batch side is the reference kernel itself (`unchecked`, called straight from the registry so that
@@ -313,7 +313,7 @@ static void test_warm_up(void) {
 
 int main(void) {
     /* ctest runs this once per ISA built (test_live_<isa>, HMASWEEP_ISA): live mode's group step is built
-     * per ISA (variants/live_lanes.c) and chosen like a sweep's. */
+     * per ISA (src/live/live_lanes.c) and chosen like a sweep's. */
     hs_isa isa;
     hs_error why;
     if (hs_isa_default(&isa, &why) != HS_OK) {

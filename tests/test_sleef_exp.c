@@ -1,4 +1,4 @@
-/* hs_exp_u10 (now libsleef's Sleef_expd1_u10purecfma itself, kernels/exp.c) against a stored table of
+/* hs_exp_u10 (now libsleef's Sleef_expd1_u10purecfma itself, src/data/exp.c) against a stored table of
  * libsleef 3.5.1's answers, bit for bit: the check that the SLEEF this build links gives the bits docs/spec.md §1
  * was written with (another SLEEF version, or another target's build of it, could differ).
  *
@@ -7,7 +7,7 @@
  * neighbours, the underflow cut at -1000, +-1e300, +-inf, NaN), inputs whose d/ln2 is a rounding tie,
  * and uniform random inputs over [-20, 20], [-745, 709.7] and the default series' range.  The full
  * verification (all 150,000 inputs of the default series, 7 million random inputs, 185,000 near-tie
- * inputs: all identical) was made against the hand transcription that kernels/exp.c replaced (git history:
+ * inputs: all identical) was made against the hand transcription that src/data/exp.c replaced (git history:
  * kernels/sleef_exp.c).
  */
 #include <math.h>

@@ -12,7 +12,7 @@
  *               nothing anywhere else
  *   vol-0.3     a walk at volatility 0.3 per bar: prices over many orders of magnitude
  *
- * (the prices: prof/adversarial.h).  Before the local bound and the tier-0 ranges (variants/segments.c,
+ * (the prices: prof/adversarial.h).  Before the local bound and the tier-0 ranges (src/variants/segments.c,
  * and pipeline.h's certified_books_bounded for the others), segments took 30-200x the reference on
  * these, sliding, sliding_x and simd_wma_dot 20-650x, live mode 26-640x.  Times are the process's CPU time
  * (CLOCK_PROCESS_CPUTIME_ID; every variant runs one thread), so the other jobs on a loaded machine do not
@@ -21,7 +21,7 @@
  * THE list below is every tier-0 production variant and live mode (`live`: the whole series replayed as
  * one-bar appends, against unchecked's batch); the registry check fails on a tier-0 production variant
  * missing from it.  Usage: test_worst_case [--reps N] [--bench] [--series NAME] [VARIANT...] (default:
- * the list).  One line of JSON per (series, variant) on stdout, for prof/segments/adversarial.py. */
+ * the list).  One line of JSON per (series, variant) on stdout, for study/segments/adversarial.py. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_PROCESS_CPUTIME_ID under -std=c11 (clang) */
 #include <stdint.h>
 #include <stdlib.h>
@@ -63,7 +63,7 @@ typedef struct {
 } series;
 
 /* --bench: the sizes of issue 21's measurements (a 30,000-bar flat series and a 150,000-bar walk over
- * the default grid, 8,000 bars x the one serve combo), for prof/segments/adversarial.py: minutes with
+ * the default grid, 8,000 bars x the one serve combo), for study/segments/adversarial.py: minutes with
  * the old segments, so not the ctest's. */
 static int bench;
 

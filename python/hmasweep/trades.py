@@ -108,7 +108,7 @@ def _equity_values(close: np.ndarray, log: np.ndarray) -> npt.NDArray[np.float64
         bar = np.repeat(log["entry_bar"], held) + (np.arange(trade.shape[0]) - np.repeat(np.cumsum(held) - held, held))
         side = log["side"][trade].astype(np.float64)
         r = side * (close[bar] / log["entry_price"][trade] - 1.0)
-        equity[bar] += ((1.0 + r) * (1.0 - FEE) - 1.0) * 100.0  # the booking formula of kernels/tier0.h
+        equity[bar] += ((1.0 + r) * (1.0 - FEE) - 1.0) * 100.0  # the booking formula of src/spec/tier0.h
     return equity
 
 

@@ -644,7 +644,7 @@ PyDoc_STRVAR(variants_doc,
              "--\n"
              "\n"
              "-> list[dict].  "
-             "The registry (variants/registry.def): name, kernel, tier, threaded, isas (built), runnable (the\n"
+             "The registry (src/variants/registry.def): name, kernel, tier, threaded, isas (built), runnable (the\n"
              "built ISAs this CPU executes) and summary, in registry order.");
 
 /* "scalar,sse2" -> ["scalar", "sse2"] ("" -> []). */

@@ -42,7 +42,7 @@ def test_sigint_stops_a_long_sweep(which):
     try:
         estimate = float(child.stdout.readline().split()[1])
         assert child.stdout.readline().startswith("start")
-        # sweep_many ticks once per (series, 8-combo) unit (variants/sweep_many.c): wait for a few
+        # sweep_many ticks once per (series, 8-combo) unit (src/api/sweep_many.c): wait for a few
         time.sleep(min(0.5, estimate / 8) if which == "sweep" else estimate / 4)
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)

@@ -1,0 +1,677 @@
+/* live — the sweep one bar at a time (docs/live.md).
+ *
+ * The contract: after any sequence of appends, every combo's trades and PnL equal hs_sweep over every bar
+ * so far, bit for bit.  The arithmetic is the `sliding` variant's (src/variants/sliding.c), run forward:
+ * seven running-sum WMAs per combo (five over close, one over each raw series), re-anchored by a direct
+ * sum at most every SLIDE_BLOCK bars, and a sign of d trusted only where certify.h's a-priori bound says it
+ * equals the sign of the tier-0 d.  Everywhere else the bar's d is recomputed in the reference's order
+ * from the retained history (hma_tier0_at), so the books (src/spec/tier0.h: hs_book_step) see the same
+ * signs, at the same bars, as the batch's event loop — and they are the only thing PnL depends on.
+ *
+ * The bound is stated in M, the largest price the sums of this bar's d can have touched (certify.h, the
+ * local bound): here the largest close of the last `lookback` bars (the longest combo's lag plus two
+ * anchor intervals), kept as maxima of CERT_CHUNK-bar chunks.  Batch takes it per chunk of the series;
+ * the two may recompute different bars, but each bar's sign is certified either way.
+ *
+ * Bounded per append (issue 21): a bar whose sign is not certified needs the tier-0 d, which from the
+ * closes alone costs w2·(w0+w1+1) + w5·(w3+w4+w5+1) multiply-adds (a flat series needs it at every bar:
+ * quadratic in the windows).  So a combo that needed one keeps, for the next max(w2, w5) bars, its raw
+ * and raw3 series in the reference's order (exact tails, Σw multiply-adds per bar), and a tier-0 d is then
+ * two WMAs of those tails: O(Σw) per bar amortised, the reference's own cost.  Filling the exact tails
+ * costs one quadratic recompute, at most once per max(w2, w5) bars.
+ *
+ * Memory: a shared tail of the newest closes (long enough for the tier-0 recompute of the longest combo)
+ * and per combo the newest w2+1 raw and w5+1 raw3 values.  A tail is a contiguous buffer of twice its
+ * length: when full, the newest values move to the front (amortised O(1) per bar), so the certify.h
+ * helpers, which take a plain array, read it directly.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "certify.h"
+#include "error.h"
+#include "hmasweep.h"
+#include "isa.h"
+#include "live.h"
+#include "live_lanes.h"
+#include "variant.h"
+
+/* ---- a tail: the newest `keep` values of a stream, contiguous in p[len-keep .. len) --------------- */
+typedef struct {
+    double *p;
+    size_t len, cap, keep;
+} live_tail;
+
+static int tail_init(live_tail *t, size_t keep) {
+    *t = (live_tail){NULL, 0, 2 * keep, keep};
+    t->p = malloc(t->cap * sizeof *t->p);
+    return t->p != NULL;
+}
+
+static inline void tail_push(live_tail *t, double v) {
+    if (t->len == t->cap) {
+        memmove(t->p, t->p + t->len - t->keep, t->keep * sizeof *t->p);
+        t->len = t->keep;
+    }
+    t->p[t->len++] = v;
+}
+
+static inline size_t tail_last(const live_tail *t) { return t->len - 1; }
+
+/* ---- one combo's state ------------------------------------------------------------------------------ */
+
+typedef struct {
+    double wd[SUM_COUNT], inv[SUM_COUNT]; /* window as a double, and 1 / denom (as sliding.c) */
+    int64_t wl[SUM_COUNT];                /* window length of each running sum */
+    slide_sums sum[SUM_COUNT];
+    live_tail raw, raw3;
+    live_tail raw_x, raw3_x;              /* raw and raw3 in the reference's order (the exact tails) */
+    size_t exact_through;                 /* the newest bar in the exact tails (SIZE_MAX: not kept) */
+    size_t exact_until;                   /* keep the exact tails up to this bar */
+    hs_windows win;
+    double coef, range_max;               /* tau = 4·(coef·M) for M <= range_max (certify_threshold_eps) */
+    size_t raw_first, raw3_first;         /* first bar (global index) where raw / raw3 are defined */
+    size_t hma_first, hma3_first, start;  /* ... HMA, HMA3, and d */
+    unsigned since_anchor;                /* bars since the sums were last re-anchored */
+} live_combo;
+
+/* The books of every combo, one array per field (combo c at index c), so that the per-append results
+ * are one pass over contiguous arrays.  A step loads one hs_book, steps it, stores it back. */
+typedef struct {
+    double *pnl, *entry, *prev, *pos;
+    int64_t *trades;
+    int64_t *first_bar; /* the first trade's entry bar (bars_held) */
+    double *peak;       /* pnl's running high (max_drawdown) */
+    hs_stats *stats;    /* docs/spec.md §8, of the trades booked so far */
+    double keep;        /* 1 − fee, the session's */
+} live_books;
+
+/* The largest close of the last `lookback` bars or more: the current chunk's running maximum and the
+ * maxima of the `k` chunks before it (a ring), whose maximum is refreshed once per chunk. */
+typedef struct {
+    double cur, ring_max, *ring;
+    size_t cur_len, k, pos;
+} live_local_max;
+
+/* The ISA's group step (src/live/live_lanes.c), chosen at open like a variant's (hs_isa_default). */
+typedef struct {
+    live_lanes_step_fn step;
+    int width;
+} live_lanes_kernel;
+
+struct hs_live {
+    live_tail close;
+    live_local_max m;
+    size_t bars;
+    size_t n_combos;
+    live_combo *combos;
+    live_books books;
+    live_lanes_kernel k;
+    size_t n_groups;
+    live_group *groups;
+};
+
+static void combo_init_windows(live_combo *c, const hs_windows *win) {
+    const int64_t *w = win->w;
+    const int64_t lens[SUM_COUNT] = {w[0], w[1], w[3], w[4], w[5], w[2], w[5]};
+    c->win = *win;
+    for (int k = 0; k < SUM_COUNT; k++) {
+        c->wl[k] = lens[k];
+        c->wd[k] = (double)lens[k];
+        c->inv[k] = 1.0 / hs_wma_denom(lens[k]);
+    }
+    /* Where the reference's arrays stop being NaN, for any six windows (no ordering assumed). */
+    hs_first_bars f = hs_first_bars_of(w);
+    c->raw_first = f.raw, c->raw3_first = f.raw3, c->hma_first = f.hma, c->hma3_first = f.hma3, c->start = f.start;
+    c->coef = pipeline_bound(w, eps_slide) + pipeline_bound(w, eps_tier0) + 8.0 * 0x1p-53;
+    int64_t wmax = 1;
+    for (int k = 0; k < 6; k++) wmax = w[k] > wmax ? w[k] : wmax;
+    c->range_max = DBL_MAX / (16.0 * hs_wma_denom(wmax));
+    c->exact_through = SIZE_MAX;
+}
+
+/* certify_threshold_eps(m, w, eps_slide), with the combo's constants computed once. */
+static inline double combo_tau(const live_combo *c, double m) {
+    return m >= 0x1p-900 && m <= c->range_max ? 4.0 * (c->coef * m) : INFINITY;
+}
+
+/* Closes a combo needs behind the newest: the tier-0 recompute of d reads raw_first + w2 (and
+ * raw3_first + w5) bars, a slide reads the value w bars back. */
+static size_t combo_close_history(const live_combo *c) {
+    size_t need = hs_max_size(c->hma_first, c->hma3_first) + 1;
+    for (int k = SUM_W0; k <= SUM_W5; k++) need = hs_max_size(need, (size_t)c->wl[k] + 1);
+    return need;
+}
+
+/* One running sum over the tail t at this bar: anchored directly on its first bar and whenever the combo
+ * re-anchors, otherwise slid by one.  `first` is the sum's first bar. */
+static inline void sum_update(live_combo *c, int k, const live_tail *t, size_t bar, size_t first, int anchor) {
+    size_t i = tail_last(t);
+    if (bar == first || anchor)
+        c->sum[k] = slide_anchor(t->p, i, c->wl[k]);
+    else
+        slide_step(&c->sum[k], c->wd[k], t->p[i], t->p[i - (size_t)c->wl[k]]);
+}
+
+static inline double sum_wma(const live_combo *c, int k) { return c->sum[k].s2 * c->inv[k]; }
+
+/* raw and raw3 in the reference's order at the bar `back` bars before the newest close. */
+static inline double raw_exact(const live_combo *c, const live_tail *close, size_t back) {
+    const int64_t *w = c->win.w;
+    size_t i = tail_last(close) - back;
+    return hs_hma_raw(wma_tier0_at(close->p, i, w[0]), wma_tier0_at(close->p, i, w[1]));
+}
+
+static inline double raw3_exact(const live_combo *c, const live_tail *close, size_t back) {
+    const int64_t *w = c->win.w;
+    size_t i = tail_last(close) - back;
+    return hs_hma3_raw(wma_tier0_at(close->p, i, w[3]), wma_tier0_at(close->p, i, w[4]), wma_tier0_at(close->p, i, w[5]));
+}
+
+/* The tier-0 d at `bar` (>= start, the newest bar): two WMAs of the exact tails, filled first (the last w2
+ * raw and w5 raw3 values, all defined from `start` on) if they are not current. */
+static double exact_d(live_combo *c, const live_tail *close, size_t bar) {
+    const int64_t *w = c->win.w;
+    if (c->exact_through != bar) {
+        c->raw_x.len = c->raw3_x.len = 0;
+        for (size_t b = (size_t)w[2]; b-- > 0;) tail_push(&c->raw_x, raw_exact(c, close, b));
+        for (size_t b = (size_t)w[5]; b-- > 0;) tail_push(&c->raw3_x, raw3_exact(c, close, b));
+        c->exact_through = bar;
+    }
+    c->exact_until = bar + (size_t)(w[2] > w[5] ? w[2] : w[5]);
+    return wma_tier0_at(c->raw3_x.p, tail_last(&c->raw3_x), w[5]) - wma_tier0_at(c->raw_x.p, tail_last(&c->raw_x), w[2]);
+}
+
+/* d at `bar` (the newest close), or NaN where the reference's d is NaN (before `start`). */
+static double combo_d(live_combo *c, const live_tail *close, size_t bar, double m) {
+    int anchor = ++c->since_anchor >= SLIDE_BLOCK;
+    if (anchor) c->since_anchor = 0;
+    if (bar >= c->raw_first) {
+        sum_update(c, SUM_W0, close, bar, c->raw_first, anchor);
+        sum_update(c, SUM_W1, close, bar, c->raw_first, anchor);
+        tail_push(&c->raw, hs_hma_raw(sum_wma(c, SUM_W0), sum_wma(c, SUM_W1)));
+        if (bar >= c->hma_first) sum_update(c, SUM_HMA, &c->raw, bar, c->hma_first, anchor);
+    }
+    if (bar >= c->raw3_first) {
+        sum_update(c, SUM_W3, close, bar, c->raw3_first, anchor);
+        sum_update(c, SUM_W4, close, bar, c->raw3_first, anchor);
+        sum_update(c, SUM_W5, close, bar, c->raw3_first, anchor);
+        tail_push(&c->raw3, hs_hma3_raw(sum_wma(c, SUM_W3), sum_wma(c, SUM_W4), sum_wma(c, SUM_W5)));
+        if (bar >= c->hma3_first) sum_update(c, SUM_HMA3, &c->raw3, bar, c->hma3_first, anchor);
+    }
+    if (bar < c->start) return NAN;
+    if (c->exact_through != SIZE_MAX && c->exact_through + 1 == bar) { /* kept: extend them by this bar */
+        if (bar <= c->exact_until) {
+            tail_push(&c->raw_x, raw_exact(c, close, 0));
+            tail_push(&c->raw3_x, raw3_exact(c, close, 0));
+            c->exact_through = bar;
+        } else {
+            c->exact_through = SIZE_MAX;
+        }
+    }
+    double d = sum_wma(c, SUM_HMA3) - sum_wma(c, SUM_HMA);
+    if (!certify_sure(d, combo_tau(c, m))) d = exact_d(c, close, bar); /* the reference's order decides */
+    return d;
+}
+
+/* The local maximum after `price` joined it. */
+static inline double local_max_push(live_local_max *m, double price) {
+    if (m->cur_len == CERT_CHUNK) { /* the current chunk is complete: into the ring */
+        m->ring[m->pos] = m->cur;
+        m->pos = (m->pos + 1) % m->k;
+        m->ring_max = 0.0;
+        for (size_t j = 0; j < m->k; j++) m->ring_max = m->ring[j] > m->ring_max ? m->ring[j] : m->ring_max;
+        m->cur = 0.0;
+        m->cur_len = 0;
+    }
+    m->cur = price > m->cur ? price : m->cur;
+    m->cur_len++;
+    return m->cur > m->ring_max ? m->cur : m->ring_max;
+}
+
+/* ---- the books ------------------------------------------------------------------------------------ */
+static inline hs_book book_load(const live_books *b, size_t c) {
+    return (hs_book){b->prev[c], b->entry[c],   b->pnl[c],  b->trades[c], (int)b->pos[c],
+                     b->keep,    b->first_bar[c], b->peak[c], b->stats[c]};
+}
+
+/* Step combo c's books with a non-NaN d at bar `bar`; returns 1 when the position changed (a cross: an open
+ * position always has prev's sign, and a cross opens the opposite one).  Only a cross changes more than
+ * prev, so only then is the rest stored back. */
+static inline int book_step(live_books *b, size_t c, double d, double price, size_t bar) {
+    hs_book k = book_load(b, c);
+    int before = k.pos;
+    hs_book_step(&k, d, price, bar);
+    b->prev[c] = k.prev;
+    if (k.pos == before) return 0;
+    b->entry[c] = k.entry, b->pnl[c] = k.pnl, b->trades[c] = k.trades, b->pos[c] = k.pos;
+    b->first_bar[c] = k.first_bar, b->peak[c] = k.peak, b->stats[c] = k.stats;
+    return 1;
+}
+
+/* ---- a group in vector lanes ------------------------------------------------------------------------- */
+static inline size_t lane_combo(const live_group *g, int l) { return g->first + (size_t)(l < g->lanes ? l : 0); }
+
+/* The first vector bar: the interleaved raw and raw3 tails from the combos' scalar tails (bars up to the
+ * previous one), and the lanes' books and exact tails as the scalar path left them. */
+static void group_enter(hs_live *s, live_group *g, size_t bar) {
+    int V = s->k.width;
+    g->raw_len = g->raw_keep - 1;
+    g->raw3_len = g->raw3_keep - 1;
+    memset(g->raw, 0, 2 * g->raw_keep * (size_t)V * sizeof *g->raw);
+    memset(g->raw3, 0, 2 * g->raw3_keep * (size_t)V * sizeof *g->raw3);
+    g->prevset = g->prevneg = g->exact = 0;
+    for (int l = 0; l < V; l++) {
+        const live_combo *c = &s->combos[lane_combo(g, l)];
+        for (size_t i = 1; i <= c->raw.len && i < g->raw_keep; i++)
+            g->raw[(g->raw_keep - 1 - i) * (size_t)V + (size_t)l] = c->raw.p[c->raw.len - i];
+        for (size_t i = 1; i <= c->raw3.len && i < g->raw3_keep; i++)
+            g->raw3[(g->raw3_keep - 1 - i) * (size_t)V + (size_t)l] = c->raw3.p[c->raw3.len - i];
+        if (l >= g->lanes) continue;
+        double prev = s->books.prev[lane_combo(g, l)];
+        g->prevset |= (unsigned)(prev != 0.0) << l;
+        g->prevneg |= (unsigned)(prev < 0.0) << l;
+        if (c->exact_through != SIZE_MAX && c->exact_through + 1 == bar) g->exact |= 1u << l;
+    }
+    g->tau_m = NAN; /* every threshold recomputed at the first step */
+}
+
+static inline void group_book(hs_live *s, live_group *g, int l, double d, double price, size_t bar, uint8_t *crossed) {
+    size_t c = lane_combo(g, l);
+    if (d != d) return; /* docs/spec.md §4: NaN bars are skipped */
+    if (book_step(&s->books, c, d, price, bar) && crossed) crossed[c] = 1;
+    double prev = s->books.prev[c];
+    unsigned bit = 1u << l;
+    g->prevset = (g->prevset & ~bit) | (prev != 0.0 ? bit : 0);
+    g->prevneg = (g->prevneg & ~bit) | (prev < 0.0 ? bit : 0);
+}
+
+/* One bar through a group: the scalar path per combo before every lane has a d, the vector step after. */
+static void group_step(hs_live *s, live_group *g, size_t bar, double price, double m, uint8_t *crossed) {
+    if (bar < g->start) {
+        for (int l = 0; l < g->lanes; l++) {
+            double d = combo_d(&s->combos[g->first + (size_t)l], &s->close, bar, m);
+            group_book(s, g, l, d, price, bar, crossed);
+        }
+        return;
+    }
+    int anchor = 1;
+    if (bar == g->start) { /* the anchors of groups entering together are staggered: a flatter p99 */
+        group_enter(s, g, bar);
+        g->since_anchor = (unsigned)((size_t)(g - s->groups) * 37 % SLIDE_BLOCK);
+    } else if (++g->since_anchor >= SLIDE_BLOCK) {
+        g->since_anchor = 0;
+    } else {
+        anchor = 0;
+    }
+    unsigned signs, live = (1u << g->lanes) - 1;
+    unsigned certain = s->k.step(g, s->close.p, tail_last(&s->close), m, anchor, &signs) & live;
+    for (unsigned ex = g->exact; ex; ex &= ex - 1) { /* lanes keeping exact tails: extend them, or stop */
+        int l = __builtin_ctz(ex);
+        live_combo *c = &s->combos[g->first + (size_t)l];
+        if (bar <= c->exact_until) {
+            tail_push(&c->raw_x, raw_exact(c, &s->close, 0));
+            tail_push(&c->raw3_x, raw3_exact(c, &s->close, 0));
+            c->exact_through = bar;
+        } else {
+            c->exact_through = SIZE_MAX;
+            g->exact &= ~(1u << l);
+        }
+    }
+    for (unsigned amb = live & ~certain; amb; amb &= amb - 1) { /* the reference's order decides */
+        int l = __builtin_ctz(amb);
+        double d = exact_d(&s->combos[g->first + (size_t)l], &s->close, bar);
+        g->exact |= 1u << l;
+        group_book(s, g, l, d, price, bar, crossed);
+    }
+    /* Certified lanes need their books only where the sign flips against the last non-zero d, or where
+     * there is none yet: elsewhere hs_book_step would only replace prev by a d of the same sign. */
+    for (unsigned st = certain & (~g->prevset | (signs ^ g->prevneg)); st; st &= st - 1) {
+        int l = __builtin_ctz(st);
+        group_book(s, g, l, g->d[l], price, bar, crossed);
+    }
+}
+
+/* The newest bar through every combo; crossed[c] |= a cross happened here. */
+static void live_step(hs_live *s, double price, uint8_t *crossed) {
+    tail_push(&s->close, price);
+    double m = local_max_push(&s->m, price);
+    size_t bar = s->bars++;
+    for (size_t g = 0; g < s->n_groups; g++) group_step(s, &s->groups[g], bar, price, m, crossed);
+}
+
+/* ---- the public API ------------------------------------------------------------------------------- */
+static hs_status check_live_windows(const hs_windows *combos, size_t n_combos, hs_error *err) {
+    for (size_t c = 0; c < n_combos; c++)
+        for (int k = 0; k < 6; k++) {
+            int64_t w = combos[c].w[k];
+            if (w < 1 || w > HS_LIVE_MAX_WINDOW)
+                return hs_fail(err, HS_ERR_USAGE, "combo %zu: window w%d = %lld is outside 1..%lld (HS_LIVE_MAX_WINDOW)",
+                               c, k, (long long)w, (long long)HS_LIVE_MAX_WINDOW);
+        }
+    return HS_OK;
+}
+
+void hs_live_free(hs_live *s) {
+    if (!s) return;
+    if (s->combos)
+        for (size_t c = 0; c < s->n_combos; c++) {
+            free(s->combos[c].raw.p);
+            free(s->combos[c].raw3.p);
+            free(s->combos[c].raw_x.p);
+            free(s->combos[c].raw3_x.p);
+        }
+    free(s->combos);
+    free(s->close.p);
+    free(s->m.ring);
+    if (s->groups)
+        for (size_t g = 0; g < s->n_groups; g++) {
+            free(s->groups[g].raw);
+            free(s->groups[g].raw3);
+        }
+    free(s->groups);
+    free(s->books.pnl);
+    free(s->books.entry);
+    free(s->books.prev);
+    free(s->books.pos);
+    free(s->books.trades);
+    free(s->books.first_bar);
+    free(s->books.peak);
+    free(s->books.stats);
+    free(s);
+}
+
+/* The tail lengths of one combo (its raw and raw3 tails, and the close history it needs). */
+typedef struct {
+    size_t raw, raw3, close;
+} combo_tails;
+
+/* Chunks of closes behind the current one that the local maximum keeps for this combo (at least 1). */
+static size_t lookback_chunks(const hs_windows *win) {
+    return (certify_lookback(win->w, SLIDE_BLOCK) + CERT_CHUNK - 1) / CERT_CHUNK + 1;
+}
+
+static combo_tails tails_of(const hs_windows *win) {
+    live_combo c;
+    combo_init_windows(&c, win);
+    return (combo_tails){(size_t)win->w[2] + 1, (size_t)win->w[5] + 1, combo_close_history(&c)};
+}
+
+/* The group step of the ISA hs_sweep would choose (hs_isa_default: the widest built and supported, or
+ * $HMASWEEP_ISA). */
+unsigned hs_live_lanes_step__scalar(live_group *, const double *, size_t, double, int, unsigned *);
+int hs_live_lanes_width__scalar(void);
+#define LIVE_LANES_DECLARE(isa)                                                                         \
+    unsigned hs_live_lanes_step__##isa(live_group *, const double *, size_t, double, int, unsigned *); \
+    int hs_live_lanes_width__##isa(void);
+#define LIVE_LANES_CASE(ISA, isa) \
+    case HS_ISA_##ISA: return (live_lanes_kernel){hs_live_lanes_step__##isa, hs_live_lanes_width__##isa()};
+#ifdef HS_BUILT_SSE2
+LIVE_LANES_DECLARE(sse2)
+#endif
+#ifdef HS_BUILT_AVX2
+LIVE_LANES_DECLARE(avx2)
+#endif
+#ifdef HS_BUILT_AVX512
+LIVE_LANES_DECLARE(avx512)
+#endif
+#ifdef HS_BUILT_NEON
+LIVE_LANES_DECLARE(neon)
+#endif
+
+static live_lanes_kernel lanes_kernel_of(hs_isa isa) {
+    switch (isa) {
+#ifdef HS_BUILT_SSE2
+        LIVE_LANES_CASE(SSE2, sse2)
+#endif
+#ifdef HS_BUILT_AVX2
+        LIVE_LANES_CASE(AVX2, avx2)
+#endif
+#ifdef HS_BUILT_AVX512
+        LIVE_LANES_CASE(AVX512, avx512)
+#endif
+#ifdef HS_BUILT_NEON
+        LIVE_LANES_CASE(NEON, neon)
+#endif
+        default: return (live_lanes_kernel){hs_live_lanes_step__scalar, hs_live_lanes_width__scalar()};
+    }
+}
+
+size_t hs_live_bytes_for(const hs_windows *combos, size_t n_combos) {
+    size_t history = 1, doubles = 0, ring = 1, raw_keep = 1, raw3_keep = 1;
+    for (size_t c = 0; c < n_combos; c++) {
+        combo_tails t = tails_of(&combos[c]);
+        doubles += 2 * 2 * (t.raw + t.raw3); /* the sliding and the exact tails; tail_init: twice the length */
+        ring = hs_max_size(ring, lookback_chunks(&combos[c]));
+        history = hs_max_size(history, t.close);
+        raw_keep = hs_max_size(raw_keep, t.raw);
+        raw3_keep = hs_max_size(raw3_keep, t.raw3);
+    }
+    /* groups: at most one per combo, each with interleaved tails of at most LIVE_LANES_MAX lanes */
+    size_t groups = n_combos * (sizeof(live_group) + 2 * LIVE_LANES_MAX * (raw_keep + raw3_keep) * sizeof(double));
+    return sizeof(hs_live) + n_combos * (sizeof(live_combo) + 5 * sizeof(double) + 2 * sizeof(int64_t) + sizeof(hs_stats)) + groups +
+           (doubles + 2 * history + ring) * sizeof(double);
+}
+
+/* Group g: combos [g·V, g·V + lanes), their windows and constants per lane. */
+static int group_init(hs_live *s, size_t gi) {
+    live_group *g = &s->groups[gi];
+    int V = s->k.width;
+    g->first = gi * (size_t)V;
+    g->lanes = (int)(s->n_combos - g->first < (size_t)V ? s->n_combos - g->first : (size_t)V);
+    g->raw_keep = g->raw3_keep = 1;
+    g->start = 0;
+    for (int l = 0; l < V; l++) {
+        const live_combo *c = &s->combos[lane_combo(g, l)];
+        for (int k = 0; k < SUM_COUNT; k++) {
+            g->w[k][l] = c->wl[k];
+            g->wd[k][l] = c->wd[k];
+            g->inv[k][l] = c->inv[k];
+        }
+        for (int k = SUM_W0; k <= SUM_W5; k++) g->back_close[k][l] = -c->wl[k];
+        g->back_raw[0][l] = -c->wl[SUM_HMA] * V + l;
+        g->back_raw[1][l] = -c->wl[SUM_HMA3] * V + l;
+        g->coef[l] = c->coef;
+        g->range_max[l] = c->range_max;
+        g->raw_keep = hs_max_size(g->raw_keep, (size_t)c->wl[SUM_HMA] + 1);
+        g->raw3_keep = hs_max_size(g->raw3_keep, (size_t)c->wl[SUM_HMA3] + 1);
+        g->start = hs_max_size(g->start, c->start);
+    }
+    g->raw = malloc(2 * g->raw_keep * (size_t)V * sizeof *g->raw);
+    g->raw3 = malloc(2 * g->raw3_keep * (size_t)V * sizeof *g->raw3);
+    return g->raw && g->raw3;
+}
+
+static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes_kernel k, double keep) {
+    hs_live *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->k = k;
+    s->n_combos = n_combos;
+    s->combos = calloc(n_combos, sizeof *s->combos);
+    if (!s->combos) return hs_live_free(s), NULL;
+    size_t history = 1;
+    for (size_t c = 0; c < n_combos; c++) {
+        live_combo *lc = &s->combos[c];
+        combo_init_windows(lc, &combos[c]);
+        lc->since_anchor = (unsigned)(c % SLIDE_BLOCK); /* stagger the anchors: a flatter p99 per append */
+        combo_tails t = tails_of(&combos[c]);
+        if (!tail_init(&lc->raw, t.raw) || !tail_init(&lc->raw3, t.raw3) || !tail_init(&lc->raw_x, t.raw) ||
+            !tail_init(&lc->raw3_x, t.raw3))
+            return hs_live_free(s), NULL;
+        s->m.k = hs_max_size(s->m.k, lookback_chunks(&combos[c]));
+        history = hs_max_size(history, t.close);
+    }
+    if (!tail_init(&s->close, history)) return hs_live_free(s), NULL;
+    s->m.ring = calloc(s->m.k, sizeof *s->m.ring);
+    s->books = (live_books){calloc(n_combos, sizeof(double)), calloc(n_combos, sizeof(double)),
+                            calloc(n_combos, sizeof(double)), calloc(n_combos, sizeof(double)),
+                            calloc(n_combos, sizeof(int64_t)), calloc(n_combos, sizeof(int64_t)),
+                            calloc(n_combos, sizeof(double)), calloc(n_combos, sizeof(hs_stats)), keep};
+    if (!s->m.ring || !s->books.pnl || !s->books.entry || !s->books.prev || !s->books.pos || !s->books.trades ||
+        !s->books.first_bar || !s->books.peak || !s->books.stats)
+        return hs_live_free(s), NULL;
+    s->n_groups = (n_combos + (size_t)s->k.width - 1) / (size_t)s->k.width;
+    s->groups = calloc(s->n_groups, sizeof *s->groups);
+    if (!s->groups) return hs_live_free(s), NULL;
+    for (size_t g = 0; g < s->n_groups; g++)
+        if (!group_init(s, g)) return hs_live_free(s), NULL;
+    return s;
+}
+
+hs_status hs_live_open_opt(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                           const hs_sweep_options *opt, hs_live **out, hs_error *err) {
+    if (!out) return hs_fail(err, HS_ERR_USAGE, "live open: the session pointer is NULL");
+    *out = NULL;
+    hs_sweep_options known;
+    double fee;
+    hs_status st = hs_read_sweep_options(opt, &known, err);
+    if (st == HS_OK) st = hs_options_fee(&known, &fee, err);
+    if (st != HS_OK) return st;
+    st = hs_check_series(close, n_bars, err);
+    if (st != HS_OK) return st;
+    if (n_combos == 0) return hs_fail(err, HS_ERR_USAGE, "live open: no combos (n_combos = 0)");
+    if (!combos) return hs_fail(err, HS_ERR_USAGE, "live open: the combos pointer is NULL (n_combos = %zu)", n_combos);
+    if (n_combos > SIZE_MAX / sizeof(live_combo))
+        return hs_fail(err, HS_ERR_USAGE, "live open: too many combos (%zu)", n_combos);
+    st = check_live_windows(combos, n_combos, err);
+    if (st != HS_OK) return st;
+    hs_isa isa;
+    st = hs_isa_default(&isa, err);
+    if (st != HS_OK) return st;
+    hs_live *s = live_alloc(combos, n_combos, lanes_kernel_of(isa), hs_keep(fee));
+    if (!s) return hs_fail(err, HS_ERR_NOMEM, "live open: out of memory for %zu combos", n_combos);
+    for (size_t i = 0; i < n_bars; i++) live_step(s, close[i], NULL);
+    *out = s;
+    return HS_OK;
+}
+
+hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos, hs_live **out,
+                       hs_error *err) {
+    return hs_live_open_opt(close, n_bars, combos, n_combos, NULL, out, err);
+}
+
+/* Every combo's books closed at `last` (docs/spec.md §4's close at the end: hs_book_finish on a copy), as one
+ * branch-free pass over the book arrays: the same operations as hs_book_close_at, selected where a
+ * position is open. */
+static void live_results(const live_books *b, size_t n, double last, double *pnl, int64_t *trades, int8_t *position) {
+    if (pnl)
+        for (size_t c = 0; c < n; c++) {
+            double closing = hs_trade_pnl(b->pos[c], b->entry[c], last, b->keep);
+            pnl[c] = b->pos[c] != 0.0 ? b->pnl[c] + closing : b->pnl[c];
+        }
+    if (trades)
+        for (size_t c = 0; c < n; c++) trades[c] = b->trades[c] + (b->pos[c] != 0.0);
+    if (position)
+        for (size_t c = 0; c < n; c++) position[c] = (int8_t)b->pos[c];
+}
+
+hs_status hs_live_append(hs_live *s, const double *bars, size_t k, double *pnl, int64_t *trades, int8_t *position,
+                         uint8_t *crossed, hs_error *err) {
+    if (!s) return hs_fail(err, HS_ERR_USAGE, "live append: the session is NULL");
+    if (k == 0) return hs_fail(err, HS_ERR_USAGE, "live append: k = 0 bars (at least 1 is needed)");
+    /* Every bar is checked before any is applied, so a refused append leaves the session unchanged. */
+    hs_error why;
+    hs_status st = hs_check_series(bars, k, &why);
+    if (st != HS_OK)
+        return hs_fail(err, st, "live append of %zu bars at bar %zu: %s (index within the append; session unchanged)", k,
+                       s->bars, why.msg);
+    if (crossed) memset(crossed, 0, s->n_combos);
+    for (size_t i = 0; i < k; i++) live_step(s, bars[i], crossed);
+    live_results(&s->books, s->n_combos, bars[k - 1], pnl, trades, position);
+    return HS_OK;
+}
+
+/* The statistics as a batch sweep over the bars so far has them: each book copied and, where a position is
+ * open, closed at the newest close (bar bars − 1), as hs_book_finish does after the last bar. */
+static void live_stats_of(const hs_live *s, hs_stats *out) {
+    double last = s->close.p[tail_last(&s->close)];
+    for (size_t c = 0; c < s->n_combos; c++) {
+        hs_book k = book_load(&s->books, c);
+        out[c] = hs_book_finish(&k, last, s->bars - 1).s;
+    }
+}
+
+hs_status hs_live_stats(const hs_live *s, hs_stats *out, hs_error *err) {
+    if (!s || !out) return hs_fail(err, HS_ERR_USAGE, "live stats: the %s pointer is NULL", s ? "out" : "session");
+    live_stats_of(s, out);
+    return HS_OK;
+}
+
+size_t hs_live_combos(const hs_live *s) { return s ? s->n_combos : 0; }
+
+size_t hs_live_bars(const hs_live *s) { return s ? s->bars : 0; }
+
+/* ---- many symbols ------------------------------------------------------------------------------------- */
+struct hs_live_many {
+    size_t n_symbols;
+    hs_live **s;
+};
+
+void hs_live_free_many(hs_live_many *m) {
+    if (!m) return;
+    if (m->s)
+        for (size_t i = 0; i < m->n_symbols; i++) hs_live_free(m->s[i]);
+    free(m->s);
+    free(m);
+}
+
+hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                                const hs_windows *combos, size_t n_combos, const hs_sweep_options *opt,
+                                hs_live_many **out, hs_error *err) {
+    if (!out) return hs_fail(err, HS_ERR_USAGE, "live open many: the session pointer is NULL");
+    *out = NULL;
+    if (n_symbols == 0) return hs_fail(err, HS_ERR_USAGE, "live open many: no symbols (n_symbols = 0)");
+    if (!history || !n_bars)
+        return hs_fail(err, HS_ERR_USAGE, "live open many: the %s pointer is NULL", history ? "n_bars" : "history");
+    hs_live_many *m = calloc(1, sizeof *m);
+    if (m) m->s = calloc(n_symbols, sizeof *m->s);
+    if (!m || !m->s) return hs_live_free_many(m), hs_fail(err, HS_ERR_NOMEM, "live open many: out of memory for %zu symbols", n_symbols);
+    m->n_symbols = n_symbols;
+    for (size_t i = 0; i < n_symbols; i++) {
+        hs_error why;
+        hs_status st = hs_live_open_opt(history[i], n_bars[i], combos, n_combos, opt, &m->s[i], &why);
+        if (st != HS_OK) {
+            hs_live_free_many(m);
+            return hs_fail(err, st, "live open many, symbol %zu: %s", i, why.msg);
+        }
+    }
+    *out = m;
+    return HS_OK;
+}
+
+hs_status hs_live_append_many(hs_live_many *m, const double *bars, double *pnl, int64_t *trades, int8_t *position,
+                              uint8_t *crossed, hs_error *err) {
+    if (!m) return hs_fail(err, HS_ERR_USAGE, "live append many: the session is NULL");
+    if (!bars) return hs_fail(err, HS_ERR_USAGE, "live append many: the bars pointer is NULL");
+    /* Every price is checked before any is applied: a refused call changes no session. */
+    hs_error why;
+    hs_status st = hs_check_series(bars, m->n_symbols, &why);
+    if (st != HS_OK)
+        return hs_fail(err, st, "live append many of %zu symbols: %s (the index is the symbol's; no session changed)",
+                       m->n_symbols, why.msg);
+    size_t nc = m->s[0]->n_combos;
+    if (crossed) memset(crossed, 0, m->n_symbols * nc);
+    for (size_t i = 0; i < m->n_symbols; i++) {
+        size_t at = i * nc;
+        live_step(m->s[i], bars[i], crossed ? crossed + at : NULL);
+        live_results(&m->s[i]->books, nc, bars[i], pnl ? pnl + at : NULL, trades ? trades + at : NULL,
+                     position ? position + at : NULL);
+    }
+    return HS_OK;
+}
+
+hs_status hs_live_open_many(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                            const hs_windows *combos, size_t n_combos, hs_live_many **out, hs_error *err) {
+    return hs_live_open_many_opt(history, n_bars, n_symbols, combos, n_combos, NULL, out, err);
+}
+
+hs_status hs_live_many_stats(const hs_live_many *m, hs_stats *out, hs_error *err) {
+    if (!m || !out) return hs_fail(err, HS_ERR_USAGE, "live stats many: the %s pointer is NULL", m ? "out" : "session");
+    size_t nc = m->s[0]->n_combos;
+    for (size_t i = 0; i < m->n_symbols; i++) live_stats_of(m->s[i], out + i * nc);
+    return HS_OK;
+}
+
+size_t hs_live_many_symbols(const hs_live_many *m) { return m ? m->n_symbols : 0; }

@@ -1,0 +1,48 @@
+/* Live mode across combos (issue 21, item 3): the state of one group of combos in vector lanes, shared by
+ * src/live/live.c (which owns it) and src/live/live_lanes.c (the per-ISA step, hs:multi-isa).
+ *
+ * A group holds up to LIVE_LANES_MAX combos, one per lane, as the ISA chosen at open has lanes (HS_VN:
+ * 8 on AVX-512, 4 on AVX2, 2 on SSE2/NEON, 1 scalar).  Its arrays are laid out for the widest ISA, so
+ * the struct is one for all ISAs; a lane past the session's last combo repeats the group's first combo
+ * and is never read back.  From the bar where every lane has a d (`start`), the step updates the seven
+ * running sums of every lane at once, exactly as src/live/live.c's scalar path does per combo (same
+ * certification, certify.h); before it, each combo runs that scalar path. */
+#ifndef HS_LIVE_LANES_H
+#define HS_LIVE_LANES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define LIVE_LANES_MAX 8
+/* The seven running sums of a combo: five over close, the HMA smoothing over raw, HMA3's over raw3. */
+enum { SUM_W0, SUM_W1, SUM_W3, SUM_W4, SUM_W5, SUM_HMA, SUM_HMA3, SUM_COUNT };
+
+typedef struct {
+    double s1[SUM_COUNT][LIVE_LANES_MAX], s2[SUM_COUNT][LIVE_LANES_MAX];
+    double wd[SUM_COUNT][LIVE_LANES_MAX], inv[SUM_COUNT][LIVE_LANES_MAX];
+    int64_t w[SUM_COUNT][LIVE_LANES_MAX];    /* window of each sum */
+    int64_t back_close[5][LIVE_LANES_MAX];   /* −w: the close leaving each close sum, from the newest */
+    int64_t back_raw[2][LIVE_LANES_MAX];     /* −w·V + lane: the raw (raw3) value leaving, from the newest entry */
+    double coef[LIVE_LANES_MAX], range_max[LIVE_LANES_MAX]; /* tau = 4·(coef·M) for M in range (certify.h) */
+    double tau[LIVE_LANES_MAX], tau_m;       /* tau at the local maximum tau_m */
+    double d[LIVE_LANES_MAX];                /* the step's approximate d */
+    /* raw and raw3 interleaved (entry e, lane l at p[e·V + l]), the newest `keep` entries contiguous at
+     * [len − keep, len) in a buffer of 2·keep entries (as live.c's tails) */
+    double *raw, *raw3;
+    size_t raw_len, raw_keep, raw3_len, raw3_keep;
+    size_t first;        /* the group's first combo (lane l is combo first + l while l < lanes) */
+    int lanes;           /* combos in this group */
+    size_t start;        /* the first bar where every lane has a d: the vector step from here */
+    unsigned since_anchor;
+    unsigned prevset, prevneg; /* per lane: the books' last non-zero d exists / is negative */
+    unsigned exact;      /* lanes keeping their exact tails (live.c) */
+} live_group;
+
+/* One bar through a group in vector mode: the sums slid (or re-anchored when `anchor`, reading the close
+ * tail `close` up to its index `last`), raw and raw3 pushed, d into g->d, for the newest close.  Returns
+ * the lanes whose sign is certified (bit l), and their sign bits in *signs. */
+typedef unsigned (*live_lanes_step_fn)(live_group *g, const double *close, size_t last, double m, int anchor,
+                                       unsigned *signs);
+
+/* Declared per ISA by src/live/live_lanes.c: hs_live_lanes_step__<isa> and hs_live_lanes_width__<isa>. */
+#endif

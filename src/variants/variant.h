@@ -1,0 +1,148 @@
+/* What a variant is, for the registry and the drivers.
+ *
+ * A variant = a combo kernel (one function per ISA it is built for) + a driver (serial, or OpenMP across
+ * combos) + how much scratch each thread needs.  Variants that differ only in the driver share a kernel,
+ * so `omp` and `best` are registry lines, not copies.
+ */
+#ifndef HS_VARIANT_H
+#define HS_VARIANT_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "hmasweep.h"
+#include "isa.h"
+#include "tier0.h"
+
+/* One combo over the whole series.  `scratch` holds the kernel's scratch_buffers buffers of
+ * hs_scratch_stride(n_bars) doubles each, 64-byte aligned, owned by the calling thread (NULL when the
+ * variant asks for none and allocates per call, as the study's kernels did). */
+/* A combo kernel that allocates per call (the ports) and could not returns this trade count; the
+ * drivers turn it into HS_ERR_NOMEM. */
+#define HS_TRADES_NOMEM (-1)
+/* `keep` = 1 − fee (docs/spec.md §8, tier0.h hs_keep), the same for every combo of a sweep.  The outcome
+ * carries the result and the six statistics, both from the one book (src/spec/tier0.h). */
+typedef hs_outcome (*hs_combo_fn)(const double *close, size_t n_bars, const hs_windows *win, double keep,
+                                  double *scratch);
+
+/* A batch kernel runs up to HS_BATCH_MAX combos in one call (one per vector lane, e.g. sliding_x); the
+ * drivers hand it combos of similar cost together.  `scratch` is the same per-thread scratch. */
+#define HS_BATCH_MAX 8
+typedef void (*hs_batch_fn)(const double *close, size_t n_bars, const hs_windows *win, size_t count, double keep,
+                            hs_outcome *out, double *scratch);
+
+/* A sweep's progress and cancel state (hs_sweep_options.progress, docs/library.md "Progress and
+ * cancel").  Every thread counts the combos it finishes and skips what is left once `stop` is set; only
+ * the calling thread (the OpenMP master, is_caller) calls the user's callback, so it is never called
+ * concurrently.  The drivers get NULL when the caller set no callback: then nothing is counted. */
+typedef struct {
+    int (*fn)(void *user, size_t done, size_t total);
+    void *user;
+    size_t total;
+    atomic_size_t done;
+    atomic_int stop;
+} hs_cancel;
+
+static inline int hs_cancel_stopped(hs_cancel *c) {
+    return c && atomic_load_explicit(&c->stop, memory_order_relaxed);
+}
+
+/* `n` more combos are finished; on the calling thread, ask the callback whether to go on. */
+static inline void hs_cancel_tick(hs_cancel *c, size_t n, int is_caller) {
+    if (!c) return;
+    size_t done = atomic_fetch_add_explicit(&c->done, n, memory_order_relaxed) + n;
+    if (is_caller && !hs_cancel_stopped(c) && c->fn(c->user, done < c->total ? done : c->total, c->total))
+        atomic_store_explicit(&c->stop, 1, memory_order_relaxed);
+}
+
+/* A whole-sweep kernel (shape SWEEP, e.g. segments) runs every combo itself, with `threads` threads,
+ * and owns its scratch (it lays the series out once per sweep for all combos); it reports its errors.
+ * It ticks `cancel` (may be NULL) per combo and skips the combos left once it is stopped.  `stats`
+ * (may be NULL) gets each combo's statistics beside out[]. */
+typedef hs_status (*hs_sweep_fn)(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                                 double keep, hs_result *out, hs_stats *stats, int threads, hs_cancel *cancel,
+                                 hs_error *err);
+
+typedef enum { HS_DRIVER_SERIAL, HS_DRIVER_OPENMP } hs_driver;
+
+/* What the kernel is called with (registry.def `shape`). */
+typedef enum { HS_SHAPE_COMBO, HS_SHAPE_BATCH, HS_SHAPE_SWEEP } hs_shape;
+
+/* What the variant is for (registry.def `role`): experiments are gated but left out of the user's list. */
+typedef enum { HS_ROLE_REFERENCE, HS_ROLE_PORT, HS_ROLE_PRODUCTION, HS_ROLE_EXPERIMENT } hs_role;
+
+typedef struct {
+    const char *name;
+    const char *kernel;   /* the kernel family, hs_combo_<kernel>__<isa> */
+    const char *summary;
+    int tier;             /* 0 bit-identical to the reference, 1 passes the gate only (docs/spec.md §5) */
+    hs_driver driver;
+    int scratch_buffers;  /* per-thread buffers of n_bars doubles allocated before the sweep */
+    hs_shape shape;
+    hs_role role;
+    hs_combo_fn fn[HS_ISA_COUNT]; /* NULL where not built */
+    hs_batch_fn batch[HS_ISA_COUNT]; /* shape BATCH only; fn[] then runs one combo */
+    hs_sweep_fn sweep[HS_ISA_COUNT]; /* shape SWEEP only; the drivers call it */
+} hs_variant;
+
+/* Bars whose sign a certified kernel could not trust and recomputed in tier-0 order, summed over every
+ * sweep of the process (a relaxed atomic counter; the profiling tools read it, nothing else depends on
+ * it).  Kernels add their per-sweep totals once. */
+void hs_kernel_count_recomputed(long long bars);
+long long hs_kernel_recomputed_total(void);
+
+const hs_variant *hs_variants(size_t *count);
+/* By name, or by an alias's name (registry.def HS_ALIAS: `best`). */
+const hs_variant *hs_variant_find(const char *name);
+/* hs_variant_alias and HS_DEFAULT_VARIANT are public (include/hmasweep.h). */
+
+/* Buffer stride in doubles: n rounded up to a whole 64-byte line plus one spare line, so vector
+ * tails may over-read a buffer end without leaving it. */
+static inline size_t hs_scratch_stride(size_t n_bars) { return ((n_bars + 7) & ~(size_t)7) + 8; }
+
+/* Run a variant with a chosen ISA (validated by the caller: built, supported) and thread count, at the
+ * default fee, no statistics wanted. */
+hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
+                         const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err);
+/* What a run asks for beyond the combos: the fee as keep (hs_keep), where the statistics go (stats[c]
+ * beside out[c]; NULL = not wanted), and the progress/cancel state (NULL: none). */
+typedef struct {
+    double keep;
+    hs_stats *stats;
+    hs_cancel *cancel;
+} hs_run_terms;
+/* … with those terms: HS_ERR_CANCELLED when it was stopped. */
+hs_status hs_run_variant_terms(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
+                               const hs_windows *combos, size_t n_combos, hs_result *out, const hs_run_terms *terms,
+                               hs_error *err);
+
+/* The fee an options struct asks for (has_fee, else HS_DEFAULT_FEE), checked (hs_check_fee). */
+hs_status hs_options_fee(const hs_sweep_options *known, double *fee, hs_error *err);
+
+/* The number of threads a variant runs with for a --threads request (0 = default). */
+int hs_variant_threads(const hs_variant *v, int requested);
+/* What a sweep runs with: hs_variant_threads capped at HS_THREADS_MAX (a large OMP_NUM_THREADS) and at
+ * what RLIMIT_NPROC lets this process create.  Computed once per call: the tasks it counts change once
+ * the region has run. */
+int hs_sweep_team(const hs_variant *v, int requested);
+/* threads outside 0..HS_THREADS_MAX: HS_ERR_USAGE naming it. */
+hs_status hs_check_threads(int threads, hs_error *err);
+
+/* The ISA hs_sweep runs variant v with for a requested ISA name (NULL = the default, capped by
+ * $HMASWEEP_ISA): one function for the sweep and for introspection. */
+hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out, hs_error *err);
+
+/* The options as this library reads them: the fields the caller's struct_size covers, the rest zero
+ * (include/hmasweep.h, the extension rule); a struct_size it cannot read is HS_ERR_USAGE. */
+hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err);
+
+/* Multi-ISA kernel files are compiled once per ISA with HS_ISA_NAME set; HS_COMBO(k) names the
+ * per-ISA function hs_combo_<k>__<isa>. */
+#define HS_CAT3_(a, b, c) a##b##c
+#define HS_CAT3(a, b, c) HS_CAT3_(a, b, c)
+#define HS_COMBO_ISA(kernel, isa) HS_CAT3(hs_combo_, kernel, HS_CAT3(__, isa, ))
+#ifdef HS_ISA_NAME
+#define HS_COMBO(kernel) HS_COMBO_ISA(kernel, HS_ISA_NAME)
+#endif
+
+#endif

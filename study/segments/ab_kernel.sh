@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# In-process A/B of two versions of src/variants/segments.c (thread CPU time, 1 thread, the default series and
+# grid, arms alternating, min and median of REPS; results checked equal between the arms).
+#   bash study/segments/ab_kernel.sh ISA(avx2|avx512) OLD_SOURCE_TREE [NEW_SOURCE_TREE] [BARS] [REPS] [THREADS]
+# e.g. an old tree: mkdir /tmp/old && git archive main | tar -x -C /tmp/old.  Needs build/release (libhmasweep.a).
+# BFLAGS="-DSEG_GROUP=2" compiles the new arm with extra definitions, AFLAGS the old one: the cost of the
+# statistics (reports/stats.md) is AFLAGS=-DHS_BOOK_NO_STATS with both arms this tree.  The trees must have
+# the same sweep-kernel signature (this file's ab_kernel.c).  Built in $TMPDIR.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd); W=$(cd "$here/../.." && pwd)
+isa=$1; A=$2; B=${3:-$W}; bars=${4:-150000}; reps=${5:-30}; threads=${6:-1}
+case $isa in avx512) fl="-mavx512f -mavx512dq -mavx512vl -mavx2 -mfma"; TU=AVX512;; avx2) fl="-mavx2 -mfma"; TU=AVX2;;
+  *) echo "ab_kernel.sh: ISA must be avx2 or avx512" >&2; exit 2;; esac
+out=$(mktemp -d)
+common="-DHS_HAVE_OPENMP=1 -DHS_TU_$TU=1 -O3 -DNDEBUG -ffp-contract=off -fopenmp -std=c11 $fl"
+# A tree's include flags and kernel file: the layered tree (src/*), or one from before the move (kernels/ ...).
+tree_flags() { if [[ -d $1/src/variants ]]; then echo "-I$1/include $(printf -- "-I$1/src/%s " spec data api variants simd)"
+               else echo "-I$1/include -I$1/kernels -I$1/variants -I$1/simd"; fi; }
+tree_kernel() { if [[ -d $1/src/variants ]]; then echo "$1/src/variants/segments.c"; else echo "$1/variants/segments.c"; fi; }
+for arm in A B; do src=$([ $arm = A ] && echo "$A" || echo "$B")
+  cc $common $([ $arm = B ] && echo ${BFLAGS:-} || echo ${AFLAGS:-}) -DHS_ISA_NAME=ab$arm $(tree_flags "$src") \
+     -c "$(tree_kernel "$src")" -o $out/seg_$arm.o
+done
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L $(tree_flags "$W") $here/ab_kernel.c \
+   $out/seg_A.o $out/seg_B.o $W/build/release/libhmasweep.a -lsleef -fopenmp -lm -o $out/ab
+"$out/ab" "$bars" "$reps" "$threads"
