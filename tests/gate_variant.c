@@ -7,8 +7,10 @@
  *    length; series shaped to put d at or near zero; twelve windows not derived from L (w0 > w1,
  *    w3 > w4 > w5, ...) — against the numba peer's values (tests/golden/gate_numba.h), same criteria;
  * 3. for OpenMP variants: 1, 2 and 3 threads give bit-identical results;
- * 4. the six statistics of docs/spec.md §8, bit for bit, against the reference's (unchecked, scalar) on
- *    every data set of 2, at the default fee, at fee 0 and at fee 0.01 (whose PnL must match too).
+ * 4. spec v2 (docs/spec.md §8): on every data set of 2, at the default fee, at fee 0 and at fee 0.01, the
+ *    results and all six statistics bit for bit against the numba peer's (tests/golden/gate_numba.h,
+ *    gate_numba_stats_K) and against the reference's (unchecked, scalar); on the default run, the six
+ *    statistics at the default fee against the numba peer's (gate_numba_default_stats).
  *
  * usage: gate_variant VARIANT ISA      (exit 77 = skipped: this CPU cannot run ISA; skip() below)
  *        gate_variant --dump DIR       (the data sets' series and windows, for tests/golden/gate_numba.py)
@@ -82,15 +84,23 @@ static void gate_stats(const char *label, double fee, const hs_result *got, cons
 
 static const double gate_fees[] = {HS_DEFAULT_FEE, 0.0, 0.01};
 
-/* Item 4 on one data set. */
-static void check_stats_against_reference(const char *label, const double *close, size_t bars, const hs_windows *w,
-                                          size_t n) {
+#include "golden/gate_numba.h" /* gate_numba[DATA_SETS]: the numba peer's results (and statistics) */
+
+/* Item 4 on data set k: against the numba peer (oracle), then against the reference. */
+static void check_stats(size_t k, const char *label, const double *close, size_t bars, const hs_windows *w, size_t n) {
     const hs_variant *ref = hs_variant_find("unchecked");
+    CHECK(sizeof gate_numba_fees == sizeof gate_fees && !memcmp(gate_numba_fees, gate_fees, sizeof gate_fees),
+          "tests/golden/gate_numba.h has other fees than gate_fees: regenerate it (tests/golden/gate_numba.py)");
     for (size_t f = 0; f < sizeof gate_fees / sizeof gate_fees[0]; f++) {
         hs_result got[16], want[16];
         hs_stats gs[16], ws[16];
-        if (run_stats(variant, isa, 2, close, bars, w, n, gate_fees[f], got, gs) == HS_OK &&
-            run_stats(ref, HS_ISA_SCALAR, 1, close, bars, w, n, gate_fees[f], want, ws) == HS_OK)
+        char what[96];
+        if (run_stats(variant, isa, 2, close, bars, w, n, gate_fees[f], got, gs) != HS_OK) continue;
+        if (k < sizeof gate_numba / sizeof gate_numba[0] && gate_numba[k].n == n) {
+            snprintf(what, sizeof what, "%s (numba peer)", label);
+            gate_stats(what, gate_fees[f], got, gs, gate_numba[k].v2 + f * n, gate_numba[k].stats + f * n, n);
+        }
+        if (run_stats(ref, HS_ISA_SCALAR, 1, close, bars, w, n, gate_fees[f], want, ws) == HS_OK)
             gate_stats(label, gate_fees[f], got, gs, want, ws, n);
     }
 }
@@ -124,8 +134,20 @@ static void check_default_run(void) {
     double *close = malloc(HS_DEFAULT_BARS * sizeof *close);
     hs_result *out = calloc(g.n, sizeof *out);
     hs_make_close(HS_DEFAULT_SEED, HS_DEFAULT_BARS, HS_DEFAULT_VOL, HS_DEFAULT_START, close, NULL);
-    if (run(variant, isa, 2, close, HS_DEFAULT_BARS, g.windows, g.n, out) == HS_OK)
+    hs_stats *stats = calloc(g.n, sizeof *stats);
+    int64_t default_lengths[HS_DEFAULT_GRID_COUNT];
+    hs_grid(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, default_lengths, NULL);
+    if (run_stats(variant, isa, 2, close, HS_DEFAULT_BARS, g.windows, g.n, HS_DEFAULT_FEE, out, stats) == HS_OK) {
         gate("default run", out, g.results, g.lengths, g.n);
+        /* the statistics against the numba peer's (HS_GATE_STRIDE keeps every k-th: their lengths say which) */
+        for (size_t c = 0, k = 0; c < g.n; c++) {
+            while (k < HS_DEFAULT_GRID_COUNT && default_lengths[k] != g.lengths[c]) k++;
+            CHECK(k < HS_DEFAULT_GRID_COUNT, "default run combo %zu (L=%lld) is not in the grid", c, (long long)g.lengths[c]);
+            if (k < HS_DEFAULT_GRID_COUNT) gate_stats("default run (numba peer)", HS_DEFAULT_FEE, &out[c], &stats[c],
+                                                      &gate_numba_default_results[k], &gate_numba_default_stats[k], 1);
+        }
+    }
+    free(stats);
     free(out);
     free(close);
     golden_free(&g);
@@ -242,8 +264,6 @@ static void data_set_make(size_t k, data_set *d) {
     for (size_t c = 0; c < d->n; c++) hs_windows_from_length(d->lengths[c], &d->w[c], NULL);
 }
 
-#include "golden/gate_numba.h" /* gate_numba[DATA_SETS]: the numba peer's results */
-
 static void check_data_sets(void) {
     CHECK(sizeof gate_numba / sizeof gate_numba[0] == DATA_SETS,
           "tests/golden/gate_numba.h has %zu data sets, the gate %d: regenerate it (tests/golden/gate_numba.py)",
@@ -267,14 +287,44 @@ static void check_data_sets(void) {
             }
             gate(d.label, got, want, d.lengths, d.n);
         }
-        check_stats_against_reference(d.label, d.close, d.bars, d.w, d.n);
+        check_stats(k, d.label, d.close, d.bars, d.w, d.n);
         free(d.close);
     }
 }
 
+/* The default run's series and windows as DIR/default.f64 and DIR/default.json. */
+static int dump_default_run(const char *dir) {
+    char path[4096];
+    double *close = malloc(HS_DEFAULT_BARS * sizeof *close);
+    int64_t lengths[HS_DEFAULT_GRID_COUNT];
+    hs_make_close(HS_DEFAULT_SEED, HS_DEFAULT_BARS, HS_DEFAULT_VOL, HS_DEFAULT_START, close, NULL);
+    hs_grid(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, lengths, NULL);
+    snprintf(path, sizeof path, "%s/default.f64", dir);
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(close, sizeof *close, HS_DEFAULT_BARS, f) == HS_DEFAULT_BARS;
+    if (f && fclose(f) != 0) ok = 0;
+    free(close);
+    snprintf(path, sizeof path, "%s/default.json", dir);
+    FILE *j = ok ? fopen(path, "w") : NULL;
+    if (!j) {
+        fprintf(stderr, "gate_variant: cannot write %s\n", path);
+        return 1;
+    }
+    fprintf(j, "{\"windows\": [");
+    for (size_t c = 0; c < HS_DEFAULT_GRID_COUNT; c++) {
+        hs_windows w;
+        hs_windows_from_length(lengths[c], &w, NULL);
+        fprintf(j, "%s[%lld, %lld, %lld, %lld, %lld, %lld]", c ? ", " : "", (long long)w.w[0], (long long)w.w[1],
+                (long long)w.w[2], (long long)w.w[3], (long long)w.w[4], (long long)w.w[5]);
+    }
+    fprintf(j, "]}\n");
+    return fclose(j) == 0 ? 0 : 1;
+}
+
 /* gate_variant --dump DIR: every data set as DIR/setK.f64 (little-endian f64) and DIR/sets.json (labels
- * and windows), the input of tests/golden/gate_numba.py. */
+ * and windows), and the default run (dump_default_run): the input of tests/golden/gate_numba.py. */
 static int dump_data_sets(const char *dir) {
+    if (dump_default_run(dir)) return 1;
     char path[4096];
     snprintf(path, sizeof path, "%s/sets.json", dir);
     FILE *index = fopen(path, "w");

@@ -10,6 +10,11 @@
  * 3. Every surface agrees bit for bit: hs_sweep (best and unchecked), hs_sweep_many, hs_trade_log_opt,
  *    and live mode after every append (hs_live_stats, hs_live_many_stats).
  * 4. hs_stats_derive on hand-made values.
+ * 5. Properties on 300 random cases (random walks and arbitrary positive prices with plateaus, 4..400 bars,
+ *    random free windows, random fees), against hs_trade_log_opt: wins = the count of positive trade PnLs,
+ *    max_drawdown from the running sum of the trade PnLs, bars_held = the sum of the durations, the other
+ *    three sums; fee 0 and fee 0.0009 make the same trades (count, bars and sides).  (python/tests/
+ *    test_stats_properties.py states the same with Hypothesis through the Python package.)
  */
 #include <math.h>
 #include <stdlib.h>
@@ -265,10 +270,81 @@ static void check_derive(void) {
               d.exposure == 0.0, "no trades: NaN figures, exposure 0");
 }
 
+/* 5 */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static uint64_t rnd(void) { /* splitmix64 */
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+static double unit(void) { return (double)(rnd() >> 11) * 0x1p-53; }
+
+static void check_properties(void) {
+    enum { CASES = 300, MAXN = 400 };
+    static double x[MAXN];
+    static hs_trade t0[MAXN], t1[MAXN];
+    hs_error err = {{0}};
+    int failures = 0, trading = 0;
+    for (int k = 0; k < CASES && failures < 5; k++) {
+        size_t n = 4 + rnd() % (MAXN - 3);
+        int kind = (int)(rnd() % 3);
+        double level = 100.0;
+        for (size_t i = 0; i < n; i++) {
+            if (kind == 0) level *= exp((unit() - 0.5) * 0.02);             /* a random walk */
+            else if (kind == 1) level = 1e-3 + unit() * 1e3;               /* any positive prices */
+            else if (rnd() % 4 == 0) level = round((level + unit() - 0.5) * 100) / 100; /* plateaus, cents */
+            x[i] = level > 0 ? level : 0.01;
+        }
+        hs_windows w;
+        for (int q = 0; q < 6; q++) w.w[q] = 1 + (int64_t)(rnd() % (n < 40 ? n : 40));
+        double fee = (rnd() % 3 == 0) ? 0.0 : unit() * 0.01;
+        hs_result r;
+        hs_stats s, s0, s9;
+        hs_sweep_options o = with_fee(NULL, fee, &s);
+        if (hs_sweep(x, n, &w, 1, &r, &o, &err) != HS_OK) {
+            CHECK(0, "case %d: %s", k, err.msg);
+            failures++;
+            continue;
+        }
+        size_t m0 = 0, m9 = 0, m = 0;
+        hs_sweep_options l0 = with_fee(NULL, 0.0, &s0), l9 = with_fee(NULL, HS_DEFAULT_FEE, &s9), lf = with_fee(NULL, fee, NULL);
+        hs_trade_log_opt(x, n, &w, t0, MAXN, &m0, &l0, NULL);
+        hs_trade_log_opt(x, n, &w, t1, MAXN, &m9, &l9, NULL);
+        hs_trade tf[MAXN];
+        hs_trade_log_opt(x, n, &w, tf, MAXN, &m, &lf, NULL);
+        /* the properties, each from the trade log */
+        int64_t wins = 0, held = 0;
+        double run = 0.0, peak = 0.0, dd = 0.0;
+        for (size_t i = 0; i < m; i++) {
+            wins += tf[i].pnl > 0;
+            held += tf[i].exit_bar - tf[i].entry_bar;
+            run += tf[i].pnl;
+            peak = run > peak ? run : peak;
+            dd = peak - run > dd ? peak - run : dd;
+        }
+        hs_stats want = stats_from_log(tf, m);
+        trading += m > 1;
+        int ok = (size_t)r.trades == m && s.wins == wins && s.bars_held == held && SAME(s.max_drawdown, dd) &&
+                 SAME(r.pnl, run) && same_stats(&s, &want);
+        int same_trades = m0 == m9;
+        for (size_t i = 0; same_trades && i < m0; i++)
+            same_trades = t0[i].entry_bar == t1[i].entry_bar && t0[i].exit_bar == t1[i].exit_bar && t0[i].side == t1[i].side;
+        CHECK(ok, "case %d (%zu bars, kind %d, fee %g): the statistics do not follow from the trade log", k, n, kind, fee);
+        CHECK(same_trades, "case %d: fee 0 makes %zu trades, fee 0.0009 %zu (or other bars/sides)", k, m0, m9);
+        CHECK(s0.bars_held == s9.bars_held, "case %d: bars_held depends on the fee", k);
+        if (!ok || !same_trades) failures++;
+        if (!ok) print_stats("sweep", &s), print_stats("log", &want);
+    }
+    CHECK(trading >= CASES / 2, "only %d of %d random cases made two trades or more: the properties test little", trading, CASES);
+    printf("properties: %d random cases, %d with two trades or more\n", CASES, trading);
+}
+
 int main(void) {
     check_fee_rules();
     check_derive();
     check_many_and_live();
     check_against_log();
+    check_properties();
     return hs_check_summary("test_stats");
 }

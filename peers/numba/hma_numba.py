@@ -2,14 +2,17 @@
 """The numba reference peer: the HMA/HMA3 stop-and-reverse sweep as the study wrote it.
 
 This is the in-process rung the IPC-tax article timed (2.010 s on an M2 Max) and the kernel its Rust
-server was ported from, line for line.  Written to docs/spec.md (kernel spec v1), tier 0:
+server was ported from, line for line.  Written to docs/spec.md (kernel spec v1, and v2's §8), tier 0:
 
   * wma(x, w): np.full(n, nan) output, s += x[i-w+1+j] * (j+1) in increasing j, one accumulator, each
     product rounded before the add (numba's default fastmath=False gives LLVM no `contract` flag, so no
     FMA), divided by w*(w+1)/2 (a division, not a reciprocal multiply).
   * hma  = wma(2*wma(c, w0) - wma(c, w1), w2)
   * hma3 = wma((3*wma(c, w3) - wma(c, w4)) - wma(c, w5), w5)
-  * the event loop and the books of docs/spec.md §4, fee 0.09 % per round trip on the gross return.
+  * the event loop and the books of docs/spec.md §4, fee 0.09 % per round trip on the gross return
+    (--fee: spec v2's round-trip cost, keep = 1 - fee computed once).
+  * spec v2's six statistics (docs/spec.md §8), kept as the loop books each trade, written from §8's table
+    (the independent oracle of the C books' statistics: tests/golden/gate_numba.py).
   * per-call allocation the way numpy/numba does it: every wma returns a fresh array, every array
     expression (`2*a - b`) allocates its result (numba fuses the expression into one loop, one array).
 
@@ -19,7 +22,7 @@ single-threaded per-combo kernel, so their per-combo results are bit-identical.
 
 Usage (see peers/README.md):
   python3 peers/numba/hma_numba.py [--input FILE.f64] [--seed 42 --bars 150000 --vol 0.0008 --start 100]
-                                   [--lengths a,b,..] [--parallel] [--repeat N] [--output out.json]
+                                   [--lengths a,b,..] [--fee 0.0009] [--parallel] [--repeat N] [--output out.json]
                                    [--write-series FILE.f64]
 Exit status: 0 ok, 1 bad data (file/series), 2 bad usage (L < 2, window longer than the series, options).
 """
@@ -42,7 +45,8 @@ except ImportError as exc:  # pragma: no cover - environment problem, not a kern
     sys.stderr.write("hma_numba.py: numba is not importable (%s); pip install numba\n" % exc)
     sys.exit(2)
 
-FEE = 0.0009  # 0.09 % per round trip (docs/spec.md §4)
+FEE = 0.0009  # 0.09 % per round trip (docs/spec.md §4; spec v2's default fee, §8)
+STATS = ("wins", "gross_profit", "gross_loss", "sum_sq", "max_drawdown", "bars_held")  # docs/spec.md §8
 
 
 class DataError(Exception):
@@ -79,15 +83,38 @@ def hma3(close, w3, w4, w5):
 
 
 @njit
-def backtest(close, w0, w1, w2, w3, w4, w5, fee):
+def book(state, p, entry_bar, exit_bar):
+    """Spec v2 §8: one booked trade's statistics, in booking order.  state = [pnl, peak, gross_profit,
+    gross_loss, sum_sq, max_drawdown] (float64) ... and the integer counts are returned by the caller."""
+    state[0] += p
+    if p > 0.0:
+        state[2] += p
+    if p < 0.0:
+        state[3] += p
+    state[4] += p * p
+    if state[0] > state[1]:
+        state[1] = state[0]
+    t = state[1] - state[0]
+    if t > state[5]:
+        state[5] = t
+
+
+@njit
+def backtest_v2(close, w0, w1, w2, w3, w4, w5, fee):
+    """pnl, trades and the six statistics of docs/spec.md §8 (wins, gross_profit, gross_loss, sum_sq,
+    max_drawdown, bars_held)."""
     h = hma(close, w0, w1, w2)
     h3 = hma3(close, w3, w4, w5)
     n = close.shape[0]
+    keep = 1.0 - fee
     pos = 0
     entry = 0.0
+    entry_bar = 0
     prev = 0.0
-    pnl = 0.0
     trades = 0
+    wins = 0
+    held = 0
+    state = np.zeros(6)  # pnl, peak, gross_profit, gross_loss, sum_sq, max_drawdown
     for i in range(n):
         d = h3[i] - h[i]
         if np.isnan(d):
@@ -95,17 +122,31 @@ def backtest(close, w0, w1, w2, w3, w4, w5, fee):
         if prev != 0.0 and ((d > 0.0 and prev < 0.0) or (d < 0.0 and prev > 0.0)):
             if pos != 0:
                 r = pos * (close[i] / entry - 1.0)
-                pnl += ((1.0 + r) * (1.0 - fee) - 1.0) * 100.0
+                p = ((1.0 + r) * keep - 1.0) * 100.0
+                book(state, p, entry_bar, i)
                 trades += 1
+                wins += 1 if p > 0.0 else 0
+                held += i - entry_bar
             pos = 1 if d > 0.0 else -1
             entry = close[i]
+            entry_bar = i
         if d != 0.0:
             prev = d
     if pos != 0:
         r = pos * (close[n - 1] / entry - 1.0)
-        pnl += ((1.0 + r) * (1.0 - fee) - 1.0) * 100.0
+        p = ((1.0 + r) * keep - 1.0) * 100.0
+        book(state, p, entry_bar, n - 1)
         trades += 1
-    return pnl, trades
+        wins += 1 if p > 0.0 else 0
+        held += (n - 1) - entry_bar
+    return state[0], trades, wins, state[2], state[3], state[4], state[5], held
+
+
+@njit
+def backtest(close, w0, w1, w2, w3, w4, w5, fee):
+    """The study's kernel: pnl and trades (spec v1 with a fee), the books of backtest_v2."""
+    r = backtest_v2(close, w0, w1, w2, w3, w4, w5, fee)
+    return r[0], r[1]
 
 
 @njit
@@ -119,6 +160,35 @@ def sweep(close, windows, fee):
         pnl[k] = p
         trades[k] = t
     return pnl, trades
+
+
+@njit
+def sweep_stats(close, windows, fee):
+    """sweep with spec v2's statistics: pnl, trades, ints (m x 2: wins, bars_held) and floats (m x 4:
+    gross_profit, gross_loss, sum_sq, max_drawdown)."""
+    m = windows.shape[0]
+    pnl = np.zeros(m)
+    trades = np.zeros(m, dtype=np.int64)
+    ints = np.zeros((m, 2), dtype=np.int64)
+    floats = np.zeros((m, 4))
+    for k in range(m):
+        r = backtest_v2(close, windows[k, 0], windows[k, 1], windows[k, 2],
+                        windows[k, 3], windows[k, 4], windows[k, 5], fee)
+        pnl[k] = r[0]
+        trades[k] = r[1]
+        ints[k, 0] = r[2]
+        floats[k, 0] = r[3]
+        floats[k, 1] = r[4]
+        floats[k, 2] = r[5]
+        floats[k, 3] = r[6]
+        ints[k, 1] = r[7]
+    return pnl, trades, ints, floats
+
+
+def stats_dicts(ints, floats):
+    """sweep_stats' arrays as one dict per combo, keyed by STATS."""
+    return [{"wins": int(i[0]), "gross_profit": float(f[0]), "gross_loss": float(f[1]), "sum_sq": float(f[2]),
+             "max_drawdown": float(f[3]), "bars_held": int(i[1])} for i, f in zip(ints, floats)]
 
 
 @njit(parallel=True)
@@ -241,12 +311,16 @@ def run(args):
     tiny = make_close(1, 64, 0.0008, 100.0)
     fn(tiny, np.array([windows_from_length(6)], dtype=np.int64), FEE)
 
+    if not (math.isfinite(args.fee) and 0.0 <= args.fee < 1.0):
+        raise UsageError("--fee %r: the round-trip cost must be a finite fraction with 0 <= fee < 1" % args.fee)
     times = []
     pnl = trades = None
     for _ in range(args.repeat):
         t0 = time.perf_counter()
-        pnl, trades = fn(close, windows, FEE)
+        pnl, trades = fn(close, windows, args.fee)
         times.append(time.perf_counter() - t0)
+    _, _, ints, floats = sweep_stats(close, windows, args.fee)  # the same books, untimed
+    stats = stats_dicts(ints, floats)
 
     doc = {
         "variant": "numba_prange" if args.parallel else "numba",
@@ -255,8 +329,9 @@ def run(args):
         "seconds_all": times,
         "numba": numba.__version__,
         "llvmlite": llvmlite.__version__,
-        "combos": [{"length": int(L), "windows": [int(v) for v in w],
-                    "trades": int(trades[k]), "pnl": float(pnl[k])}
+        "fee": args.fee,
+        "combos": [dict({"length": int(L), "windows": [int(v) for v in w],
+                         "trades": int(trades[k]), "pnl": float(pnl[k])}, **stats[k])
                    for k, (L, w) in enumerate(zip(lengths, wins))],
     }
     text = json.dumps(doc, indent=1)  # json uses float.__repr__: round-trip exact
@@ -276,6 +351,7 @@ def main(argv=None):
     ap.add_argument("--vol", type=float, default=0.0008)
     ap.add_argument("--start", type=float, default=100.0)
     ap.add_argument("--lengths", help="comma-separated lengths (default: the spec's 80-length grid)")
+    ap.add_argument("--fee", type=float, default=FEE, help="round-trip cost, 0 <= fee < 1 (default 0.0009)")
     ap.add_argument("--parallel", action="store_true", help="prange across combos (numba_prange)")
     ap.add_argument("--repeat", type=int, default=1, help="timed runs; 'seconds' is their median")
     ap.add_argument("--output", help="write the JSON here instead of stdout")

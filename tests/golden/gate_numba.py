@@ -5,6 +5,10 @@ zero, the twelve free windows), so that the gate compares every variant, the ref
 independent implementation (peers/numba/hma_numba.py, written from the spec and the study, not from the C
 code) instead of with the reference itself.
 
+Spec v2 (docs/spec.md §8): for every data set, the peer's results and six statistics at each fee of
+FEES; for the default run (the canonical series `gate_variant --dump` also writes), its statistics at the
+default fee.  The gate holds every variant's statistics to these, bit for bit.
+
 usage: gate_numba.py GATE_VARIANT [--check]
   GATE_VARIANT  the built tests/gate_variant (its --dump writes the sets' series bytes and windows)
   --check       compare with the committed header instead of writing it (ctest gate_numba_golden)
@@ -22,6 +26,25 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 HEADER = os.path.join(HERE, "gate_numba.h")
+FEES = (0.0009, 0.0, 0.01)  # gate_variant.c gate_fees, in this order
+
+
+def c_stats(i, f):
+    """One hs_stats initializer: wins, gross_profit, gross_loss, sum_sq, max_drawdown, bars_held."""
+    return "{%d, %s, %s, %s, %s, %d}" % (int(i[0]), float(f[0]).hex(), float(f[1]).hex(), float(f[2]).hex(),
+                                         float(f[3]).hex(), int(i[1]))
+
+
+def v2_arrays(hma, close, w, k):
+    """Results and statistics at every fee of FEES, flattened [fee * n + combo]."""
+    res, st = [], []
+    for fee in FEES:
+        pnl, trades, ints, floats = hma.sweep_stats(close, w, fee)
+        res += ["    {%s, %d}," % (float(p).hex(), int(t)) for p, t in zip(pnl, trades)]
+        st += ["    %s," % c_stats(i, f) for i, f in zip(ints, floats)]
+    n = len(w) * len(FEES)
+    return (["static const hs_result gate_numba_v2_%d[%d] = {" % (k, n)] + res + ["};"] +
+            ["static const hs_stats gate_numba_stats_%d[%d] = {" % (k, n)] + st + ["};"])
 
 
 def peer():
@@ -58,13 +81,33 @@ def header(gate):
             for p, t in zip(pnl, trades):
                 out.append("    {%s, %d}," % (float(p).hex(), int(t)))
             out.append("};")
+            out += v2_arrays(hma, close, w, k)
             names.append((len(w), "gate_numba_%d" % k, s["label"]))
         out.append("static const struct {")
         out.append("    size_t n;")
         out.append("    const hs_result *r;")
+        out.append("    const hs_result *v2;   /* spec v2: at gate_numba_fees[f], [f * n + combo] */")
+        out.append("    const hs_stats *stats; /* the same layout */")
         out.append("} gate_numba[%d] = {" % len(names))
         for n, name, label in names:
-            out.append("    {%d, %s}, /* %s */" % (n, name, label))
+            if name == "NULL":
+                out.append("    {0, NULL, NULL, NULL}, /* %s */" % label)
+            else:
+                k = name.rsplit("_", 1)[1]
+                out.append("    {%d, %s, gate_numba_v2_%s, gate_numba_stats_%s}, /* %s */" % (n, name, k, k, label))
+        out.append("};")
+        out.append("static const double gate_numba_fees[%d] = {%s};" % (len(FEES), ", ".join(float(f).hex() for f in FEES)))
+        # The default run (docs/spec.md §1-§2): its statistics at the default fee.
+        close = np.fromfile(os.path.join(tmp, "default.f64"), dtype="<f8")
+        with open(os.path.join(tmp, "default.json")) as f:
+            w = np.array(json.load(f)["windows"], dtype=np.int64).reshape(-1, 6)
+        pnl, trades, ints, floats = hma.sweep_stats(close, w, hma.FEE)
+        out.append("/* the default run, fee 0.0009: its %d combos' statistics */" % len(w))
+        out.append("static const hs_stats gate_numba_default_stats[%d] = {" % len(w))
+        out += ["    %s," % c_stats(i, f) for i, f in zip(ints, floats)]
+        out.append("};")
+        out.append("static const hs_result gate_numba_default_results[%d] = {" % len(w))
+        out += ["    {%s, %d}," % (float(p).hex(), int(t)) for p, t in zip(pnl, trades)]
         out.append("};")
     return "\n".join(out) + "\n"
 
@@ -86,8 +129,9 @@ def main(argv):
                                   __import__("difflib").unified_diff(committed.splitlines(), text.splitlines(),
                                                                      "committed", "numba now", lineterm=""))
             sys.exit("gate_numba_golden: the numba peer's values differ from tests/golden/gate_numba.h")
-        print("gate_numba_golden: tests/golden/gate_numba.h equals the numba peer's values on all %d data sets"
-              % body(text).count("/* "))
+        print("gate_numba_golden: tests/golden/gate_numba.h equals the numba peer's values on all %d data sets "
+              "(results; spec v2's results and statistics at fees %s; the default run's statistics)"
+              % (text.count("static const hs_stats gate_numba_stats_"), ", ".join(map(str, FEES))))
         return
     with open(HEADER, "w") as f:
         f.write(text)
