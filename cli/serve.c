@@ -101,7 +101,7 @@ static const struct {
 static int add_listener(serve_args *a, const char *flag, const char *scheme, const char *v) {
     char forms[128];
     if (a->n_urls == MAX_LISTENERS)
-        return cli_fail(EXIT_USAGE, "serve: %s %s: at most %d listeners (--listen, --unix, --tcp, --shm and --stdio together)",
+        return cli_fail(EXIT_USAGE, "serve: %s '%s': at most %d listeners (--listen, --unix, --tcp, --shm and --stdio together)",
                         flag, v, MAX_LISTENERS);
     char *url = a->urls[a->n_urls];
     if ((size_t)snprintf(url, URL_MAX, "%s%s", scheme, v) >= URL_MAX)
@@ -109,7 +109,7 @@ static int add_listener(serve_args *a, const char *flag, const char *scheme, con
     if (!hs_transport_find(url, NULL))
         return cli_fail(EXIT_USAGE, "serve: %s '%s': unknown scheme (expected %s)", flag, v,
                         hs_transport_forms(forms, sizeof forms));
-    snprintf(a->given[a->n_urls], sizeof a->given[0], "%s%s%s", flag, *v ? " " : "", v);
+    snprintf(a->given[a->n_urls], sizeof a->given[0], *v ? "%s '%s'" : "%s", flag, v);
     a->n_urls++;
     return 0;
 }

@@ -77,14 +77,14 @@ with tempfile.TemporaryDirectory() as tmp:
     for argv, says in (
         (["--listen", "http://127.0.0.1:80"], ["'http://127.0.0.1:80'", "unknown scheme", "unix:PATH", "tcp://HOST:PORT", "shm:NAME", "stdio:"]),
         (["--listen", "unix"], ["'unix'", "unknown scheme"]),
-        (["--listen", "tcp://nohostport"], ["--listen tcp://nohostport", "HOST:PORT"]),
-        (["--listen", "tcp://127.0.0.1:70000"], ["--listen tcp://127.0.0.1:70000", "0 to 65535"]),
-        (["--listen", "unix:"], ["--listen unix:", "empty path"]),
-        (["--listen", "shm:a b"], ["--listen shm:a b", "letters"]),
-        (["--listen", "stdio:x"], ["--listen stdio:x", "no address"]),
-        (["--tcp", "nohostport"], ["--tcp nohostport", "HOST:PORT"]),
-        (["--listen", "stdio:", "--listen", "unix:" + os.path.join(tmp, "d.sock")], ["--listen stdio:", "cannot be combined"]),
-        (many, ["at most 8 listeners", "unix:" + os.path.join(tmp, "m8.sock")]),
+        (["--listen", "tcp://nohostport"], ["--listen 'tcp://nohostport'", "HOST:PORT"]),
+        (["--listen", "tcp://127.0.0.1:70000"], ["--listen 'tcp://127.0.0.1:70000'", "0 to 65535"]),
+        (["--listen", "unix:"], ["--listen 'unix:'", "empty path"]),
+        (["--listen", "shm:a b"], ["--listen 'shm:a b'", "letters"]),
+        (["--listen", "stdio:x"], ["--listen 'stdio:x'", "no address"]),
+        (["--tcp", "nohostport"], ["--tcp 'nohostport'", "HOST:PORT"]),
+        (["--listen", "stdio:", "--listen", "unix:" + os.path.join(tmp, "d.sock")], ["--listen 'stdio:'", "cannot be combined"]),
+        (many, ["at most 8 listeners", "'unix:" + os.path.join(tmp, "m8.sock") + "'"]),
         (["--listen"], ["--listen needs a value"]),
     ):
         p = subprocess.run(cli + ["serve", *argv], capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
