@@ -1077,7 +1077,7 @@ static PyObject *cclient_live_append(CClient *self, PyObject *args) {
         Py_END_ALLOW_THREADS
         if (st == HS_OK) {
             out = Py_BuildValue("(NNNN)", pnl, trades, pos, crossed);
-            if (out) pnl = trades = pos = crossed = NULL;
+            pnl = trades = pos = crossed = NULL; /* "N" steals them, on failure too: never decref them again */
         } else {
             raise_status(st, &err);
         }
