@@ -48,7 +48,7 @@ static const char *const usage_run =
     "\n"
     "  --variant NAME      registered variant (default best, the fastest tier 0; unchecked is the\n"
     "                      reference; see `hmasweep variants`)\n"
-    "  --isa NAME          force an ISA: scalar, sse2, avx2, avx512, neon (default: best built and\n"
+    "  --isa NAME          force an ISA, as `hmasweep variants` names them (default: best built and\n"
     "                      supported, or $HMASWEEP_ISA)\n"
     "  --threads N         threads for OpenMP variants (default: all cores)\n"
     "  --seed N --bars N --vol X --start X\n"

@@ -399,6 +399,32 @@ static int skip(const char *tool, const char *isa_name) {
     return 77;
 }
 
+/* The kernel's own scratch layout (HS_SCRATCH) fits what the drivers allocate from the registry line, for
+ * short, odd, chunk-boundary and long series; and a registry line that gave it less is refused by the
+ * driver with a message, not run. */
+static void check_scratch_layout(void) {
+    static const size_t more[] = {511, 512, 513, 1000, 4095, 4096, 4097, 20000, 150000, 1u << 20};
+    int bad = 0;
+    for (size_t n = 1; n <= 300; n++) bad += !hs_scratch_fits(variant, isa, n);
+    for (size_t k = 0; k < sizeof more / sizeof more[0]; k++) bad += !hs_scratch_fits(variant, isa, more[k]);
+    CHECK(bad == 0, "%s/%s: the kernel's scratch layout outgrows the registry's %d buffers for %d series lengths",
+          variant->name, hs_isa_name(isa), variant->scratch_buffers, bad);
+    size_t n = 3000;
+    if (variant->scratch_doubles[isa](n) == 0) return; /* no driver scratch: nothing to under-allocate */
+    hs_variant short_of = *variant;
+    short_of.scratch_buffers = 0;
+    double *close = malloc(n * sizeof *close);
+    hs_windows w;
+    hs_result r;
+    hs_error err = {{0}};
+    hs_make_close(5, n, HS_DEFAULT_VOL, HS_DEFAULT_START, close, NULL);
+    hs_windows_from_length(6, &w, NULL);
+    hs_status st = hs_run_variant(&short_of, isa, 1, close, n, &w, 1, &r, &err);
+    CHECK(st == HS_ERR_USAGE && strstr(err.msg, "scratch layout"), "a registry line short of scratch ran: %d '%s'", st,
+          err.msg);
+    free(close);
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--dump") == 0) return dump_data_sets(argv[2]);
     if (argc != 3) {
@@ -411,6 +437,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (!hs_isa_supported(isa)) return skip("cpu-isa", argv[2]);
+    check_scratch_layout();
     check_default_run();
     check_data_sets();
     check_thread_independence();

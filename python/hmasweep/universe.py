@@ -56,7 +56,7 @@ def _combos(lengths, windows) -> Tuple[np.ndarray, np.ndarray]:
         w = np.ascontiguousarray(np.asarray(windows, dtype=np.int64).reshape(-1, 6))
         return np.full(len(w), -1, dtype=np.int64), w
     if lengths is None:
-        ls = _core.grid(6, 200, 80)
+        ls = _core.grid()  # the default grid (HS_DEFAULT_GRID_*)
     else:
         ls = np.atleast_1d(np.asarray(lengths))
         if ls.dtype.kind not in "iu":

@@ -318,6 +318,13 @@ static int add_result_methods(PyTypeObject *type) {
 
 /* ---- sweep ------------------------------------------------------------------------------------ */
 
+/* The defaults as text, from include/hmasweep.h's HS_DEFAULT_GRID_*. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define GRID_LO_TEXT STR(HS_DEFAULT_GRID_LO)
+#define GRID_HI_TEXT STR(HS_DEFAULT_GRID_HI)
+#define GRID_COUNT_TEXT STR(HS_DEFAULT_GRID_COUNT)
+
 PyDoc_STRVAR(sweep_doc,
              "sweep($module, /, close, lengths=None, *, windows=None, hma=None, hma3=None, variant='best', isa=None,\n"
              "      threads=0)\n"
@@ -328,12 +335,13 @@ PyDoc_STRVAR(sweep_doc,
              "\n"
              "close    1-D float64 prices (ndarray, pandas Series, list, any buffer); used in place when it is\n"
              "         already C-contiguous float64, converted once otherwise.\n"
-             "lengths  None (the default grid 6..200, 80 lengths), an int, or a sequence of ints L >= 2.\n"
+             "lengths  None (the default grid " GRID_LO_TEXT ".." GRID_HI_TEXT ", " GRID_COUNT_TEXT " lengths), an int, or a sequence of ints L >= 2.\n"
              "windows  instead of lengths: (n, 6) ints, any six windows 1..len(close) per combo.\n"
              "hma, hma3  instead of lengths: the 2-D grid (docs/spec.md §8), every (Lh, L3) pair, hma outer;\n"
              "         w0..w2 from Lh, w3..w5 from L3.  r.hma_lengths and r.hma3_lengths give each combo's pair.\n"
              "variant  registry name (see variants()); 'best' = the library's fastest tier-0 choice.\n"
-             "isa      None = best the CPU runs; or 'scalar', 'sse2', 'avx2', 'avx512', 'neon'.\n"
+             "isa      None = best the CPU runs; or an ISA's name, e.g. 'scalar' or 'avx2' (variants() lists each\n"
+             "         variant's ISAs).\n"
              "threads  for OpenMP variants; 0 = default.\n"
              "\n"
              "The GIL is released while the kernel runs.  Bad input raises ValueError with the library's message.");
@@ -594,7 +602,7 @@ static PyObject *py_standard_normal(PyObject *self, PyObject *args) {
     return (PyObject *)a;
 }
 
-PyDoc_STRVAR(grid_doc, "grid($module, /, lo=6, hi=200, count=80)\n--\n\n-> int64 ndarray.  The lengths trunc(linspace(lo, hi, count)) (docs/spec.md §2).");
+PyDoc_STRVAR(grid_doc, "grid($module, /, lo=" GRID_LO_TEXT ", hi=" GRID_HI_TEXT ", count=" GRID_COUNT_TEXT ")\n--\n\n-> int64 ndarray.  The lengths trunc(linspace(lo, hi, count)) (docs/spec.md §2).");
 
 static PyObject *py_grid(PyObject *self, PyObject *args, PyObject *kw) {
     static char *kwlist[] = {"lo", "hi", "count", NULL};

@@ -267,6 +267,9 @@ hs_status hs_run_variant_terms(const hs_variant *v, hs_isa isa, int threads, con
     if (!fn) {
         return hs_fail(err, HS_ERR_ISA, "variant '%s' is not built for ISA %s", v->name, hs_isa_name(isa));
     }
+    if (!hs_scratch_fits(v, isa, n_bars)) /* a registry line out of step with its kernel: never run it */
+        return hs_fail(err, HS_ERR_USAGE, "variant '%s' on %s: its kernel's scratch layout for %zu bars does not fit "
+                       "the registry's %d buffers (registry.def)", v->name, hs_isa_name(isa), n_bars, v->scratch_buffers);
 #ifdef HS_HAVE_OPENMP
     omp_sched_choice choice;
     hs_status sched = schedule_choice(&choice, err); /* a misspelt experiment knob is refused, whatever runs */

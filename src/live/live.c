@@ -401,42 +401,20 @@ static combo_tails tails_of(const hs_windows *win) {
 
 /* The group step of the ISA hs_sweep would choose (hs_isa_default: the widest built and supported, or
  * $HMASWEEP_ISA). */
-unsigned hs_live_lanes_step__scalar(live_group *, const double *, size_t, double, int, unsigned *);
-int hs_live_lanes_width__scalar(void);
-#define LIVE_LANES_DECLARE(isa)                                                                         \
-    unsigned hs_live_lanes_step__##isa(live_group *, const double *, size_t, double, int, unsigned *); \
-    int hs_live_lanes_width__##isa(void);
-#define LIVE_LANES_CASE(ISA, isa) \
-    case HS_ISA_##ISA: return (live_lanes_kernel){hs_live_lanes_step__##isa, hs_live_lanes_width__##isa()};
-#ifdef HS_BUILT_SSE2
-LIVE_LANES_DECLARE(sse2)
-#endif
-#ifdef HS_BUILT_AVX2
-LIVE_LANES_DECLARE(avx2)
-#endif
-#ifdef HS_BUILT_AVX512
-LIVE_LANES_DECLARE(avx512)
-#endif
-#ifdef HS_BUILT_NEON
-LIVE_LANES_DECLARE(neon)
-#endif
+#define LIVE_LANES_DECLARE(k, isa, ...) live_lanes_step hs_live_lanes_step__##isa; int hs_live_lanes_width__##isa(void);
+HS_ISA_LIST(LIVE_LANES_DECLARE, ~)
 
 static live_lanes_kernel lanes_kernel_of(hs_isa isa) {
-    switch (isa) {
-#ifdef HS_BUILT_SSE2
-        LIVE_LANES_CASE(SSE2, sse2)
-#endif
-#ifdef HS_BUILT_AVX2
-        LIVE_LANES_CASE(AVX2, avx2)
-#endif
-#ifdef HS_BUILT_AVX512
-        LIVE_LANES_CASE(AVX512, avx512)
-#endif
-#ifdef HS_BUILT_NEON
-        LIVE_LANES_CASE(NEON, neon)
-#endif
-        default: return (live_lanes_kernel){hs_live_lanes_step__scalar, hs_live_lanes_width__scalar()};
-    }
+    static const struct {
+        live_lanes_step_fn step;
+        int (*width)(void);
+    } built[HS_ISA_COUNT] = {
+#define LIVE_LANES_IF_BUILT(k, isa, ISA, ...) \
+    {HS_IF_BUILT(ISA, hs_live_lanes_step__##isa), HS_IF_BUILT(ISA, hs_live_lanes_width__##isa)},
+        HS_ISA_LIST(LIVE_LANES_IF_BUILT, ~)
+    };
+    if ((unsigned)isa >= HS_ISA_COUNT || !built[isa].step) isa = HS_ISA_SCALAR;
+    return (live_lanes_kernel){built[isa].step, built[isa].width()};
 }
 
 size_t hs_live_bytes_for(const hs_windows *combos, size_t n_combos) {

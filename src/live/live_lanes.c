@@ -1,4 +1,4 @@
-/* live_lanes — one live bar for a group of combos in vector lanes (src/live/live_lanes.h).  hs:multi-isa
+/* live_lanes — one live bar for a group of combos in vector lanes (src/live/live_lanes.h).
  *
  * The arithmetic of src/live/live.c's scalar path (the `sliding` variant's, run forward), lane by lane: each
  * running sum slides by S2 += w·x_new − S1; S1 += x_new − x_old, with the leaving value gathered per lane
@@ -13,7 +13,7 @@
 #include "live_lanes.h"
 #include "vec.h"
 
-int HS_CAT3(hs_live_lanes_width__, HS_ISA_NAME, )(void) { return HS_VN; }
+int HS_CAT3(hs_live_lanes_width__, HS_ISA_SUFFIX, )(void) { return HS_VN; }
 
 static inline void vslide(live_group *g, int k, hs_vd x_new, hs_vd x_old) {
     hs_vd s1 = vd_loadu(g->s1[k]), s2 = vd_loadu(g->s2[k]);
@@ -47,7 +47,7 @@ static inline size_t push_entry(double *p, size_t *len, size_t keep, hs_vd v) {
     return (*len)++;
 }
 
-unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_NAME, )(live_group *g, const double *close, size_t last, double m,
+unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_SUFFIX, )(live_group *g, const double *close, size_t last, double m,
                                                       int anchor, unsigned *signs) {
     if (anchor) {
         for (int k = SUM_W0; k <= SUM_W5; k++)

@@ -1,5 +1,5 @@
 /* Live mode across combos (issue 21, item 3): the state of one group of combos in vector lanes, shared by
- * src/live/live.c (which owns it) and src/live/live_lanes.c (the per-ISA step, hs:multi-isa).
+ * src/live/live.c (which owns it) and src/live/live_lanes.c (the per-ISA step, compiled once per ISA).
  *
  * A group holds up to LIVE_LANES_MAX combos, one per lane, as the ISA chosen at open has lanes (HS_VN:
  * 8 on AVX-512, 4 on AVX2, 2 on SSE2/NEON, 1 scalar).  Its arrays are laid out for the widest ISA, so
@@ -41,8 +41,9 @@ typedef struct {
 /* One bar through a group in vector mode: the sums slid (or re-anchored when `anchor`, reading the close
  * tail `close` up to its index `last`), raw and raw3 pushed, d into g->d, for the newest close.  Returns
  * the lanes whose sign is certified (bit l), and their sign bits in *signs. */
-typedef unsigned (*live_lanes_step_fn)(live_group *g, const double *close, size_t last, double m, int anchor,
-                                       unsigned *signs);
+typedef unsigned live_lanes_step(live_group *g, const double *close, size_t last, double m, int anchor,
+                                 unsigned *signs);
+typedef live_lanes_step *live_lanes_step_fn;
 
 /* Declared per ISA by src/live/live_lanes.c: hs_live_lanes_step__<isa> and hs_live_lanes_width__<isa>. */
 #endif

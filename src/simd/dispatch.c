@@ -1,4 +1,5 @@
-/* Run-time ISA selection.  Compiled for the baseline: it only asks questions, never runs a wide op. */
+/* Run-time ISA selection, from isa.def.  Compiled for the baseline: it only asks questions, never runs a
+ * wide op. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,11 @@
 #include "error.h"
 #include "isa.h"
 
-static const char *const hs_isa_names[HS_ISA_COUNT] = {"scalar", "sse2", "avx2", "avx512", "neon"};
+static const char *const hs_isa_names[HS_ISA_COUNT] = {
+#define HS_ISA_NAME_OF(k, name, ...) #name,
+    HS_ISA_LIST(HS_ISA_NAME_OF, ~)
+#undef HS_ISA_NAME_OF
+};
 
 const char *hs_isa_name(hs_isa isa) { return (unsigned)isa < HS_ISA_COUNT ? hs_isa_names[isa] : "?"; }
 
@@ -17,43 +22,65 @@ hs_status hs_isa_parse(const char *name, hs_isa *out, hs_error *err) {
             *out = (hs_isa)i;
             return HS_OK;
         }
-    return hs_fail(err, HS_ERR_USAGE, "unknown ISA '%s' (expected scalar, sse2, avx2, avx512 or neon)",
-                   name ? name : "(null)");
+    char known[160] = "";
+    for (int i = 0; i < HS_ISA_COUNT; i++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? (i + 1 < HS_ISA_COUNT ? ", " : " or ") : "",
+                 hs_isa_names[i]);
+    return hs_fail(err, HS_ERR_USAGE, "unknown ISA '%s' (expected %s)", name ? name : "(null)", known);
 }
 
 int hs_isa_built(hs_isa isa) {
-    switch (isa) {
-    case HS_ISA_SCALAR: return 1;
-#ifdef HS_BUILT_SSE2
-    case HS_ISA_SSE2: return 1;
-#endif
-#ifdef HS_BUILT_AVX2
-    case HS_ISA_AVX2: return 1;
-#endif
-#ifdef HS_BUILT_AVX512
-    case HS_ISA_AVX512: return 1;
-#endif
-#ifdef HS_BUILT_NEON
-    case HS_ISA_NEON: return 1;
-#endif
-    default: return 0;
-    }
+    static const unsigned char built[HS_ISA_COUNT] = {
+#define HS_ISA_BUILT_OF(k, name, NAME, ...) HS_BUILT(NAME),
+        HS_ISA_LIST(HS_ISA_BUILT_OF, ~)
+#undef HS_ISA_BUILT_OF
+    };
+    return (unsigned)isa < HS_ISA_COUNT && built[isa];
 }
+
+/* isa.def's `supported` column: each check is 0 off its arch, so every line compiles everywhere. */
+#define BASELINE 1
+#if defined(__x86_64__) || defined(__i386__)
+#define ON_x86_64 1
+/* CPUID, and for AVX/AVX-512 that the OS saves the wide state. */
+#define X86(feature) __builtin_cpu_supports(feature)
+#else
+#define ON_x86_64 0
+#define X86(feature) 0
+#endif
+#if defined(__aarch64__)
+#define ON_aarch64 1
+#else
+#define ON_aarch64 0
+#endif
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#include <sys/prctl.h>
+#define HWCAP(bit) ((getauxval(AT_HWCAP) & (bit)) != 0)
+#define HWCAP2(bit) ((getauxval(AT_HWCAP2) & (bit)) != 0)
+#else
+#define HWCAP(bit) 0
+#define HWCAP2(bit) 0
+#endif
+#if defined(__aarch64__) && defined(__linux__) && defined(PR_SVE_GET_VL)
+/* A fixed-length SVE build (-msve-vector-bits=N, so HS_VN is a constant) runs only where the vector
+ * length is N bits. */
+static int sve_bits(int bits) {
+    int vl = prctl(PR_SVE_GET_VL);
+    return vl > 0 && (vl & PR_SVE_VL_LEN_MASK) * 8 == bits;
+}
+#define SVE_BITS(bits) sve_bits(bits)
+#else
+#define SVE_BITS(bits) 0
+#endif
+#define ON_any 1
 
 int hs_isa_supported(hs_isa isa) {
     switch (isa) {
-    case HS_ISA_SCALAR: return 1;
-#if defined(__x86_64__) || defined(__i386__)
-    /* __builtin_cpu_supports checks CPUID and, for AVX/AVX-512, that the OS saves the wide state. */
-    case HS_ISA_SSE2: return __builtin_cpu_supports("sse2");
-    case HS_ISA_AVX2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    case HS_ISA_AVX512:
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-               __builtin_cpu_supports("avx512vl");
-#endif
-#if defined(__aarch64__)
-    case HS_ISA_NEON: return 1;
-#endif
+#define HS_ISA_SUPPORTED_OF(k, name, NAME, arch, flags, supported) \
+    case HS_ISA_##NAME: return ON_##arch && (supported);
+        HS_ISA_LIST(HS_ISA_SUPPORTED_OF, ~)
+#undef HS_ISA_SUPPORTED_OF
     default: return 0;
     }
 }

@@ -1,6 +1,6 @@
 /* The vector vocabulary: one tiny set of operations every SIMD kernel is written against, mapped to
- * intrinsics by one thin header per ISA.  The translation unit's ISA (HS_TU_<ISA>, set by CMake along
- * with that ISA's compiler flags) picks the header.
+ * intrinsics by one thin header per ISA, vec_<isa>.h.  The translation unit's ISA (HS_ISA_NAME, set by
+ * CMake along with that ISA's flags from isa.def) picks the header; without one it is vec_scalar.h.
  *
  *   hs_vd                 a vector of HS_VN doubles
  *   vd_loadu(p)           vd_storeu(p, v)      unaligned load / store of HS_VN doubles
@@ -23,14 +23,12 @@
 #ifndef HS_VEC_H
 #define HS_VEC_H
 
-#if defined(HS_TU_AVX512)
-#include "vec_avx512.h"
-#elif defined(HS_TU_AVX2)
-#include "vec_avx2.h"
-#elif defined(HS_TU_SSE2)
-#include "vec_sse2.h"
-#elif defined(HS_TU_NEON)
-#include "vec_neon.h"
+#ifdef HS_ISA_NAME
+#define HS_VEC_STR_(x) #x
+#define HS_VEC_STR(x) HS_VEC_STR_(x)
+#define HS_VEC_CAT_(a, b) a##b
+#define HS_VEC_CAT(a, b) HS_VEC_CAT_(a, b)
+#include HS_VEC_STR(HS_VEC_CAT(vec_, HS_ISA_NAME).h) /* vec_<isa>.h */
 #else
 #include "vec_scalar.h"
 #endif

@@ -1,7 +1,9 @@
 /* AVX2 + FMA: four doubles. */
+#if !(defined(__AVX2__) && defined(__FMA__))
+#error "vec_avx2.h: compiled without avx2's flags (isa.def); include vec.h in a translation unit CMake builds for avx2"
+#endif
 #include <immintrin.h>
 #define HS_VN 4
-#define HS_ISA_LABEL "avx2"
 typedef __m256d hs_vd;
 typedef __m256d hs_vmask;
 static inline hs_vd vd_loadu(const double *p) { return _mm256_loadu_pd(p); }
@@ -15,6 +17,7 @@ static inline hs_vd vd_abs(hs_vd a) { return _mm256_andnot_pd(_mm256_set1_pd(-0.
 static inline hs_vd vd_max(hs_vd a, hs_vd b) { return _mm256_max_pd(a, b); } /* not for NaN */
 static inline hs_vd vd_min(hs_vd a, hs_vd b) { return _mm256_min_pd(a, b); } /* not for NaN */
 static inline hs_vd vd_div(hs_vd a, hs_vd b) { return _mm256_div_pd(a, b); }
+#define HS_VD_FMA_FUSED 1 /* vd_fma is one instruction */
 static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return _mm256_fmadd_pd(a, b, c); }
 static inline double vd_hsum(hs_vd v) {
     __m128d lo = _mm256_castpd256_pd128(v), hi = _mm256_extractf128_pd(v, 1);

@@ -1,7 +1,9 @@
 /* AVX-512 (F + DQ + VL): eight doubles. */
+#if !(defined(__AVX512F__) && defined(__AVX512DQ__) && defined(__AVX512VL__))
+#error "vec_avx512.h: compiled without avx512's flags (isa.def); include vec.h in a translation unit CMake builds for avx512"
+#endif
 #include <immintrin.h>
 #define HS_VN 8
-#define HS_ISA_LABEL "avx512"
 typedef __m512d hs_vd;
 typedef __mmask8 hs_vmask;
 static inline hs_vd vd_loadu(const double *p) { return _mm512_loadu_pd(p); }
@@ -15,6 +17,7 @@ static inline hs_vd vd_abs(hs_vd a) { return _mm512_abs_pd(a); }
 static inline hs_vd vd_max(hs_vd a, hs_vd b) { return _mm512_max_pd(a, b); } /* not for NaN */
 static inline hs_vd vd_min(hs_vd a, hs_vd b) { return _mm512_min_pd(a, b); } /* not for NaN */
 static inline hs_vd vd_div(hs_vd a, hs_vd b) { return _mm512_div_pd(a, b); }
+#define HS_VD_FMA_FUSED 1 /* vd_fma is one instruction */
 static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return _mm512_fmadd_pd(a, b, c); }
 static inline double vd_hsum(hs_vd v) {
     __m256d lo = _mm512_castpd512_pd256(v), hi = _mm512_extractf64x4_pd(v, 1);

@@ -1,7 +1,9 @@
 /* NEON (AArch64 Advanced SIMD): two doubles.  The study's "NEON-vectorised WMA" is this form. */
+#if !(defined(__ARM_NEON))
+#error "vec_neon.h: compiled without neon's flags (isa.def); include vec.h in a translation unit CMake builds for neon"
+#endif
 #include <arm_neon.h>
 #define HS_VN 2
-#define HS_ISA_LABEL "neon"
 typedef float64x2_t hs_vd;
 typedef uint64x2_t hs_vmask;
 static inline hs_vd vd_loadu(const double *p) { return vld1q_f64(p); }
@@ -15,6 +17,7 @@ static inline hs_vd vd_abs(hs_vd a) { return vabsq_f64(a); }
 static inline hs_vd vd_max(hs_vd a, hs_vd b) { return vmaxq_f64(a, b); } /* not for NaN */
 static inline hs_vd vd_min(hs_vd a, hs_vd b) { return vminq_f64(a, b); } /* not for NaN */
 static inline hs_vd vd_div(hs_vd a, hs_vd b) { return vdivq_f64(a, b); }
+#define HS_VD_FMA_FUSED 1 /* vd_fma is one instruction */
 static inline hs_vd vd_fma(hs_vd a, hs_vd b, hs_vd c) { return vfmaq_f64(c, a, b); }
 static inline double vd_hsum(hs_vd v) { return vaddvq_f64(v); }
 static inline hs_vmask vd_cmpgt_mask(hs_vd a, hs_vd b) { return vcgtq_f64(a, b); }

@@ -2,7 +2,6 @@
  * vocabulary are right before any intrinsic is involved. */
 #include <math.h>
 #define HS_VN 1
-#define HS_ISA_LABEL "scalar"
 typedef double hs_vd;
 typedef int hs_vmask;
 static inline hs_vd vd_loadu(const double *p) { return *p; }

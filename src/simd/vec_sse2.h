@@ -1,9 +1,11 @@
 /* SSE2: two doubles (x86-64 baseline).  No FMA in SSE2: vd_fma is the correctly rounded libm fma per lane
  * (slow; no tier-0 kernel uses it). */
+#if !(defined(__SSE2__))
+#error "vec_sse2.h: compiled without sse2's flags (isa.def); include vec.h in a translation unit CMake builds for sse2"
+#endif
 #include <emmintrin.h>
 #include <math.h>
 #define HS_VN 2
-#define HS_ISA_LABEL "sse2"
 typedef __m128d hs_vd;
 typedef __m128d hs_vmask;
 static inline hs_vd vd_loadu(const double *p) { return _mm_loadu_pd(p); }

@@ -55,6 +55,17 @@ static inline size_t pipeline_d(const double *close, size_t n, const hs_windows 
     return f.start;
 }
 
+/* The scratch pipeline_d carves: its four buffers A–D. */
+static inline size_t pipeline_scratch_doubles(size_t n) { return PIPELINE_BUFFERS * hs_scratch_stride(n); }
+
+/* The scratch certified_books_bounded is given after a kernel's own buffers: one buffer holding `tables`
+ * doubles of chunk tables (the tau table, its work, and whatever else the kernel keeps per chunk), then the
+ * fallback's four pipeline buffers; SIZE_MAX where the tables outgrow their one buffer. */
+static inline size_t certified_tail_doubles(size_t n, size_t tables) {
+    size_t stride = hs_scratch_stride(n);
+    return tables > stride ? SIZE_MAX : (1 + PIPELINE_BUFFERS) * stride;
+}
+
 /* A WMA pass in the reference's operation order: d is the reference's, the books read it directly. */
 static inline hs_outcome pipeline_combo(const double *close, size_t n, const hs_windows *win, double keep,
                                         double *scratch, pipe_wma_fn wma) {

@@ -17,6 +17,7 @@
  *   PORT_INNER_PRAGMA      a _Pragma before the inner WMA loop (default: none)
  *   PORT_DIVIDE(s, denom)  the WMA's final scaling (default `s / denom`)
  *   PORT_NAN_COUNT(n, w)   how many leading elements a WMA output gets NaN-filled (default n: np.full)
+ *   PORT_SCRATCH_DOUBLES(n) the doubles of the driver's scratch PORT_BUFFER uses (default 0: its own buffers)
  *   PORT_CERTIFY_EPS       for an instrument whose arithmetic is not the reference's (x_recip): the
  *                          error bound eps(w) of its WMAs; the event loop then certifies every sign of d
  *                          (certify.h) and recomputes the ambiguous bars in tier-0 order, so it stays tier 0
@@ -160,4 +161,8 @@ hs_outcome HS_COMBO_ISA(PORT_KERNEL, scalar)(const double *close_p, size_t n_bar
                                              double keep, double *scratch) {
     return port_combo(close_p, n_bars, win, keep, scratch, NULL);
 }
+#ifndef PORT_SCRATCH_DOUBLES
+#define PORT_SCRATCH_DOUBLES(n) 0
+#endif
+size_t HS_SCRATCH_ISA(PORT_KERNEL, scalar)(size_t n_bars) { return PORT_SCRATCH_DOUBLES(n_bars); }
 #endif

@@ -3,77 +3,44 @@
 
 #include "variant.h"
 
-/* Declarations by isas and shape: one function per ISA for MULTI kernels, one scalar function otherwise;
- * BATCH and SWEEP kernels also declare their batch or whole-sweep function per ISA.  A combination that
- * has no macro here (SCALAR_ONLY with BATCH or SWEEP) does not compile. */
-#define HS_DECLARE_SCALAR_ONLY_COMBO(kernel) hs_outcome HS_COMBO_ISA(kernel, scalar)(const double *, size_t, const hs_windows *, double, double *);
-#define HS_DECLARE_MULTI_COMBO(kernel)                                                                        \
-    hs_outcome HS_COMBO_ISA(kernel, scalar)(const double *, size_t, const hs_windows *, double, double *);          \
-    hs_outcome HS_COMBO_ISA(kernel, sse2)(const double *, size_t, const hs_windows *, double, double *);            \
-    hs_outcome HS_COMBO_ISA(kernel, avx2)(const double *, size_t, const hs_windows *, double, double *);            \
-    hs_outcome HS_COMBO_ISA(kernel, avx512)(const double *, size_t, const hs_windows *, double, double *);          \
-    hs_outcome HS_COMBO_ISA(kernel, neon)(const double *, size_t, const hs_windows *, double, double *);
-#define HS_BATCH_ISA(kernel, isa) HS_CAT3(hs_batch_, kernel, HS_CAT3(__, isa, ))
-#define HS_DECLARE_BATCH(kernel, isa) \
-    void HS_BATCH_ISA(kernel, isa)(const double *, size_t, const hs_windows *, size_t, double, hs_outcome *, double *);
-#define HS_DECLARE_MULTI_BATCH(kernel)                                                                     \
-    HS_DECLARE_MULTI_COMBO(kernel)                                                                         \
-    HS_DECLARE_BATCH(kernel, scalar) HS_DECLARE_BATCH(kernel, sse2) HS_DECLARE_BATCH(kernel, avx2)         \
-    HS_DECLARE_BATCH(kernel, avx512) HS_DECLARE_BATCH(kernel, neon)
-#define HS_SWEEP_ISA(kernel, isa) HS_CAT3(hs_sweep_, kernel, HS_CAT3(__, isa, ))
-#define HS_DECLARE_SWEEP(kernel, isa) \
-    hs_status HS_SWEEP_ISA(kernel, isa)(const double *, size_t, const hs_windows *, size_t, double, hs_result *,  \
-                                        hs_stats *, int, hs_cancel *, hs_error *);
-#define HS_DECLARE_MULTI_SWEEP(kernel)                                                                     \
-    HS_DECLARE_MULTI_COMBO(kernel)                                                                         \
-    HS_DECLARE_SWEEP(kernel, scalar) HS_DECLARE_SWEEP(kernel, sse2) HS_DECLARE_SWEEP(kernel, avx2)         \
-    HS_DECLARE_SWEEP(kernel, avx512) HS_DECLARE_SWEEP(kernel, neon)
+/* Declarations by isas and shape, from the kernel types of variant.h: one function per ISA of isa.def for
+ * MULTI kernels, one scalar function otherwise; BATCH and SWEEP kernels also declare their batch or
+ * whole-sweep function per ISA, and every kernel its scratch declaration.  A combination that has no macro
+ * here (SCALAR_ONLY with BATCH or SWEEP) does not compile. */
+#define HS_DECLARE_COMBO(kernel, isa, ...) hs_combo_kernel HS_COMBO_ISA(kernel, isa);
+#define HS_DECLARE_BATCH(kernel, isa, ...) hs_batch_kernel HS_BATCH_ISA(kernel, isa);
+#define HS_DECLARE_SWEEP(kernel, isa, ...) hs_sweep_kernel HS_SWEEP_ISA(kernel, isa);
+#define HS_DECLARE_SCRATCH(kernel, isa, ...) hs_scratch_kernel HS_SCRATCH_ISA(kernel, isa);
+#define HS_DECLARE_SCALAR_ONLY_COMBO(kernel) HS_DECLARE_COMBO(kernel, scalar, SCALAR) HS_DECLARE_SCRATCH(kernel, scalar, SCALAR)
+#define HS_DECLARE_MULTI_COMBO(kernel) HS_ISA_LIST(HS_DECLARE_COMBO, kernel) HS_ISA_LIST(HS_DECLARE_SCRATCH, kernel)
+#define HS_DECLARE_MULTI_BATCH(kernel) HS_DECLARE_MULTI_COMBO(kernel) HS_ISA_LIST(HS_DECLARE_BATCH, kernel)
+#define HS_DECLARE_MULTI_SWEEP(kernel) HS_DECLARE_MULTI_COMBO(kernel) HS_ISA_LIST(HS_DECLARE_SWEEP, kernel)
 #define HS_VARIANT(name, kernel, tier, driver, scratch, isas, shape, role, summary) HS_DECLARE_##isas##_##shape(kernel)
 #include "registry.def"
 #include "instruments.def"
 #undef HS_VARIANT
 
-#ifdef HS_BUILT_SSE2
-#define HS_IF_SSE2(f) f
-#else
-#define HS_IF_SSE2(f) NULL
-#endif
-#ifdef HS_BUILT_AVX2
-#define HS_IF_AVX2(f) f
-#else
-#define HS_IF_AVX2(f) NULL
-#endif
-#ifdef HS_BUILT_AVX512
-#define HS_IF_AVX512(f) f
-#else
-#define HS_IF_AVX512(f) NULL
-#endif
-#ifdef HS_BUILT_NEON
-#define HS_IF_NEON(f) f
-#else
-#define HS_IF_NEON(f) NULL
-#endif
-
-#define HS_FNS_SCALAR_ONLY(kernel) {HS_COMBO_ISA(kernel, scalar), NULL, NULL, NULL, NULL}
-#define HS_FNS_MULTI(kernel)                                                                               \
-    {HS_COMBO_ISA(kernel, scalar), HS_IF_SSE2(HS_COMBO_ISA(kernel, sse2)), HS_IF_AVX2(HS_COMBO_ISA(kernel, avx2)), \
-     HS_IF_AVX512(HS_COMBO_ISA(kernel, avx512)), HS_IF_NEON(HS_COMBO_ISA(kernel, neon))}
-
-#define HS_BATCHES_COMBO(kernel) {NULL, NULL, NULL, NULL, NULL}
-#define HS_BATCHES_SWEEP(kernel) {NULL, NULL, NULL, NULL, NULL}
-#define HS_BATCHES_BATCH(kernel)                                                                           \
-    {HS_BATCH_ISA(kernel, scalar), HS_IF_SSE2(HS_BATCH_ISA(kernel, sse2)), HS_IF_AVX2(HS_BATCH_ISA(kernel, avx2)), \
-     HS_IF_AVX512(HS_BATCH_ISA(kernel, avx512)), HS_IF_NEON(HS_BATCH_ISA(kernel, neon))}
-#define HS_SWEEPS_COMBO(kernel) {NULL, NULL, NULL, NULL, NULL}
-#define HS_SWEEPS_BATCH(kernel) {NULL, NULL, NULL, NULL, NULL}
-#define HS_SWEEPS_SWEEP(kernel)                                                                            \
-    {HS_SWEEP_ISA(kernel, scalar), HS_IF_SSE2(HS_SWEEP_ISA(kernel, sse2)), HS_IF_AVX2(HS_SWEEP_ISA(kernel, avx2)), \
-     HS_IF_AVX512(HS_SWEEP_ISA(kernel, avx512)), HS_IF_NEON(HS_SWEEP_ISA(kernel, neon))}
+/* The per-ISA tables: each ISA's function where CMake built that ISA (HS_IF_BUILT, isa.h), NULL elsewhere
+ * and past what a shape has. */
+#define HS_COMBO_IF_BUILT(kernel, isa, ISA, ...) HS_IF_BUILT(ISA, HS_COMBO_ISA(kernel, isa)),
+#define HS_BATCH_IF_BUILT(kernel, isa, ISA, ...) HS_IF_BUILT(ISA, HS_BATCH_ISA(kernel, isa)),
+#define HS_SWEEP_IF_BUILT(kernel, isa, ISA, ...) HS_IF_BUILT(ISA, HS_SWEEP_ISA(kernel, isa)),
+#define HS_SCRATCH_IF_BUILT(kernel, isa, ISA, ...) HS_IF_BUILT(ISA, HS_SCRATCH_ISA(kernel, isa)),
+#define HS_SCRATCHES_SCALAR_ONLY(kernel) {HS_SCRATCH_ISA(kernel, scalar)}
+#define HS_SCRATCHES_MULTI(kernel) {HS_ISA_LIST(HS_SCRATCH_IF_BUILT, kernel)}
+#define HS_FNS_SCALAR_ONLY(kernel) {HS_COMBO_ISA(kernel, scalar)}
+#define HS_FNS_MULTI(kernel) {HS_ISA_LIST(HS_COMBO_IF_BUILT, kernel)}
+#define HS_BATCHES_COMBO(kernel) {NULL}
+#define HS_BATCHES_SWEEP(kernel) {NULL}
+#define HS_BATCHES_BATCH(kernel) {HS_ISA_LIST(HS_BATCH_IF_BUILT, kernel)}
+#define HS_SWEEPS_COMBO(kernel) {NULL}
+#define HS_SWEEPS_BATCH(kernel) {NULL}
+#define HS_SWEEPS_SWEEP(kernel) {HS_ISA_LIST(HS_SWEEP_IF_BUILT, kernel)}
 
 static const hs_variant hs_registry[] = {
 #define HS_VARIANT(name, kernel, tier, driver, scratch, isas, shape, role, summary)                          \
     {#name, #kernel, summary, tier, HS_DRIVER_##driver, scratch, HS_SHAPE_##shape, HS_ROLE_##role,            \
-     HS_FNS_##isas(kernel), HS_BATCHES_##shape(kernel), HS_SWEEPS_##shape(kernel)},
+     HS_FNS_##isas(kernel), HS_BATCHES_##shape(kernel), HS_SWEEPS_##shape(kernel), HS_SCRATCHES_##isas(kernel)},
 #include "registry.def"
 #include "instruments.def"
 #undef HS_VARIANT

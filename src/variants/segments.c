@@ -1,5 +1,5 @@
 /* segments — one combo at a time, its TIME SEGMENTS in the vector lanes, every stage fused in one pass,
- * every sign of d certified: tier 0.  hs:multi-isa
+ * every sign of d certified: tier 0.
  *
  * Why time segments: a running-sum WMA is a serial chain along time, so sliding_x put different combos
  * in the lanes and paid a gather per leaving value (each lane has its own window).  Here all lanes run
@@ -135,14 +135,9 @@ typedef struct {
     seg_shared *sh;
 } seg_thread;
 
-/* The ISAs whose vd_fma is one hardware instruction (SSE2's and the scalar's are emulated or libm). */
-#if defined(HS_TU_AVX2) || defined(HS_TU_AVX512) || defined(HS_TU_NEON)
-#define SEG_HW_FMA 1
-#endif
-
 /* Hardware FMA where the ISA has it (one rounding fewer, inside the same bound); elsewhere a multiply
  * and an add, the rounding the bound was derived for.  Only approximate values (certified later) use it. */
-#ifdef SEG_HW_FMA
+#ifdef HS_VD_FMA_FUSED /* the vector header says vd_fma is one instruction (SSE2's and scalar's are libm) */
 #define seg_fma vd_fma
 #else
 static inline hs_vd seg_fma(hs_vd a, hs_vd b, hs_vd c) { return vd_add(vd_mul(a, b), c); }
@@ -187,7 +182,7 @@ static __attribute__((noinline)) vsums anchor_vec(const double *x, size_t k, int
  * AMD Zen 3 (this machine) adds on two pipes and multiplies/FMAs on two others; the d pass had 21 adds
  * and 14 multiplies per step, so the adds bound it.  Moving the seven subtractions across: 14 and 21. */
 static inline hs_vd seg_diff(hs_vd x_old, hs_vd x_new) {
-#ifdef SEG_HW_FMA
+#ifdef HS_VD_FMA_FUSED
     return vd_fma(x_new, vd_set1(-1.0), x_old);
 #else
     return vd_sub(x_old, x_new);
@@ -716,9 +711,9 @@ static void fill_tile_max(const double *close, size_t t_from, size_t t_to, seg_l
 }
 
 /* The whole sweep: layout once, then combos (each one thread's, grid order, dynamic) over `threads`. */
-hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_t n, const hs_windows *combos,
-                                                     size_t n_combos, double keep, hs_result *out, hs_stats *stats,
-                                                     int threads, hs_cancel *cancel, hs_error *err) {
+hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *combos,
+                             size_t n_combos, double keep, hs_result *out, hs_stats *stats,
+                             int threads, hs_cancel *cancel, hs_error *err) {
     if (n_combos == 0) return HS_OK;
     seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL};
     int64_t widest = 1, widest_any = 1;
@@ -791,8 +786,10 @@ hs_status HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(const double *close, size_
 
 /* One combo (the registry's per-combo entry; the drivers call the sweep kernel above instead).  The
  * combo kernel signature cannot report an error, so an allocation failure gives trades = −1, pnl NaN. */
+size_t HS_SCRATCH(segments)(size_t n) { return 0; } /* the sweep owns its scratch (seg_shared) */
+
 hs_outcome HS_COMBO(segments)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
     hs_outcome o = {{NAN, -1}, {0, 0.0, 0.0, 0.0, 0.0, 0}};
-    HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(close, n, win, 1, keep, &o.r, &o.s, 1, NULL, NULL);
+    HS_SWEEP(segments)(close, n, win, 1, keep, &o.r, &o.s, 1, NULL, NULL);
     return o;
 }

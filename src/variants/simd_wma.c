@@ -1,9 +1,9 @@
-/* simd_wma — WMA vectorised across output bars, tier 0.  hs:multi-isa
+/* simd_wma — WMA vectorised across output bars, tier 0.
  *
  * Each lane computes one output bar with exactly the scalar operation sequence (acc = 0; acc += x·(j+1)
  * for j ascending; acc / denom), so every ISA is bit-identical to the reference.  The vector is filled by
  * consecutive outputs, whose windows overlap: lane k of step j reads x[i+k−w+1+j], i.e. one unaligned
- * load per j.  Built once per ISA from this one file (scalar, sse2, avx2, avx512, neon).
+ * load per j.  Built once per ISA of src/simd/isa.def from this one file.
  *
  * Why WMA_BLOCK vectors at a time: every lane's sum is one serial chain of adds, so a single vector is
  * bound by the add latency; WMA_BLOCK independent vectors share each weight.  Measured on this project's
@@ -53,6 +53,8 @@ static void wma_across_outputs(const double *x, size_t n, size_t first, int64_t 
         out[i] = s / denom;
     }
 }
+
+size_t HS_SCRATCH(simd_wma)(size_t n) { return pipeline_scratch_doubles(n); }
 
 hs_outcome HS_COMBO(simd_wma)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
     return pipeline_combo(close, n, win, keep, scratch, wma_across_outputs);

@@ -1,4 +1,4 @@
-/* simd_wma_dot — WMA vectorised within the window, signs certified: tier 0.  hs:multi-isa
+/* simd_wma_dot — WMA vectorised within the window, signs certified: tier 0.
  *
  * Each output is a dot product of its window with the weights 1..w, computed HS_VN lanes at a time along
  * j with an explicit FMA into one vector accumulator, then summed horizontally: the sum is reassociated
@@ -19,7 +19,7 @@
 #include <math.h>
 
 /* `weights` (the fifth scratch buffer; w <= n so it fits) holds 1..w as doubles for the whole pass; the
- * five after it are the certification's (registry: 10 buffers). */
+ * five after it are the certification's (HS_SCRATCH below). */
 static void wma_dot_pass(const double *x, size_t n, size_t first, int64_t w, double *out, double *weights) {
     for (int64_t j = 0; j < w; j++) weights[j] = (double)(j + 1);
     double denom = hs_wma_denom(w);
@@ -32,6 +32,11 @@ static void wma_dot_pass(const double *x, size_t n, size_t first, int64_t w, dou
         for (size_t j = vec_len; j < (size_t)w; j++) s = fma(base[j], weights[j], s);
         out[i] = s / denom;
     }
+}
+
+/* The pipeline's four buffers, the weights, then the certification's tail (its tau table and work). */
+size_t HS_SCRATCH(simd_wma_dot)(size_t n) {
+    return hs_scratch_sum(pipeline_scratch_doubles(n) + hs_scratch_stride(n), certified_tail_doubles(n, 2 * cert_chunks(n)));
 }
 
 hs_outcome HS_COMBO(simd_wma_dot)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {

@@ -69,8 +69,12 @@ static void slide_hma3_raw(const double *x, size_t n, size_t first, int64_t w3, 
     }
 }
 
-/* scratch (registry line: 8 buffers): raw, raw3, d, the certification's tau table and work, and the four
- * buffers of the bounded fallback's tier-0 pipeline (pipeline.h: certified_books_bounded). */
+/* scratch: raw, raw3, d, the certification's tau table and work, and the four buffers of the bounded
+ * fallback's tier-0 pipeline (pipeline.h: certified_books_bounded). */
+size_t hs_scratch_sliding__scalar(size_t n) {
+    return hs_scratch_sum(3 * hs_scratch_stride(n), certified_tail_doubles(n, 2 * cert_chunks(n)));
+}
+
 hs_outcome hs_combo_sliding__scalar(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
     const int64_t *w = win->w;
     size_t stride = hs_scratch_stride(n);

@@ -1,5 +1,5 @@
 /* sliding_x — the certified running-sum kernel (src/variants/sliding.c) vectorised ACROSS COMBOS: each lane
- * of a vector is one combo, all lanes walk the same bars.  hs:multi-isa
+ * of a vector is one combo, all lanes walk the same bars.
  *
  * Why across combos: one combo's running sums are serial chains (each bar adds to the previous sum), so
  * within a combo there is nothing to put in lanes; different combos are independent.  Lanes have
@@ -18,7 +18,7 @@
 #include "pipeline.h"
 #include "vec.h"
 
-/* scratch layout (registry: 3·HS_BATCH_MAX + 6 buffers): raw, raw3 and d interleaved (V per bar), then
+/* scratch layout (HS_SCRATCH below): raw, raw3 and d interleaved (V per bar), then
  * one contiguous d buffer for a lane that needs the slow (certifying) path, one for the certification's
  * tables (the chunk maxima, each lane's tau per chunk, the fallback's work), and the four buffers of the
  * bounded fallback's tier-0 pipeline (pipeline.h: certified_books_bounded). */
@@ -33,6 +33,11 @@ static lanes_scratch split_scratch(double *scratch, size_t n) {
     return (lanes_scratch){scratch,          scratch + HS_VN * stride,   scratch + 2 * HS_VN * stride,
                            scratch + 3 * HS_VN * stride, tables, tables + nc, tables + (HS_VN + 1) * nc,
                            tables + stride, nc};
+}
+
+size_t HS_SCRATCH(sliding_x)(size_t n) {
+    size_t nc = cert_chunks(n); /* the tables: chunk maxima, V taus and the work per chunk */
+    return hs_scratch_sum((3 * HS_VN + 1) * hs_scratch_stride(n), certified_tail_doubles(n, (HS_VN + 2) * nc));
 }
 
 /* Direct sums over an interleaved series (element i of lane l at x[i·V + l]). */
@@ -213,8 +218,8 @@ static void sliding_lanes(const double *close, size_t n, const hs_windows *win, 
     lanes_books(close, n, keep, s, w, start, second, live, out);
 }
 
-void HS_CAT3(hs_batch_sliding_x__, HS_ISA_NAME, )(const double *close, size_t n, const hs_windows *win, size_t count,
-                                                 double keep, hs_outcome *out, double *scratch) {
+void HS_BATCH(sliding_x)(const double *close, size_t n, const hs_windows *win, size_t count,
+                         double keep, hs_outcome *out, double *scratch) {
     lanes_scratch s = split_scratch(scratch, n);
     certify_chunk_max(close, n, s.chunk_max);
     for (size_t c = 0; c < count;) {
@@ -239,6 +244,6 @@ void HS_CAT3(hs_batch_sliding_x__, HS_ISA_NAME, )(const double *close, size_t n,
 
 hs_outcome HS_COMBO(sliding_x)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
     hs_outcome r;
-    HS_CAT3(hs_batch_sliding_x__, HS_ISA_NAME, )(close, n, win, 1, keep, &r, scratch);
+    HS_BATCH(sliding_x)(close, n, win, 1, keep, &r, scratch);
     return r;
 }

@@ -22,14 +22,16 @@
 #define HS_TRADES_NOMEM (-1)
 /* `keep` = 1 − fee (docs/spec.md §8, tier0.h hs_keep), the same for every combo of a sweep.  The outcome
  * carries the result and the six statistics, both from the one book (src/spec/tier0.h). */
-typedef hs_outcome (*hs_combo_fn)(const double *close, size_t n_bars, const hs_windows *win, double keep,
-                                  double *scratch);
+typedef hs_outcome hs_combo_kernel(const double *close, size_t n_bars, const hs_windows *win, double keep,
+                                   double *scratch);
+typedef hs_combo_kernel *hs_combo_fn;
 
 /* A batch kernel runs up to HS_BATCH_MAX combos in one call (one per vector lane, e.g. sliding_x); the
  * drivers hand it combos of similar cost together.  `scratch` is the same per-thread scratch. */
 #define HS_BATCH_MAX 8
-typedef void (*hs_batch_fn)(const double *close, size_t n_bars, const hs_windows *win, size_t count, double keep,
-                            hs_outcome *out, double *scratch);
+typedef void hs_batch_kernel(const double *close, size_t n_bars, const hs_windows *win, size_t count, double keep,
+                             hs_outcome *out, double *scratch);
+typedef hs_batch_kernel *hs_batch_fn;
 
 /* A sweep's progress and cancel state (hs_sweep_options.progress, docs/library.md "Progress and
  * cancel").  Every thread counts the combos it finishes and skips what is left once `stop` is set; only
@@ -59,9 +61,18 @@ static inline void hs_cancel_tick(hs_cancel *c, size_t n, int is_caller) {
  * and owns its scratch (it lays the series out once per sweep for all combos); it reports its errors.
  * It ticks `cancel` (may be NULL) per combo and skips the combos left once it is stopped.  `stats`
  * (may be NULL) gets each combo's statistics beside out[]. */
-typedef hs_status (*hs_sweep_fn)(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
-                                 double keep, hs_result *out, hs_stats *stats, int threads, hs_cancel *cancel,
-                                 hs_error *err);
+typedef hs_status hs_sweep_kernel(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                                  double keep, hs_result *out, hs_stats *stats, int threads, hs_cancel *cancel,
+                                  hs_error *err);
+typedef hs_sweep_kernel *hs_sweep_fn;
+
+/* The doubles of scratch a kernel's layout uses for n bars, declared by the kernel itself next to the code
+ * that carves it (HS_SCRATCH(k), one per kernel and ISA: layouts grow with HS_VN), or SIZE_MAX where its
+ * parts would overlap.  The drivers allocate the registry's scratch_buffers buffers of
+ * hs_scratch_stride(n) and refuse a variant whose layout does not fit them (hs_scratch_fits); the gate
+ * checks it on every variant and ISA for many n. */
+typedef size_t hs_scratch_kernel(size_t n_bars);
+typedef hs_scratch_kernel *hs_scratch_fn;
 
 typedef enum { HS_DRIVER_SERIAL, HS_DRIVER_OPENMP } hs_driver;
 
@@ -83,6 +94,7 @@ typedef struct {
     hs_combo_fn fn[HS_ISA_COUNT]; /* NULL where not built */
     hs_batch_fn batch[HS_ISA_COUNT]; /* shape BATCH only; fn[] then runs one combo */
     hs_sweep_fn sweep[HS_ISA_COUNT]; /* shape SWEEP only; the drivers call it */
+    hs_scratch_fn scratch_doubles[HS_ISA_COUNT]; /* what the kernel's layout uses; NULL where not built */
 } hs_variant;
 
 /* Bars whose sign a certified kernel could not trust and recomputed in tier-0 order, summed over every
@@ -99,6 +111,15 @@ const hs_variant *hs_variant_find(const char *name);
 /* Buffer stride in doubles: n rounded up to a whole 64-byte line plus one spare line, so vector
  * tails may over-read a buffer end without leaving it. */
 static inline size_t hs_scratch_stride(size_t n_bars) { return ((n_bars + 7) & ~(size_t)7) + 8; }
+
+/* a + b, or SIZE_MAX when either is (a layout that does not fit stays unfit). */
+static inline size_t hs_scratch_sum(size_t a, size_t b) { return a == SIZE_MAX || b == SIZE_MAX ? SIZE_MAX : a + b; }
+
+/* Does variant v's kernel on `isa` fit the scratch the drivers give it for n bars? */
+static inline int hs_scratch_fits(const hs_variant *v, hs_isa isa, size_t n_bars) {
+    hs_scratch_fn need = v->scratch_doubles[isa];
+    return need && need(n_bars) <= (size_t)v->scratch_buffers * hs_scratch_stride(n_bars);
+}
 
 /* Run a variant with a chosen ISA (validated by the caller: built, supported) and thread count, at the
  * default fee, no statistics wanted. */
@@ -136,13 +157,24 @@ hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out,
  * (include/hmasweep.h, the extension rule); a struct_size it cannot read is HS_ERR_USAGE. */
 hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err);
 
-/* Multi-ISA kernel files are compiled once per ISA with HS_ISA_NAME set; HS_COMBO(k) names the
- * per-ISA function hs_combo_<k>__<isa>. */
+/* The kernels' names, written once: hs_combo_<kernel>__<isa>, hs_batch_<kernel>__<isa> (shape BATCH),
+ * hs_sweep_<kernel>__<isa> (shape SWEEP), hs_scratch_<kernel>__<isa> (every kernel: hs_scratch_fn).  Multi-ISA kernel files are compiled once per ISA with
+ * HS_ISA_NAME set (isa.def); HS_COMBO(k), HS_BATCH(k) and HS_SWEEP(k) name that ISA's function.  A file
+ * may set HS_ISA_SUFFIX to name its copies apart (prof's seg_profile: prof_<isa>). */
 #define HS_CAT3_(a, b, c) a##b##c
 #define HS_CAT3(a, b, c) HS_CAT3_(a, b, c)
 #define HS_COMBO_ISA(kernel, isa) HS_CAT3(hs_combo_, kernel, HS_CAT3(__, isa, ))
+#define HS_BATCH_ISA(kernel, isa) HS_CAT3(hs_batch_, kernel, HS_CAT3(__, isa, ))
+#define HS_SWEEP_ISA(kernel, isa) HS_CAT3(hs_sweep_, kernel, HS_CAT3(__, isa, ))
+#define HS_SCRATCH_ISA(kernel, isa) HS_CAT3(hs_scratch_, kernel, HS_CAT3(__, isa, ))
 #ifdef HS_ISA_NAME
-#define HS_COMBO(kernel) HS_COMBO_ISA(kernel, HS_ISA_NAME)
+#ifndef HS_ISA_SUFFIX
+#define HS_ISA_SUFFIX HS_ISA_NAME
+#endif
+#define HS_COMBO(kernel) HS_COMBO_ISA(kernel, HS_ISA_SUFFIX)
+#define HS_BATCH(kernel) HS_BATCH_ISA(kernel, HS_ISA_SUFFIX)
+#define HS_SWEEP(kernel) HS_SWEEP_ISA(kernel, HS_ISA_SUFFIX)
+#define HS_SCRATCH(kernel) HS_SCRATCH_ISA(kernel, HS_ISA_SUFFIX)
 #endif
 
 #endif

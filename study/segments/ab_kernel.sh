@@ -9,16 +9,21 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); W=$(cd "$here/../.." && pwd)
 isa=$1; A=$2; B=${3:-$W}; bars=${4:-150000}; reps=${5:-30}; threads=${6:-1}
-case $isa in avx512) fl="-mavx512f -mavx512dq -mavx512vl -mavx2 -mfma"; TU=AVX512;; avx2) fl="-mavx2 -mfma"; TU=AVX2;;
-  *) echo "ab_kernel.sh: ISA must be avx2 or avx512" >&2; exit 2;; esac
+# The ISA's flags from this tree's src/simd/isa.def (its one list).
+fl=$(sed -n "s/.*HS_ISA(k, *$isa, *[A-Z0-9]*, *[a-z0-9_]*, *\"\([^\"]*\)\".*/\1/p" "$W/src/simd/isa.def")
+case $isa in avx2|avx512) ;; *) echo "ab_kernel.sh: ISA must be avx2 or avx512" >&2; exit 2;; esac
 out=$(mktemp -d)
-common="-DHS_HAVE_OPENMP=1 -DHS_TU_$TU=1 -O3 -DNDEBUG -ffp-contract=off -fopenmp -std=c11 $fl"
+common="-DHS_HAVE_OPENMP=1 -O3 -DNDEBUG -ffp-contract=off -fopenmp -std=c11 $fl"
 # A tree's include flags and kernel file: the layered tree (src/*), or one from before the move (kernels/ ...).
 tree_flags() { if [[ -d $1/src/variants ]]; then echo "-I$1/include $(printf -- "-I$1/src/%s " spec data api variants simd)"
                else echo "-I$1/include -I$1/kernels -I$1/variants -I$1/simd"; fi; }
 tree_kernel() { if [[ -d $1/src/variants ]]; then echo "$1/src/variants/segments.c"; else echo "$1/variants/segments.c"; fi; }
+# A tree with src/simd/isa.def picks its vector header by HS_ISA_NAME and names its copy by HS_ISA_SUFFIX;
+# an older one picks it by HS_TU_<ISA> and names the copy by HS_ISA_NAME.
+isa_defs() { if [[ -f $1/src/simd/isa.def ]]; then echo "-DHS_ISA_NAME=$isa -DHS_ISA_SUFFIX=ab$2"
+             else echo "-DHS_TU_${isa^^}=1 -DHS_ISA_NAME=ab$2"; fi; }
 for arm in A B; do src=$([ $arm = A ] && echo "$A" || echo "$B")
-  cc $common $([ $arm = B ] && echo ${BFLAGS:-} || echo ${AFLAGS:-}) -DHS_ISA_NAME=ab$arm $(tree_flags "$src") \
+  cc $common $([ $arm = B ] && echo ${BFLAGS:-} || echo ${AFLAGS:-}) $(isa_defs "$src" $arm) $(tree_flags "$src") \
      -c "$(tree_kernel "$src")" -o $out/seg_$arm.o
 done
 cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L $(tree_flags "$W") $here/ab_kernel.c \

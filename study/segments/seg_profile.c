@@ -4,8 +4,9 @@
  *
  *   seg_profile [--rounds R] [--bars N] [--grid LO:HI:COUNT]      (default 9, 150000, 6:200:80: the default sweep)
  *
- * Built once per ISA by study/CMakeLists.txt (seg_profile_<isa>, this file compiled with that ISA's flags,
- * HS_ISA_NAME=prof_<isa>, so its symbols never clash with the library's).  Each round runs one profiled
+ * Built once per ISA by study/CMakeLists.txt (seg_profile_<isa>, this file compiled with that ISA's flags
+ * and HS_ISA_NAME=<isa>; its kernel's symbols end in prof_<isa> (HS_ISA_SUFFIX), never clashing with the
+ * library's).  Each round runs one profiled
  * sweep and one library sweep (hs_sweep, variant segments, the same ISA, 1 thread), checks that both give
  * the same trades and bit-identical PnL, and prints one JSON line per round: wall seconds of both, and the
  * profiled sweep's seconds in the d pass (fused pass less anchors), anchors, books (with the recomputes), and
@@ -13,6 +14,7 @@
  * (scaling.dpass_ops) by the d pass's time. */
 #define _POSIX_C_SOURCE 200809L
 #define SEG_PROFILE 1
+#define HS_ISA_SUFFIX HS_CAT3(prof_, HS_ISA_NAME, )
 #include "segments.c"
 
 #include <stdio.h>
@@ -80,7 +82,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "seg_profile: %s\n", err.msg);
             return 1;
         }
-    const char *isa = &HS_STR(HS_ISA_NAME)[5]; /* "prof_avx2" -> "avx2" */
+    const char *isa = HS_STR(HS_ISA_NAME);
     hs_sweep_report rep = {0};
     hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
     opt.variant = "segments";
@@ -91,7 +93,7 @@ int main(int argc, char **argv) {
         memset(seg_profile_seconds, 0, sizeof seg_profile_seconds);
         long long recomputed = hs_kernel_recomputed_total();
         double t0 = seg_profile_now();
-        hs_status st = HS_CAT3(hs_sweep_segments__, HS_ISA_NAME, )(close, bars, win, count, hs_keep(HS_DEFAULT_FEE), a, NULL, 1, NULL, &err);
+        hs_status st = HS_SWEEP(segments)(close, bars, win, count, hs_keep(HS_DEFAULT_FEE), a, NULL, 1, NULL, &err);
         double t_prof = seg_profile_now() - t0;
         recomputed = hs_kernel_recomputed_total() - recomputed;
         t0 = seg_profile_now();

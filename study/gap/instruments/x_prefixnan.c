@@ -5,6 +5,7 @@
 #define PORT_KERNEL x_prefixnan
 #define PORT_AT(s, i) ((s).p[(i)])
 #define PORT_BUFFER(slot, n, scratch) ((scratch) + (size_t)(slot) * hs_scratch_stride((size_t)(n)))
+#define PORT_SCRATCH_DOUBLES(n) ((size_t)PORT_SLOTS * hs_scratch_stride(n))
 #define PORT_RELEASE(p) ((void)(p))
 #define PORT_NAN_COUNT(n, w) ((w) - 1 < (n) ? (w) - 1 : (n))
 #include "port.h"
