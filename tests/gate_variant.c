@@ -292,6 +292,25 @@ static void check_data_sets(void) {
     }
 }
 
+/* Write n doubles to path; 0 on success, else 1 after naming the file. */
+static int write_f64(const char *path, const double *x, size_t n) {
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(x, sizeof *x, n, f) == n;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!ok) fprintf(stderr, "gate_variant: cannot write %s\n", path);
+    return !ok;
+}
+
+/* Windows as a JSON list of six-integer lists. */
+static void print_windows_json(FILE *out, const hs_windows *w, size_t n) {
+    fprintf(out, "[");
+    for (size_t c = 0; c < n; c++)
+        fprintf(out, "%s[%lld, %lld, %lld, %lld, %lld, %lld]", c ? ", " : "", (long long)w[c].w[0],
+                (long long)w[c].w[1], (long long)w[c].w[2], (long long)w[c].w[3], (long long)w[c].w[4],
+                (long long)w[c].w[5]);
+    fprintf(out, "]");
+}
+
 /* The default run's series and windows as DIR/default.f64 and DIR/default.json. */
 static int dump_default_run(const char *dir) {
     char path[4096];
@@ -300,24 +319,16 @@ static int dump_default_run(const char *dir) {
     hs_make_close(HS_DEFAULT_SEED, HS_DEFAULT_BARS, HS_DEFAULT_VOL, HS_DEFAULT_START, close, NULL);
     hs_grid(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, lengths, NULL);
     snprintf(path, sizeof path, "%s/default.f64", dir);
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(close, sizeof *close, HS_DEFAULT_BARS, f) == HS_DEFAULT_BARS;
-    if (f && fclose(f) != 0) ok = 0;
+    int bad = write_f64(path, close, HS_DEFAULT_BARS);
     free(close);
     snprintf(path, sizeof path, "%s/default.json", dir);
-    FILE *j = ok ? fopen(path, "w") : NULL;
-    if (!j) {
-        fprintf(stderr, "gate_variant: cannot write %s\n", path);
-        return 1;
-    }
-    fprintf(j, "{\"windows\": [");
-    for (size_t c = 0; c < HS_DEFAULT_GRID_COUNT; c++) {
-        hs_windows w;
-        hs_windows_from_length(lengths[c], &w, NULL);
-        fprintf(j, "%s[%lld, %lld, %lld, %lld, %lld, %lld]", c ? ", " : "", (long long)w.w[0], (long long)w.w[1],
-                (long long)w.w[2], (long long)w.w[3], (long long)w.w[4], (long long)w.w[5]);
-    }
-    fprintf(j, "]}\n");
+    FILE *j = bad ? NULL : fopen(path, "w");
+    if (!j) return bad ? 1 : (fprintf(stderr, "gate_variant: cannot write %s\n", path), 1);
+    hs_windows w[HS_DEFAULT_GRID_COUNT];
+    for (size_t c = 0; c < HS_DEFAULT_GRID_COUNT; c++) hs_windows_from_length(lengths[c], &w[c], NULL);
+    fprintf(j, "{\"windows\": ");
+    print_windows_json(j, w, HS_DEFAULT_GRID_COUNT);
+    fprintf(j, "}\n");
     return fclose(j) == 0 ? 0 : 1;
 }
 
@@ -337,22 +348,15 @@ static int dump_data_sets(const char *dir) {
         data_set d;
         data_set_make(k, &d);
         snprintf(path, sizeof path, "%s/set%zu.f64", dir, k);
-        FILE *f = fopen(path, "wb");
-        int ok = f && fwrite(d.close, sizeof *d.close, d.bars, f) == d.bars;
-        if (f && fclose(f) != 0) ok = 0;
-        if (!ok) {
-            fprintf(stderr, "gate_variant: cannot write %s\n", path);
+        if (write_f64(path, d.close, d.bars)) {
             fclose(index);
             free(d.close);
             return 1;
         }
-        fprintf(index, "  {\"label\": \"%s\", \"series\": \"set%zu.f64\", \"bars\": %zu, \"windows\": [", d.label, k,
+        fprintf(index, "  {\"label\": \"%s\", \"series\": \"set%zu.f64\", \"bars\": %zu, \"windows\": ", d.label, k,
                 d.bars);
-        for (size_t c = 0; c < d.n; c++)
-            fprintf(index, "%s[%lld, %lld, %lld, %lld, %lld, %lld]", c ? ", " : "", (long long)d.w[c].w[0],
-                    (long long)d.w[c].w[1], (long long)d.w[c].w[2], (long long)d.w[c].w[3], (long long)d.w[c].w[4],
-                    (long long)d.w[c].w[5]);
-        fprintf(index, "]}%s\n", k + 1 < DATA_SETS ? "," : "");
+        print_windows_json(index, d.w, d.n);
+        fprintf(index, "}%s\n", k + 1 < DATA_SETS ? "," : "");
         free(d.close);
     }
     fprintf(index, "]\n");
