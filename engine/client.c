@@ -193,16 +193,30 @@ static hs_status receive(hs_client *c, size_t want, void *dst, long long deadlin
 
 static long long deadline_of(const hs_client *c) { return hs_now_ms() + c->timeout_ms; }
 
-/* One round trip: header + up to two arrays out in one writev, `want` bytes back. */
-static hs_status round_trip(hs_client *c, unsigned op, uint32_t a, uint32_t b, const void *x, size_t xn, const void *y,
-                            size_t yn, size_t want, void *dst, hs_error *err) {
-    unsigned char hdr[HS_REQUEST_HEADER_MAX];
-    size_t h = hs_codec_request_header(op, a, b, xn + yn, hdr);
+/* One round trip: a request header of h bytes (0: it could not be made) + up to two arrays out in one
+ * writev, `want` bytes back. */
+static hs_status send_and_receive(hs_client *c, unsigned char *hdr, size_t h, const void *x, size_t xn, const void *y,
+                                  size_t yn, size_t want, void *dst, hs_error *err) {
     if (!h) return hs_fail(err, HS_ERR_USAGE, "request too large for one frame (%zu bytes)", xn + yn);
     struct iovec iov[3] = {{hdr, h}, {(void *)x, xn}, {(void *)y, yn}};
     long long deadline = deadline_of(c);
     hs_status st = send_request(c, iov, 3, deadline, err);
     return st != HS_OK ? st : receive(c, want, dst, deadline, err);
+}
+
+static hs_status round_trip(hs_client *c, unsigned op, uint32_t a, uint32_t b, const void *x, size_t xn, const void *y,
+                            size_t yn, size_t want, void *dst, hs_error *err) {
+    unsigned char hdr[HS_REQUEST_HEADER_MAX];
+    size_t h = hs_codec_request_header(op, a, b, xn + yn, hdr);
+    return send_and_receive(c, hdr, h, x, xn, y, yn, want, dst, err);
+}
+
+/* The same for the protocol-2 ops, whose header carries the fee (docs/protocol.md "Version 2"). */
+static hs_status round_trip_fee(hs_client *c, unsigned op, uint32_t a, uint32_t b, double fee, const void *x, size_t xn,
+                                const void *y, size_t yn, size_t want, hs_error *err) {
+    unsigned char hdr[HS_REQUEST_HEADER_MAX];
+    size_t h = hs_codec_request_header_fee(op, a, b, fee, xn + yn, hdr);
+    return send_and_receive(c, hdr, h, x, xn, y, yn, want, NULL, err);
 }
 
 static hs_status check_sizes(hs_client *c, size_t n_bars, size_t n_combos, hs_error *err) {
@@ -226,6 +240,42 @@ HS_API hs_status hs_client_sweep(hs_client *c, const double *close, size_t n_bar
         st = round_trip(c, HS_OP_SWEEP, (uint32_t)n_bars, (uint32_t)n_combos, close, 8 * n_bars, combos,
                         sizeof(hs_windows) * n_combos, 16 * n_combos, NULL, err);
     if (st == HS_OK) decode_results(c->buf, n_combos, out);
+    return st;
+}
+
+/* A statistics reply (ops 10, 11): the sweep reply's arrays, then the six statistics'. */
+static void decode_stats_reply(const unsigned char *body, size_t n, hs_result *out, hs_stats *stats) {
+    decode_results(body, n, out);
+    if (stats) hs_codec_decode_stats_arrays(body + 16 * n, n, stats);
+}
+
+HS_API hs_status hs_client_sweep_stats(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                       size_t n_combos, double fee, hs_result *out, hs_stats *stats, hs_error *err) {
+    hs_status st = check_sizes(c, n_bars, n_combos, err);
+    if (st == HS_OK)
+        st = round_trip_fee(c, HS_OP_SWEEP_STATS, (uint32_t)n_bars, (uint32_t)n_combos, fee, close, 8 * n_bars, combos,
+                            sizeof(hs_windows) * n_combos, HS_STATS_REPLY_PER_COMBO * n_combos, err);
+    if (st == HS_OK) decode_stats_reply(c->buf, n_combos, out, stats);
+    return st;
+}
+
+HS_API hs_status hs_client_sweep_handle_stats(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                              double fee, hs_result *out, hs_stats *stats, hs_error *err) {
+    hs_status st = check_sizes(c, 0, n_combos, err);
+    if (st == HS_OK)
+        st = round_trip_fee(c, HS_OP_SWEEP_HANDLE_STATS, handle, (uint32_t)n_combos, fee, combos,
+                            sizeof(hs_windows) * n_combos, NULL, 0, HS_STATS_REPLY_PER_COMBO * n_combos, err);
+    if (st == HS_OK) decode_stats_reply(c->buf, n_combos, out, stats);
+    return st;
+}
+
+HS_API hs_status hs_client_live_open_stats(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                           double fee, uint32_t *session, hs_error *err) {
+    hs_status st = check_sizes(c, 0, n_combos, err);
+    if (st == HS_OK)
+        st = round_trip_fee(c, HS_OP_LIVE_OPEN_STATS, handle, (uint32_t)n_combos, fee, combos,
+                            sizeof(hs_windows) * n_combos, NULL, 0, 4, err);
+    if (st == HS_OK) *session = hs_codec_get_u32(c->buf);
     return st;
 }
 
@@ -266,19 +316,33 @@ HS_API hs_status hs_client_live_open(hs_client *c, uint32_t handle, const hs_win
     return st;
 }
 
-/* The reply is struct-of-arrays [pnl][trades][position][crossed]: copied out of the scratch buffer. */
-HS_API hs_status hs_client_live_append(hs_client *c, uint32_t session, const double *bars, size_t k, size_t n_combos,
-                                       double *pnl, int64_t *trades, int8_t *position, uint8_t *crossed,
-                                       hs_error *err) {
+/* The reply is struct-of-arrays [pnl][trades][position][crossed], and for a LIVE_OPEN_STATS session the
+ * six statistics' arrays: copied out of the scratch buffer. */
+static hs_status live_append(hs_client *c, uint32_t session, const double *bars, size_t k, size_t n_combos, double *pnl,
+                             int64_t *trades, int8_t *position, uint8_t *crossed, hs_stats *stats, int with_stats,
+                             hs_error *err) {
     hs_status st = check_sizes(c, k, n_combos, err);
-    if (st == HS_OK)
-        st = round_trip(c, HS_OP_LIVE_APPEND, session, (uint32_t)k, bars, 8 * k, NULL, 0, 18 * n_combos, NULL, err);
+    size_t want = (18 + (with_stats ? HS_STATS_REPLY_PER_COMBO - 16 : 0)) * n_combos;
+    if (st == HS_OK) st = round_trip(c, HS_OP_LIVE_APPEND, session, (uint32_t)k, bars, 8 * k, NULL, 0, want, NULL, err);
     if (st != HS_OK) return st;
+    if (stats) hs_codec_decode_stats_arrays(c->buf + 18 * n_combos, n_combos, stats);
     if (pnl) memcpy(pnl, c->buf, 8 * n_combos);
     if (trades) memcpy(trades, c->buf + 8 * n_combos, 8 * n_combos);
     if (position) memcpy(position, c->buf + 16 * n_combos, n_combos);
     if (crossed) memcpy(crossed, c->buf + 17 * n_combos, n_combos);
     return HS_OK;
+}
+
+HS_API hs_status hs_client_live_append(hs_client *c, uint32_t session, const double *bars, size_t k, size_t n_combos,
+                                       double *pnl, int64_t *trades, int8_t *position, uint8_t *crossed,
+                                       hs_error *err) {
+    return live_append(c, session, bars, k, n_combos, pnl, trades, position, crossed, NULL, 0, err);
+}
+
+HS_API hs_status hs_client_live_append_stats(hs_client *c, uint32_t session, const double *bars, size_t k,
+                                             size_t n_combos, double *pnl, int64_t *trades, int8_t *position,
+                                             uint8_t *crossed, hs_stats *stats, hs_error *err) {
+    return live_append(c, session, bars, k, n_combos, pnl, trades, position, crossed, stats, 1, err);
 }
 
 HS_API hs_status hs_client_live_close(hs_client *c, uint32_t session, hs_error *err) {

@@ -9,10 +9,13 @@
 /* hs_fail carries the message; the wire code says which error reply it becomes. */
 #define CODEC_FAIL(err, code, ...) (hs_fail((err), HS_ERR_USAGE, __VA_ARGS__), (code))
 
-/* The u32 header fields after the opcode, per opcode (docs/protocol.md's request table). */
-static const unsigned char header_fields[HS_OP_COUNT] = {2, 2, 1, 1, 2, 1, 2, 2, 1, 0};
-static const char *const op_names[HS_OP_COUNT] = {"SWEEP", "ECHO", "HELLO", "LOAD", "SWEEP_HANDLE",
-                                                  "FREE", "LIVE_OPEN", "LIVE_APPEND", "LIVE_CLOSE", "AUTH"};
+/* The 4-byte header fields after the opcode, per opcode (docs/protocol.md's request table); the *_STATS
+ * ops' f64 fee counts as two. */
+static const unsigned char header_fields[HS_OP_COUNT] = {2, 2, 1, 1, 2, 1, 2, 2, 1, 0, 4, 4, 4};
+static const char *const op_names[HS_OP_COUNT] = {"SWEEP",      "ECHO",        "HELLO",        "LOAD",
+                                                  "SWEEP_HANDLE", "FREE",      "LIVE_OPEN",    "LIVE_APPEND",
+                                                  "LIVE_CLOSE", "AUTH",        "SWEEP_STATS", "SWEEP_HANDLE_STATS",
+                                                  "LIVE_OPEN_STATS"};
 /* Largest n_bars a request may name: keeps every byte count in 64 bits with room to spare. */
 #define CODEC_MAX_BARS (1u << 28)
 
@@ -34,7 +37,7 @@ void hs_codec_put_u64(unsigned char *p, uint64_t v) {
 
 static int has_array(unsigned op) {
     return op == HS_OP_SWEEP || op == HS_OP_ECHO || op == HS_OP_LOAD || op == HS_OP_SWEEP_HANDLE ||
-           op == HS_OP_LIVE_OPEN || op == HS_OP_LIVE_APPEND;
+           op == HS_OP_LIVE_OPEN || op == HS_OP_LIVE_APPEND || hs_codec_is_stats_op(op);
 }
 
 size_t hs_codec_array_offset(unsigned op) { return op < HS_OP_COUNT && has_array(op) ? 1u + 4u * header_fields[op] : 0; }
@@ -74,13 +77,16 @@ static uint64_t implied_length(const hs_request *r, size_t body_len, const char 
     switch (r->op) {
     case HS_OP_SWEEP:
     case HS_OP_ECHO:
+    case HS_OP_SWEEP_STATS:
         if (r->n_bars == 0 || r->n_bars > CODEC_MAX_BARS) return *why = "n_bars", 0;
         return base + 8ull * r->n_bars + 48ull * r->n_combos;
     case HS_OP_LOAD:
         if (r->n_bars == 0 || r->n_bars > CODEC_MAX_BARS) return *why = "n_bars", 0;
         return base + 8ull * r->n_bars;
     case HS_OP_SWEEP_HANDLE:
-    case HS_OP_LIVE_OPEN: return base + 48ull * r->n_combos;
+    case HS_OP_LIVE_OPEN:
+    case HS_OP_SWEEP_HANDLE_STATS:
+    case HS_OP_LIVE_OPEN_STATS: return base + 48ull * r->n_combos;
     case HS_OP_LIVE_APPEND:
         if (r->k == 0) return *why = "k", 0;
         return base + 8ull * r->k;
@@ -92,13 +98,20 @@ static uint64_t implied_length(const hs_request *r, size_t body_len, const char 
 static void read_fields(const unsigned char *body, hs_request *r) {
     uint32_t a = header_fields[r->op] > 0 ? hs_codec_get_u32(body + 1) : 0;
     uint32_t b = header_fields[r->op] > 1 ? hs_codec_get_u32(body + 5) : 0;
+    if (hs_codec_is_stats_op(r->op)) {
+        uint64_t bits = hs_codec_get_u64(body + 9);
+        memcpy(&r->fee, &bits, 8);
+    }
     switch (r->op) {
     case HS_OP_SWEEP:
-    case HS_OP_ECHO: r->n_bars = a, r->n_combos = b; break;
+    case HS_OP_ECHO:
+    case HS_OP_SWEEP_STATS: r->n_bars = a, r->n_combos = b; break;
     case HS_OP_HELLO: r->client_version = a; break;
     case HS_OP_LOAD: r->n_bars = a; break;
     case HS_OP_SWEEP_HANDLE:
-    case HS_OP_LIVE_OPEN: r->handle = a, r->n_combos = b; break;
+    case HS_OP_LIVE_OPEN:
+    case HS_OP_SWEEP_HANDLE_STATS:
+    case HS_OP_LIVE_OPEN_STATS: r->handle = a, r->n_combos = b; break;
     case HS_OP_LIVE_APPEND: r->handle = a, r->k = b; break;
     default: r->handle = a; break; /* FREE, LIVE_CLOSE */
     }
@@ -109,13 +122,16 @@ static void point_arrays(const unsigned char *body, size_t body_len, hs_request 
     switch (r->op) {
     case HS_OP_SWEEP:
     case HS_OP_ECHO:
+    case HS_OP_SWEEP_STATS:
         r->close = (const double *)(const void *)a;
         r->windows = (const hs_windows *)(const void *)(a + 8ull * r->n_bars);
         break;
     case HS_OP_LOAD: r->close = (const double *)(const void *)a; break;
     case HS_OP_LIVE_APPEND: r->close = (const double *)(const void *)a; break;
     case HS_OP_SWEEP_HANDLE:
-    case HS_OP_LIVE_OPEN: r->windows = (const hs_windows *)(const void *)a; break;
+    case HS_OP_LIVE_OPEN:
+    case HS_OP_SWEEP_HANDLE_STATS:
+    case HS_OP_LIVE_OPEN_STATS: r->windows = (const hs_windows *)(const void *)a; break;
     case HS_OP_AUTH: r->token = body + 1, r->token_len = body_len - 1; break;
     default: break;
     }
@@ -161,7 +177,9 @@ hs_wire_code hs_codec_parse_request(const unsigned char *body, size_t body_len, 
         return CODEC_FAIL(err, HS_WIRE_NOMEM, "internal: request arrays not 8-byte aligned (reader must pad by %zu)",
                           hs_codec_body_pad(req->op));
     point_arrays(body, body_len, req);
-    if (req->op == HS_OP_SWEEP) return hs_codec_check_windows(req->windows, req->n_combos, req->n_bars, lim->max_work, err);
+    if (hs_codec_is_stats_op(req->op) && hs_check_fee(req->fee, err) != HS_OK) return HS_WIRE_BAD_REQUEST;
+    if (req->op == HS_OP_SWEEP || req->op == HS_OP_SWEEP_STATS)
+        return hs_codec_check_windows(req->windows, req->n_combos, req->n_bars, lim->max_work, err);
     return HS_WIRE_OK;
 }
 
@@ -177,6 +195,41 @@ void hs_codec_encode_sweep_reply(const hs_result *res, size_t n, unsigned char *
     }
 }
 
+size_t hs_codec_stats_reply_bytes(size_t n) { return HS_FRAME_PREFIX_BYTES + HS_STATS_REPLY_PER_COMBO * n; }
+
+static void put_f64(unsigned char *p, double v) { memcpy(p, &v, 8); }
+static void put_i64(unsigned char *p, int64_t v) { memcpy(p, &v, 8); }
+
+void hs_codec_encode_stats_arrays(const hs_stats *stats, size_t n, unsigned char *out) {
+    for (size_t c = 0; c < n; c++) {
+        put_i64(out + 8 * c, stats[c].wins);
+        put_f64(out + 8 * (n + c), stats[c].gross_profit);
+        put_f64(out + 8 * (2 * n + c), stats[c].gross_loss);
+        put_f64(out + 8 * (3 * n + c), stats[c].sum_sq);
+        put_f64(out + 8 * (4 * n + c), stats[c].max_drawdown);
+        put_i64(out + 8 * (5 * n + c), stats[c].bars_held);
+    }
+}
+
+void hs_codec_decode_stats_arrays(const unsigned char *body, size_t n, hs_stats *out) {
+    for (size_t c = 0; c < n; c++) {
+        memcpy(&out[c].wins, body + 8 * c, 8);
+        memcpy(&out[c].gross_profit, body + 8 * (n + c), 8);
+        memcpy(&out[c].gross_loss, body + 8 * (2 * n + c), 8);
+        memcpy(&out[c].sum_sq, body + 8 * (3 * n + c), 8);
+        memcpy(&out[c].max_drawdown, body + 8 * (4 * n + c), 8);
+        memcpy(&out[c].bars_held, body + 8 * (5 * n + c), 8);
+    }
+}
+
+/* The sweep reply's two arrays, then the six statistics': one layout, so a v1 decoder of the first 16 n
+ * bytes reads the same pnl and trades. */
+void hs_codec_encode_stats_reply(const hs_result *res, const hs_stats *stats, size_t n, unsigned char *out) {
+    hs_codec_encode_sweep_reply(res, n, out);
+    hs_codec_put_u32(out, (uint32_t)(HS_STATS_REPLY_PER_COMBO * n));
+    hs_codec_encode_stats_arrays(stats, n, out + 4 + 16 * n);
+}
+
 size_t hs_codec_encode_error(hs_wire_code code, const char *msg, unsigned char *out, size_t cap) {
     if (cap < 8) return 0;
     size_t n = strlen(msg);
@@ -187,13 +240,13 @@ size_t hs_codec_encode_error(hs_wire_code code, const char *msg, unsigned char *
     return 8 + n;
 }
 
-size_t hs_codec_encode_hello(const hs_codec_limits *lim, uint64_t max_loaded_per_client, const char *variants,
-                             unsigned char *out, size_t cap) {
+size_t hs_codec_encode_hello(uint32_t version, const hs_codec_limits *lim, uint64_t max_loaded_per_client,
+                             const char *variants, unsigned char *out, size_t cap) {
     size_t names = strlen(variants), body = 4 + 4 + 8 + 8 + 4 + names;
     if (cap < 4 + body) return 0;
     unsigned char *p = out;
     hs_codec_put_u32(p, (uint32_t)body), p += 4;
-    hs_codec_put_u32(p, HS_PROTOCOL_VERSION), p += 4;
+    hs_codec_put_u32(p, version), p += 4;
     hs_codec_put_u32(p, lim->max_frame_bytes), p += 4;
     hs_codec_put_u64(p, lim->max_work), p += 8;
     hs_codec_put_u64(p, max_loaded_per_client), p += 8;
@@ -211,6 +264,16 @@ size_t hs_codec_request_header(unsigned op, uint32_t a, uint32_t b, size_t array
     if (header_fields[op] > 0) hs_codec_put_u32(out + 5, a);
     if (header_fields[op] > 1) hs_codec_put_u32(out + 9, b);
     return 4 + header;
+}
+
+size_t hs_codec_request_header_fee(unsigned op, uint32_t a, uint32_t b, double fee, size_t array_bytes,
+                                   unsigned char *out) {
+    if (!hs_codec_is_stats_op(op)) return 0;
+    size_t n = hs_codec_request_header(op, a, b, array_bytes, out);
+    uint64_t bits;
+    memcpy(&bits, &fee, 8);
+    if (n) hs_codec_put_u64(out + 13, bits);
+    return n;
 }
 
 void hs_codec_parse_reply_prefix(uint32_t prefix, int *is_error, uint32_t *body_len) {

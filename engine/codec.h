@@ -18,7 +18,10 @@
 #error "the wire protocol's arrays are used in place: little-endian hosts only"
 #endif
 
-#define HS_PROTOCOL_VERSION 1u
+/* The newest protocol this code speaks.  Version 2 adds the fee and the statistics of docs/spec.md §8
+ * (ops 10-12); a HELLO that asks for version 1 is answered exactly as before (docs/protocol.md). */
+#define HS_PROTOCOL_VERSION 2u
+#define HS_PROTOCOL_STATS_VERSION 2u
 
 enum hs_opcode {
     HS_OP_SWEEP = 0,
@@ -31,7 +34,10 @@ enum hs_opcode {
     HS_OP_LIVE_APPEND = 7,
     HS_OP_LIVE_CLOSE = 8,
     HS_OP_AUTH = 9,
-    HS_OP_COUNT = 10
+    HS_OP_SWEEP_STATS = 10,        /* protocol 2: SWEEP with a fee, replying with the six statistics   */
+    HS_OP_SWEEP_HANDLE_STATS = 11, /* protocol 2: SWEEP_HANDLE with a fee, the same reply               */
+    HS_OP_LIVE_OPEN_STATS = 12,    /* protocol 2: LIVE_OPEN with a fee; its appends carry the statistics */
+    HS_OP_COUNT = 13
 };
 
 /* Error reply codes (docs/protocol.md "Error replies").  0 means no error. */
@@ -68,7 +74,13 @@ typedef struct {
     const hs_windows *windows;  /* SWEEP, ECHO, SWEEP_HANDLE, LIVE_OPEN (n_combos) */
     const unsigned char *token; /* AUTH */
     size_t token_len;
+    double fee;                 /* the *_STATS ops (protocol 2): checked by the parse (hs_check_fee) */
 } hs_request;
+
+/* Is this one of protocol 2's fee-and-statistics ops (10-12)? */
+static inline int hs_codec_is_stats_op(unsigned op) {
+    return op == HS_OP_SWEEP_STATS || op == HS_OP_SWEEP_HANDLE_STATS || op == HS_OP_LIVE_OPEN_STATS;
+}
 
 /* The 48-byte window record on the wire is hs_windows itself. */
 _Static_assert(sizeof(hs_windows) == 48, "a combo's six windows are 6 × i64 = 48 bytes on the wire");
@@ -123,16 +135,33 @@ uint64_t hs_codec_get_u64(const unsigned char *p);
 /* A sweep reply: prefix + [n × f64 pnl][n × i64 trades] into out (4 + 16 n bytes). */
 void hs_codec_encode_sweep_reply(const hs_result *res, size_t n, unsigned char *out);
 size_t hs_codec_sweep_reply_bytes(size_t n);
+/* A statistics reply (ops 10 and 11): prefix + struct-of-arrays [pnl][trades][wins][gross_profit]
+ * [gross_loss][sum_sq][max_drawdown][bars_held], n of each, 8 bytes each (4 + 64 n bytes). */
+#define HS_STATS_REPLY_PER_COMBO 64u
+size_t hs_codec_stats_reply_bytes(size_t n);
+void hs_codec_encode_stats_reply(const hs_result *res, const hs_stats *stats, size_t n, unsigned char *out);
+/* The six statistics' arrays alone (48 n bytes, from [wins] on), for a live append's reply tail. */
+void hs_codec_encode_stats_arrays(const hs_stats *stats, size_t n, unsigned char *out);
+void hs_codec_decode_stats_arrays(const unsigned char *body, size_t n, hs_stats *out);
 /* An error reply: prefix with bit 31 + [u32 code][message] into out (cap bytes); returns its length. */
 size_t hs_codec_encode_error(hs_wire_code code, const char *msg, unsigned char *out, size_t cap);
-/* HELLO reply (prefix included) into out (cap bytes); returns its length, 0 when cap is too small. */
-size_t hs_codec_encode_hello(const hs_codec_limits *lim, uint64_t max_loaded_per_client, const char *variants,
-                             unsigned char *out, size_t cap);
+/* HELLO reply (prefix included) into out (cap bytes); returns its length, 0 when cap is too small.
+ * `version` is the protocol the reply announces: hs_codec_hello_version of the client's. */
+size_t hs_codec_encode_hello(uint32_t version, const hs_codec_limits *lim, uint64_t max_loaded_per_client,
+                             const char *variants, unsigned char *out, size_t cap);
+/* The version a HELLO reply announces to a client that asked for `client_version`: 2 to a client of
+ * version 2 or newer, else 1, so that a v1 client's HELLO reply stays byte for byte what it was. */
+static inline uint32_t hs_codec_hello_version(uint32_t client_version) {
+    return client_version >= HS_PROTOCOL_STATS_VERSION ? HS_PROTOCOL_VERSION : 1u;
+}
 
 /* The fixed part of a request (prefix, opcode and header fields; the arrays follow in their own iovecs).
  * Returns its length (at most HS_REQUEST_HEADER_MAX), 0 when the sizes cannot fit one frame. */
-#define HS_REQUEST_HEADER_MAX 16u
+#define HS_REQUEST_HEADER_MAX 24u
 size_t hs_codec_request_header(unsigned op, uint32_t a, uint32_t b, size_t array_bytes, unsigned char *out);
+/* The same for the *_STATS ops, whose header carries the f64 fee after a and b. */
+size_t hs_codec_request_header_fee(unsigned op, uint32_t a, uint32_t b, double fee, size_t array_bytes,
+                                   unsigned char *out);
 
 /* A reply prefix: *is_error and *body_len. */
 void hs_codec_parse_reply_prefix(uint32_t prefix, int *is_error, uint32_t *body_len);

@@ -134,6 +134,7 @@ typedef struct {
     uint64_t bytes; /* charged to the loaded-bytes limits */
     uint64_t work_per_bar; /* Σ over combos of hs_codec_combo_work: one appended bar's work */
     unsigned char *reply;
+    hs_stats *stats; /* opened by LIVE_OPEN_STATS (protocol 2): each append's reply carries them; else NULL */
 } live_session;
 
 typedef struct {
@@ -146,6 +147,7 @@ typedef struct {
     uint32_t n_lives, cap_lives, next_live;
     uint64_t loaded_bytes; /* LOADed series and live sessions */
     int authed;
+    uint32_t hello_version; /* what this connection's HELLO settled (0: no HELLO yet) */
     void *rx; /* the receive buffer, kept between frames (see take_rx) */
     size_t rx_cap;
     long long deadline;      /* the frame in hand's deadline (hs_now_ms clock) */
@@ -262,24 +264,29 @@ static hs_wire_code wire_code_of(hs_status st) {
                                     : HS_WIRE_BAD_REQUEST;
 }
 
-/* Sweep and send the reply; the reply buffer holds results first, then the encoded frame. */
-static int do_sweep(session *ss, const double *close, uint32_t n_bars, const hs_windows *w, uint32_t n_combos) {
+/* Sweep and send the reply; the reply buffer holds results first, then the encoded frame.  `fee` NULL:
+ * ops 0 and 4, the library's default fee and docs/spec.md §6's reply; else the *_STATS ops: that fee,
+ * and the reply with the six statistics (hs_codec_encode_stats_reply). */
+static int do_sweep(session *ss, const double *close, uint32_t n_bars, const hs_windows *w, uint32_t n_combos,
+                    const double *fee) {
     size_t n = n_combos ? n_combos : 1;
     hs_result *res = malloc(n * sizeof *res);
-    unsigned char *reply = malloc(hs_codec_sweep_reply_bytes(n));
-    if (!res || !reply) {
-        free(res), free(reply);
+    hs_stats *stats = fee ? malloc(n * sizeof *stats) : NULL;
+    unsigned char *reply = malloc(fee ? hs_codec_stats_reply_bytes(n) : hs_codec_sweep_reply_bytes(n));
+    if (!res || !reply || (fee && !stats)) {
+        free(res), free(reply), free(stats);
         return send_error(ss, HS_WIRE_NOMEM, "out of memory for the sweep's results");
     }
     hs_error err;
     if (!slot_take(ss->e, ss->deadline)) {
-        free(res), free(reply);
+        free(res), free(reply), free(stats);
         return no_slot(ss);
     }
     hs_sweep_options opt = ss->e->cfg.sweep;
     opt.struct_size = sizeof opt;
     deadline_watch watch = {ss->deadline, 0};
     opt.progress = past_deadline, opt.progress_user = &watch;
+    if (fee) opt.stats = stats, opt.fee = *fee, opt.has_fee = 1;
     hs_status st = hs_sweep(close, n_bars, w, n_combos, res, &opt, &err);
     slot_give(ss->e);
     int rc;
@@ -288,11 +295,12 @@ static int do_sweep(session *ss, const double *close, uint32_t n_bars, const hs_
     } else if (st != HS_OK) {
         rc = send_error(ss, wire_code_of(st), err.msg);
     } else {
-        hs_codec_encode_sweep_reply(res, n_combos, reply);
-        struct iovec iov = {reply, hs_codec_sweep_reply_bytes(n_combos)};
+        if (fee) hs_codec_encode_stats_reply(res, stats, n_combos, reply);
+        else hs_codec_encode_sweep_reply(res, n_combos, reply);
+        struct iovec iov = {reply, fee ? hs_codec_stats_reply_bytes(n_combos) : hs_codec_sweep_reply_bytes(n_combos)};
         rc = send_iov(ss, &iov, 1);
     }
-    free(res), free(reply);
+    free(res), free(reply), free(stats);
     return rc;
 }
 
@@ -421,7 +429,11 @@ static int do_free(session *ss, uint32_t id) {
  * every LIVE_OPEN, which replays the history) take a slot like a sweep. */
 #define HS_LIVE_INLINE_WORK ((uint64_t)65536 * HS_WORK_PER_COMBO_BAR)
 
-static size_t live_reply_body(uint32_t n_combos) { return 18u * (size_t)n_combos; }
+/* [pnl][trades][position][crossed], and for a LIVE_OPEN_STATS session the six statistics' arrays after
+ * them (hs_codec_encode_stats_arrays). */
+static size_t live_reply_body(uint32_t n_combos, int stats) {
+    return (18u + (stats ? HS_STATS_REPLY_PER_COMBO - 16u : 0u)) * (size_t)n_combos;
+}
 
 static live_session *find_live(session *ss, uint32_t id) {
     for (uint32_t i = 0; i < ss->n_lives; i++)
@@ -437,6 +449,7 @@ static void drop_live(session *ss, live_session *l) {
     uncharge(ss, l->bytes);
     hs_live_free(l->live);
     free(l->reply);
+    free(l->stats);
     *l = ss->lives[--ss->n_lives];
 }
 
@@ -475,33 +488,38 @@ static int do_live_open(session *ss, const hs_request *r) {
     loaded_series *h = windows_on_handle(ss, r, &rc);
     if (!h) return rc;
     hs_error err;
-    live_session l = {0, r->n_combos, NULL, 0, 0, NULL};
-    l.bytes = hs_live_bytes_for(r->windows, r->n_combos) + 8 + live_reply_body(r->n_combos);
+    int with_stats = r->op == HS_OP_LIVE_OPEN_STATS;
+    live_session l = {0, r->n_combos, NULL, 0, 0, NULL, NULL};
+    size_t stats_bytes = with_stats ? (r->n_combos ? r->n_combos : 1) * sizeof(hs_stats) : 0;
+    l.bytes = hs_live_bytes_for(r->windows, r->n_combos) + 8 + live_reply_body(r->n_combos, with_stats) + stats_bytes;
     for (uint32_t c = 0; c < r->n_combos; c++) l.work_per_bar += hs_codec_combo_work(&r->windows[c]);
     if (l.work_per_bar == 0) l.work_per_bar = 1; /* no combos: an append still costs its loop */
     char msg[200];
     if (charge(ss, "LIVE_OPEN", l.bytes, ss->n_lives, msg, sizeof msg)) return send_error(ss, HS_WIRE_LIMIT, msg);
-    l.reply = malloc(8 + live_reply_body(r->n_combos));
-    if (!l.reply || !grow_lives(ss)) {
-        free(l.reply);
+    l.reply = malloc(8 + live_reply_body(r->n_combos, with_stats));
+    if (with_stats) l.stats = malloc(stats_bytes);
+    if (!l.reply || (with_stats && !l.stats) || !grow_lives(ss)) {
+        free(l.reply), free(l.stats);
         uncharge(ss, l.bytes);
         return send_error(ss, HS_WIRE_NOMEM, "out of memory for a live session");
     }
     if (!slot_take(ss->e, ss->deadline)) {
-        free(l.reply);
+        free(l.reply), free(l.stats);
         uncharge(ss, l.bytes);
         return no_slot(ss);
     }
     /* The history is replayed in chunks (the first bars at open, the rest as appends: the same state,
      * docs/live.md), so the frame deadline is checked between them. */
     size_t chunk = live_chunk_bars(l.work_per_bar), first = h->n_bars < chunk ? h->n_bars : chunk;
-    hs_status st = hs_live_open(h->close, first, r->windows, r->n_combos, &l.live, &err);
+    hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+    if (with_stats) opt.fee = r->fee, opt.has_fee = 1;
+    hs_status st = hs_live_open_opt(h->close, first, r->windows, r->n_combos, &opt, &l.live, &err);
     size_t done = first;
     if (st == HS_OK) st = live_feed(l.live, h->close, &done, h->n_bars, chunk, ss->deadline, &err);
     slot_give(ss->e);
     if (st != HS_OK) {
         hs_live_free(l.live);
-        free(l.reply);
+        free(l.reply), free(l.stats);
         uncharge(ss, l.bytes);
         if (st == HS_ERR_CANCELLED) return deadline_error(ss, "LIVE_OPEN's history replay", done, h->n_bars, "bars");
         return send_error(ss, wire_code_of(st), err.msg);
@@ -559,9 +577,12 @@ static int do_live_append(session *ss, const hs_request *r) {
         drop_live(ss, l);
         return deadline_error(ss, what, done, k, "bars");
     }
+    if (st == HS_OK && l->stats && (st = hs_live_stats(l->live, l->stats, &err)) == HS_OK)
+        hs_codec_encode_stats_arrays(l->stats, n, body + 18 * n);
     if (st != HS_OK) return send_error(ss, wire_code_of(st), err.msg);
-    hs_codec_put_u32(l->reply + 4, (uint32_t)live_reply_body(l->n_combos));
-    struct iovec iov = {l->reply + 4, 4 + live_reply_body(l->n_combos)};
+    size_t bytes = live_reply_body(l->n_combos, l->stats != NULL);
+    hs_codec_put_u32(l->reply + 4, (uint32_t)bytes);
+    struct iovec iov = {l->reply + 4, 4 + bytes};
     return send_iov(ss, &iov, 1);
 }
 
@@ -575,13 +596,18 @@ static int do_live_close(session *ss, uint32_t id) {
 static int do_sweep_handle(session *ss, const hs_request *r) {
     int rc;
     loaded_series *h = windows_on_handle(ss, r, &rc);
-    return h ? do_sweep(ss, h->close, h->n_bars, r->windows, r->n_combos) : rc;
+    return h ? do_sweep(ss, h->close, h->n_bars, r->windows, r->n_combos,
+                        r->op == HS_OP_SWEEP_HANDLE_STATS ? &r->fee : NULL)
+             : rc;
 }
 
-static int do_hello(session *ss) {
+/* HELLO settles the connection's protocol: a v1 client's reply is byte for byte what it was, and its
+ * connection then refuses the protocol-2 ops with a message saying so (docs/protocol.md "Version 2"). */
+static int do_hello(session *ss, const hs_request *r) {
     unsigned char reply[64 + sizeof ss->e->variants];
-    size_t n = hs_codec_encode_hello(&ss->e->cfg.lim, ss->e->cfg.max_loaded_per_client, ss->e->variants, reply,
-                                     sizeof reply);
+    ss->hello_version = hs_codec_hello_version(r->client_version);
+    size_t n = hs_codec_encode_hello(ss->hello_version, &ss->e->cfg.lim, ss->e->cfg.max_loaded_per_client,
+                                     ss->e->variants, reply, sizeof reply);
     struct iovec iov = {reply, n};
     return send_iov(ss, &iov, 1);
 }
@@ -621,8 +647,17 @@ static int dispatch(session *ss, const hs_request *r, void **buf) {
         return send_empty(ss);
     }
     if (!admit(ss)) return 1;
+    if (hs_codec_is_stats_op(r->op) && ss->hello_version && ss->hello_version < HS_PROTOCOL_STATS_VERSION) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s (the fee and the statistics) needs protocol version %u: this connection's HELLO "
+                 "asked for version %u", hs_codec_op_name(r->op), HS_PROTOCOL_STATS_VERSION, ss->hello_version);
+        return send_error(ss, HS_WIRE_BAD_REQUEST, msg);
+    }
     switch (r->op) {
-    case HS_OP_SWEEP: return do_sweep(ss, r->close, r->n_bars, r->windows, r->n_combos);
+    case HS_OP_SWEEP: return do_sweep(ss, r->close, r->n_bars, r->windows, r->n_combos, NULL);
+    case HS_OP_SWEEP_STATS: return do_sweep(ss, r->close, r->n_bars, r->windows, r->n_combos, &r->fee);
+    case HS_OP_SWEEP_HANDLE_STATS: return do_sweep_handle(ss, r);
+    case HS_OP_LIVE_OPEN_STATS: return do_live_open(ss, r);
     case HS_OP_ECHO: {
         /* The reply is the request's own close array: prefix + a pointer into the body, no copy. */
         unsigned char prefix[4];
@@ -630,7 +665,7 @@ static int dispatch(session *ss, const hs_request *r, void **buf) {
         struct iovec iov[2] = {{prefix, 4}, {(void *)r->close, 8u * (size_t)r->n_bars}};
         return send_iov(ss, iov, 2);
     }
-    case HS_OP_HELLO: return do_hello(ss);
+    case HS_OP_HELLO: return do_hello(ss, r);
     case HS_OP_LOAD: return do_load(ss, r, buf);
     case HS_OP_SWEEP_HANDLE: return do_sweep_handle(ss, r);
     case HS_OP_FREE: return do_free(ss, r->handle);

@@ -47,7 +47,7 @@ static void check_reply_encoders(const uint8_t *data, size_t size, const char *n
     hs_codec_limits lim = {hs_codec_get_u32(raw), hs_codec_get_u64(raw + 4)};
     uint64_t loaded = hs_codec_get_u64(raw + 12);
     unsigned char out[128];
-    size_t len = hs_codec_encode_hello(&lim, loaded, names, out, sizeof out);
+    size_t len = hs_codec_encode_hello(HS_PROTOCOL_VERSION, &lim, loaded, names, out, sizeof out);
     hs_hello h;
     hs_error err;
     int is_error;

@@ -78,6 +78,22 @@ HS_API hs_status hs_client_live_append(hs_client *c, uint32_t session, const dou
                                        hs_error *err);
 HS_API hs_status hs_client_live_close(hs_client *c, uint32_t session, hs_error *err);
 
+/* Protocol version 2 (docs/protocol.md "Version 2: fee and statistics"; a server of this version or newer):
+ * the same calls with a round-trip fee (docs/spec.md §8; the server refuses one outside [0, 1) or not
+ * finite, with HS_ERR_USAGE naming it), returning each combo's six statistics too (stats may be NULL).
+ * Every result equals hs_sweep's with that fee, bit for bit.  A live session opened with
+ * hs_client_live_open_stats is appended with hs_client_live_append_stats: after every append its
+ * statistics equal a batch sweep's over every bar so far (hs_live_stats). */
+HS_API hs_status hs_client_sweep_stats(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                       size_t n_combos, double fee, hs_result *out, hs_stats *stats, hs_error *err);
+HS_API hs_status hs_client_sweep_handle_stats(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                              double fee, hs_result *out, hs_stats *stats, hs_error *err);
+HS_API hs_status hs_client_live_open_stats(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                           double fee, uint32_t *session, hs_error *err);
+HS_API hs_status hs_client_live_append_stats(hs_client *c, uint32_t session, const double *bars, size_t k,
+                                             size_t n_combos, double *pnl, int64_t *trades, int8_t *position,
+                                             uint8_t *crossed, hs_stats *stats, hs_error *err);
+
 #ifdef __cplusplus
 }
 #endif

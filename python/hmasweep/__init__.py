@@ -13,6 +13,7 @@ wire protocol (docs/protocol.md) with the same `sweep()` signature.  docs/python
 """
 
 from ._core import (
+    STATS_DTYPE,
     SweepResult,
     grid,
     read_series,
@@ -37,6 +38,7 @@ __all__ = [
     "SweepResult",
     "TRADE_DTYPE",
     "STATISTICS",
+    "STATS_DTYPE",
     "equity",
     "grid",
     "heatmap",

@@ -24,6 +24,7 @@ DEFAULT_TIMEOUT = 30.0
 _U32_MAX = 0xFFFFFFFF
 # hs_client_last_error's codes for a broken connection (include/hmasweep_client.h).
 _E_IO, _E_TIMEOUT, _E_PROTOCOL, _E_BROKEN, _E_INTERRUPTED = -1, -2, -3, -4, -5
+_DEFAULT_FEE = _core.DEFAULT_FEE  # HS_DEFAULT_FEE, what fee=None books with
 
 
 class ServerError(Exception):
@@ -81,10 +82,12 @@ class Client:
 
     _c: _core._CClient  # the C client: the only path
     _server_variant: Optional[str] = None
+    _protocol: Optional[int] = None  # the server's protocol version, from the first HELLO
 
     def __init__(self, url: str, *, token: Optional[bytes] = None, timeout: Optional[float] = DEFAULT_TIMEOUT) -> None:
         self.url = url
         self._live: dict[int, int] = {}  # session -> its combos
+        self._live_stats: set[int] = set()  # sessions opened with statistics (protocol 2)
         self._c = _core._CClient(url, _timeout_ms(timeout))
         if token is not None:
             self.auth(token)
@@ -101,6 +104,7 @@ class Client:
         self = cls.__new__(cls)
         self.url = "socket"
         self._live = {}
+        self._live_stats = set()
         timeout = sock.gettimeout()
         self._c = _core._CClient(None, _timeout_ms(timeout), fd=sock.detach())
         return self
@@ -175,10 +179,29 @@ class Client:
                                  "protocol cannot choose another per request (pass variant=None)"
                                  % (variant, self._server_variant))
 
+    def _need_stats_protocol(self) -> None:
+        """The fee and the statistics need a protocol-2 server: refused here, naming the version, before
+        anything is sent to one that speaks only version 1."""
+        if self._protocol is None:
+            self._protocol = int(self.hello()["protocol_version"])
+        if self._protocol < 2:
+            raise ServerValueError(2, "%s speaks wire protocol version %d: the fee and the statistics need version 2 "
+                                      "(docs/protocol.md)" % (self.url, self._protocol))
+
+    @staticmethod
+    def _stats_result(pnl, trades, L, w, bars, fee, stats):
+        return _core.SweepResult((pnl, trades, L, w, "server"),
+                                 {"hma_lengths": L, "hma3_lengths": L, "bars": bars,
+                                  "fee": _DEFAULT_FEE if fee is None else float(fee), "stats": stats})
+
     def sweep(self, close: npt.ArrayLike, lengths: _core._Lengths = None, *, windows: Optional[npt.ArrayLike] = None,
-              variant: Optional[str] = None, isa: Optional[str] = None, threads: int = 0) -> _core.SweepResult:
+              fee: Optional[float] = None, stats: bool = False, variant: Optional[str] = None, isa: Optional[str] = None,
+              threads: int = 0) -> _core.SweepResult:
         """Sweep on the server: the same arguments and SweepResult as hmasweep.sweep().
 
+        fee or stats=True: protocol version 2 (SWEEP_STATS): the trades booked with `fee` (None: 0.0009),
+        and the result carries the six statistics (r.stats, r.wins, ..., r.to_frame()) as in process.
+        Without them, docs/spec.md §6's op 0 (r.stats is None).
         The server runs its own variant, ISA and threads (`serve --variant --isa --threads`): variant may
         name the one it runs (hello()["variants"][0]) or be None; isa must be None and threads 0.
         Anything else raises ValueError (it would not be honoured).
@@ -186,8 +209,12 @@ class Client:
         self._check_server_options(variant, isa, threads)
         a = self._close_array(close)
         L, w = self._combos(lengths, windows)
+        if stats or fee is not None:
+            self._need_stats_protocol()
+            pnl, trades, st = self._call(self._c.sweep_stats, a, 0, w, fee)
+            return self._stats_result(pnl, trades, L, w, a.shape[0], fee, st)
         pnl, trades = self._call(self._c.sweep, a, w)
-        return _core.SweepResult((pnl, trades, L, w, "server"))
+        return _core.SweepResult((pnl, trades, L, w, "server"), {"hma_lengths": L, "hma3_lengths": L})
 
     def echo(self, close: npt.ArrayLike, out: Optional[npt.NDArray[np.float64]] = None) -> npt.NDArray[np.float64]:
         """Round-trip `close` through the server (op 1); the reply lands in `out` (allocated if None)."""
@@ -210,37 +237,52 @@ class Client:
         a = self._close_array(close)
         return self._call(self._c.load, a)
 
-    def sweep_handle(self, handle: int, lengths: _core._Lengths = None, *,
-                     windows: Optional[npt.ArrayLike] = None) -> _core.SweepResult:
-        """Sweep a loaded series (op 4): only the 48 bytes of windows per combo travel."""
+    def sweep_handle(self, handle: int, lengths: _core._Lengths = None, *, windows: Optional[npt.ArrayLike] = None,
+                     fee: Optional[float] = None, stats: bool = False) -> _core.SweepResult:
+        """Sweep a loaded series (op 4): only the 48 bytes of windows per combo travel.  fee or stats=True:
+        SWEEP_HANDLE_STATS (protocol 2), the result with the statistics (its bars is None)."""
         L, w = self._combos(lengths, windows)
+        if stats or fee is not None:
+            self._need_stats_protocol()
+            pnl, trades, st = self._call(self._c.sweep_stats, None, handle, w, fee)
+            return self._stats_result(pnl, trades, L, w, None, fee, st)
         pnl, trades = self._call(self._c.sweep_handle, handle, w)
-        return _core.SweepResult((pnl, trades, L, w, "server"))
+        return _core.SweepResult((pnl, trades, L, w, "server"), {"hma_lengths": L, "hma3_lengths": L})
 
     def free(self, handle: int) -> None:
         """Drop a loaded series (op 5)."""
         self._call(self._c.free, handle)
 
-    def live_open(self, handle: int, lengths: _core._Lengths = None, *, windows: Optional[npt.ArrayLike] = None) -> int:
-        """Open a live session over a loaded series and a grid of combos (op 6); returns the session."""
+    def live_open(self, handle: int, lengths: _core._Lengths = None, *, windows: Optional[npt.ArrayLike] = None,
+                  fee: Optional[float] = None, stats: bool = False) -> int:
+        """Open a live session over a loaded series and a grid of combos (op 6); returns the session.
+        fee or stats=True: LIVE_OPEN_STATS (protocol 2): its trades booked with `fee`, and each
+        live_append returns the statistics too."""
         _, w = self._combos(lengths, windows)
-        session = self._call(self._c.live_open, handle, w)
+        with_stats = bool(stats or fee is not None)
+        if with_stats:
+            self._need_stats_protocol()
+        session = self._call(self._c.live_open, handle, w, with_stats, fee)
         self._live[session] = w.shape[0]
+        if with_stats:
+            self._live_stats.add(session)
         return session
 
-    def live_append(self, session: int, bars: npt.ArrayLike) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.int64],
-                                                                   npt.NDArray[np.int8], npt.NDArray[np.bool_]]:
-        """Append k >= 1 bars (op 7).  Returns (pnl, trades, position, crossed) per combo."""
+    def live_append(self, session: int, bars: npt.ArrayLike) -> Tuple[Any, ...]:
+        """Append k >= 1 bars (op 7).  Returns (pnl, trades, position, crossed) per combo, and for a
+        session opened with statistics (pnl, trades, position, crossed, stats): stats a STATS_DTYPE
+        array equal to a batch sweep's over every bar so far."""
         a = self._close_array(bars)
         m = self._live.get(session)
         if m is None:
             raise ValueError("session %d was not opened by this client" % session)
-        return self._call(self._c.live_append, session, a, m)
+        return self._call(self._c.live_append, session, a, m, session in self._live_stats)
 
     def live_close(self, session: int) -> None:
         """Close a live session (op 8)."""
         self._call(self._c.live_close, session)
         self._live.pop(session, None)
+        self._live_stats.discard(session)
 
     def auth(self, token: bytes) -> None:
         """Present the shared-secret token (op 9)."""

@@ -15,10 +15,14 @@ import numpy.typing as npt
 from . import _core
 
 #: One row per (symbol, combo): the long format that pandas, Arrow and SQL all take.
+#: The six statistics of docs/spec.md §8 follow pnl (zero on an error row).
 ROW_DTYPE = np.dtype([("symbol", object), ("length", np.int64), ("w0", np.int64), ("w1", np.int64),
                       ("w2", np.int64), ("w3", np.int64), ("w4", np.int64), ("w5", np.int64),
-                      ("trades", np.int64), ("pnl", np.float64), ("first_bar", np.int64), ("bars", np.int64),
-                      ("error", object)])
+                      ("trades", np.int64), ("pnl", np.float64),
+                      ("wins", np.int64), ("gross_profit", np.float64), ("gross_loss", np.float64),
+                      ("sum_sq", np.float64), ("max_drawdown", np.float64), ("bars_held", np.int64),
+                      ("first_bar", np.int64), ("bars", np.int64), ("error", object)])
+_STAT_FIELDS = ("wins", "gross_profit", "gross_loss", "sum_sq", "max_drawdown", "bars_held")
 
 
 def _progress(progress: Union[bool, Callable[[int, int], object]]) -> Tuple[Optional[Callable[[int, int], object]],
@@ -90,21 +94,21 @@ def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, np
                lengths: Union[None, int, Sequence[int], npt.NDArray[np.integer[Any]]] = None, *,
                windows: Optional[npt.ArrayLike] = None, variant: str = "best", isa: Optional[str] = None,
                threads: int = 0, as_frame: Optional[bool] = None,
-               progress: Union[bool, Callable[[int, int], object]] = False) -> Any:
+               progress: Union[bool, Callable[[int, int], object]] = False, fee: Optional[float] = None) -> Any:
     """Sweep every series of a universe over the same combos; return the long-format table.
 
     series    {symbol: close}, (symbol, close) pairs (each close any 1-D float64 array-like), or a wide
               pandas DataFrame whose columns are the symbols.  Each column of a DataFrame is trimmed of its
               leading and trailing NaN (first_bar and bars say what was swept); a NaN inside it is still
               that symbol's error.
-    lengths / windows / variant / isa / threads: as for sweep().
+    lengths / windows / variant / isa / threads / fee: as for sweep().
     progress  True: a tqdm bar over the (series, combo) pairs when tqdm is installed, else a plain
               "sweep_many: k/N pairs" line on stderr; or a callable(done, total); every ~50 ms.
     as_frame  True: a pandas DataFrame; False: a numpy structured array (ROW_DTYPE); None: a DataFrame
               when pandas is installed.  With pyarrow, `df.to_parquet(path)` writes Parquet.
 
-    One row per (symbol, combo): symbol, length (-1 when windows were given), w0..w5, trades, pnl,
-    first_bar (the position of the first price swept: the leading NaN a DataFrame column lost; else 0),
+    One row per (symbol, combo): symbol, length (-1 when windows were given), w0..w5, trades, pnl, the six
+    statistics of docs/spec.md §8 (wins, gross_profit, gross_loss, sum_sq, max_drawdown, bars_held), first_bar (the position of the first price swept: the leading NaN a DataFrame column lost; else 0),
     bars (how many prices were swept), error.
     A series that fails (NaN, non-positive price, too short for a window) does not stop the others: it
     gets one row with its error message (trades -1, pnl NaN).  A bad request (unknown variant or ISA)
@@ -114,7 +118,7 @@ def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, np
     ls, w = _combos(lengths, windows)
     report, finish = _progress(progress)
     try:
-        pnl, trades, errors = _core._sweep_many(closes, w, variant, isa, int(threads), report)
+        pnl, trades, errors, stats = _core._sweep_many(closes, w, variant, isa, int(threads), report, fee)
     finally:
         finish()
     n_combos = len(w)
@@ -130,7 +134,7 @@ def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, np
                 error = "no prices (every value is NaN)"
             elif firsts[s]:  # the library counts from the first price swept; name the column's own row
                 error = re.sub(r"^close\[(\d+)\]", lambda m: f"close[{int(m.group(1)) + firsts[s]}]", error)
-            rows[at] = (sym, -1, 0, 0, 0, 0, 0, 0, -1, np.nan, firsts[s], bars[s], error)
+            rows[at] = (sym, -1, 0, 0, 0, 0, 0, 0, -1, np.nan, 0, 0.0, 0.0, 0.0, 0.0, 0, firsts[s], bars[s], error)
             at += 1
             continue
         block = rows[at:at + n_combos]
@@ -140,6 +144,8 @@ def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, np
             block[f"w{k}"] = w[:, k]
         block["trades"] = trades[s]
         block["pnl"] = pnl[s]
+        for name in _STAT_FIELDS:
+            block[name] = stats[s][name]
         block["first_bar"] = firsts[s]
         block["bars"] = bars[s]
         block["error"] = None

@@ -16,6 +16,7 @@
 #include <numpy/arrayobject.h>
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -286,7 +287,12 @@ static PyStructSequence_Field result_fields[] = {
     {"threads", "the threads it ran with (by name only, not in the tuple); None from a Client"},
     {"hma_lengths", "int64 array (n,): each combo's HMA length Lh (w0..w2), by name only; lengths for a 1-D grid"},
     {"hma3_lengths", "int64 array (n,): each combo's HMA3 length L3 (w3..w5), by name only; lengths for a 1-D grid"},
+    {"bars", "the number of bars swept (by name only); None from a Client"},
+    {"fee", "the round-trip fee the trades were booked with (docs/spec.md §8; by name only)"},
+    {"stats", "structured array (n,) of STATS_DTYPE: docs/spec.md §8's six statistics per combo, as the library "
+              "wrote them (r.wins, r.gross_profit ... are its fields); None from a Client sweep without stats"},
     {NULL, NULL}};
+enum { RESULT_HMA_LENGTHS = 7, RESULT_HMA3_LENGTHS, RESULT_BARS, RESULT_FEE, RESULT_STATS };
 static PyStructSequence_Desc result_desc = {
     "hmasweep.SweepResult", "SweepResult(sequence, dict={})\n--\n\nThe result of hmasweep.sweep(): one entry per combo in every array.", result_fields,
     5};
@@ -307,13 +313,76 @@ static PyMethodDef result_to_frame_def = {
     "to_frame($self, /)\n--\n\n-> pandas.DataFrame, one row per combo: lengths, windows, trades, pnl, the statistics\n"
     "and the derived ones (docs/python.md \"Statistics\")."};
 
+/* r.wins, r.gross_profit, ...: the fields of r.stats (views, made when asked for), None without stats. */
+static const char *const stat_fields[6] = {"wins", "gross_profit", "gross_loss", "sum_sq", "max_drawdown", "bars_held"};
+
+static PyObject *result_stat_field(PyObject *self, void *closure) {
+    PyObject *stats = PyStructSequence_GetItem(self, RESULT_STATS);
+    if (!stats || stats == Py_None) Py_RETURN_NONE;
+    return PyObject_GetItem(stats, (PyObject *)closure);
+}
+
 static int add_result_methods(PyTypeObject *type) {
     PyObject *descr = PyDescr_NewMethod(type, &result_to_frame_def);
     if (!descr) return -1;
     int rc = PyDict_SetItemString(type->tp_dict, "to_frame", descr);
     Py_DECREF(descr);
+    static PyGetSetDef getters[6];
+    for (int k = 0; rc == 0 && k < 6; k++) {
+        PyObject *name = PyUnicode_InternFromString(stat_fields[k]);
+        if (!name) return -1;
+        getters[k] = (PyGetSetDef){stat_fields[k], result_stat_field, NULL,
+                                   "int64 or float64 array (n,): this field of r.stats (docs/spec.md §8)", name};
+        if (!(descr = PyDescr_NewGetSet(type, &getters[k]))) return -1;
+        rc = PyDict_SetItemString(type->tp_dict, stat_fields[k], descr);
+        Py_DECREF(descr);
+    }
     PyType_Modified(type);
     return rc;
+}
+
+/* STATS_DTYPE: hs_stats's layout, so the library writes a result's statistics straight into its array. */
+static PyArray_Descr *stats_descr;
+_Static_assert(sizeof(hs_stats) == 48 && offsetof(hs_stats, gross_profit) == 8 && offsetof(hs_stats, bars_held) == 40,
+               "STATS_DTYPE is hs_stats: i8, 4 x f8, i8");
+
+static int make_stats_descr(PyObject *module) {
+    PyObject *spec = Py_BuildValue("[(ss)(ss)(ss)(ss)(ss)(ss)]", "wins", "<i8", "gross_profit", "<f8", "gross_loss", "<f8",
+                                   "sum_sq", "<f8", "max_drawdown", "<f8", "bars_held", "<i8");
+    if (!spec) return -1;
+    int ok = PyArray_DescrConverter(spec, &stats_descr);
+    Py_DECREF(spec);
+    if (!ok) return -1;
+    PyObject *size = PyObject_GetAttrString((PyObject *)stats_descr, "itemsize");
+    long itemsize = size ? PyLong_AsLong(size) : -1;
+    Py_XDECREF(size);
+    if (itemsize != (long)sizeof(hs_stats)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "STATS_DTYPE is not hs_stats's 48 bytes");
+        return -1;
+    }
+    Py_INCREF(stats_descr);
+    return PyModule_AddObject(module, "STATS_DTYPE", (PyObject *)stats_descr);
+}
+
+/* A new (dims) array of STATS_DTYPE records, laid out as hs_stats[]. */
+static PyArrayObject *new_stats_array(int nd, npy_intp *dims) {
+    Py_INCREF(stats_descr);
+    return (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, stats_descr, nd, dims, NULL, NULL, 0, NULL);
+}
+
+/* The fee argument: None (the library's default) or a float; *has_fee says which.  Its range is the
+ * library's to check (hs_check_fee: ValueError naming the value). */
+static int fee_arg(PyObject *obj, double *fee, int *has_fee) {
+    *fee = HS_DEFAULT_FEE, *has_fee = 0;
+    if (!obj || obj == Py_None) return 1;
+    if (PyBool_Check(obj) || !PyNumber_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "fee must be a float (a fraction such as 0.0009), got %s", Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    double v = PyFloat_AsDouble(obj);
+    if (v == -1.0 && PyErr_Occurred()) return 0;
+    *fee = v, *has_fee = 1;
+    return 1;
 }
 
 /* ---- sweep ------------------------------------------------------------------------------------ */
@@ -326,11 +395,12 @@ static int add_result_methods(PyTypeObject *type) {
 #define GRID_COUNT_TEXT STR(HS_DEFAULT_GRID_COUNT)
 
 PyDoc_STRVAR(sweep_doc,
-             "sweep($module, /, close, lengths=None, *, windows=None, hma=None, hma3=None, variant='best', isa=None,\n"
-             "      threads=0)\n"
+             "sweep($module, /, close, lengths=None, *, windows=None, hma=None, hma3=None, fee=None, variant='best',\n"
+             "      isa=None, threads=0)\n"
              "--\n"
              "\n"
-             "Returns a SweepResult (pnl, trades, lengths, windows, variant).\n"
+             "Returns a SweepResult (pnl, trades, lengths, windows, variant), with by name the statistics of\n"
+             "docs/spec.md §8 (r.wins, r.gross_profit, ..., r.stats) and r.to_frame().\n"
              "Run the HMA/HMA3 stop-and-reverse backtest for every combo over `close`.\n"
              "\n"
              "close    1-D float64 prices (ndarray, pandas Series, list, any buffer); used in place when it is\n"
@@ -339,6 +409,7 @@ PyDoc_STRVAR(sweep_doc,
              "windows  instead of lengths: (n, 6) ints, any six windows 1..len(close) per combo.\n"
              "hma, hma3  instead of lengths: the 2-D grid (docs/spec.md §8), every (Lh, L3) pair, hma outer;\n"
              "         w0..w2 from Lh, w3..w5 from L3.  r.hma_lengths and r.hma3_lengths give each combo's pair.\n"
+             "fee      the round-trip cost, a fraction 0 <= fee < 1 (None: 0.0009, docs/spec.md §8).\n"
              "variant  registry name (see variants()); 'best' = the library's fastest tier-0 choice.\n"
              "isa      None = best the CPU runs; or an ISA's name, e.g. 'scalar' or 'avx2' (variants() lists each\n"
              "         variant's ISAs).\n"
@@ -349,8 +420,8 @@ PyDoc_STRVAR(sweep_doc,
 /* Keyword names, interned once: a call's keyword names are interned too, so a pointer compare finds them.
  * Hand parsing under METH_FASTCALL instead of PyArg_ParseTupleAndKeywords: the latter cost ~0.3 µs per
  * call here, a sixth of the 2 µs budget (reports/python.md). */
-enum { KW_CLOSE, KW_LENGTHS, KW_WINDOWS, KW_VARIANT, KW_ISA, KW_THREADS, KW_HMA, KW_HMA3, KW_COUNT };
-static const char *const kw_names[KW_COUNT] = {"close", "lengths", "windows", "variant", "isa", "threads", "hma", "hma3"};
+enum { KW_CLOSE, KW_LENGTHS, KW_WINDOWS, KW_VARIANT, KW_ISA, KW_THREADS, KW_HMA, KW_HMA3, KW_FEE, KW_COUNT };
+static const char *const kw_names[KW_COUNT] = {"close", "lengths", "windows", "variant", "isa", "threads", "hma", "hma3", "fee"};
 static PyObject *kw_interned[KW_COUNT];
 static PyObject *unchecked_name; /* r.variant when "best" resolves to the library default */
 
@@ -394,7 +465,7 @@ static PyObject *interned_isa(const char *name) {
 }
 
 static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *arg[KW_COUNT] = {NULL, Py_None, Py_None, NULL, Py_None, NULL, Py_None, Py_None};
+    PyObject *arg[KW_COUNT] = {NULL, Py_None, Py_None, NULL, Py_None, NULL, Py_None, Py_None, Py_None};
     if (nargs > 2) {
         PyErr_Format(PyExc_TypeError, "sweep() takes at most 2 positional arguments (%zd given)", nargs);
         return NULL;
@@ -437,10 +508,13 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_ValueError, "give lengths or windows, not both");
         return NULL;
     }
+    double fee;
+    int has_fee;
+    if (!fee_arg(arg[KW_FEE], &fee, &has_fee)) return NULL;
     int grid_2d = arg[KW_HMA] != Py_None || arg[KW_HMA3] != Py_None;
     if (grid_2d && !check_2d_arguments(arg[KW_HMA], arg[KW_HMA3], lengths_obj, windows_obj)) return NULL;
     PyArrayObject *close = NULL, *lengths = NULL, *windows = NULL, *pnl = NULL, *trades = NULL;
-    PyArrayObject *hma_lengths = NULL, *hma3_lengths = NULL;
+    PyArrayObject *hma_lengths = NULL, *hma3_lengths = NULL, *stats = NULL;
     PyObject *result = NULL;
     hs_result small[16], *res = small;
     if (!(close = as_close(close_obj))) goto done;
@@ -455,13 +529,15 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     npy_intp n = PyArray_DIM(windows, 0);
     if (!(pnl = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE))) goto done;
     if (!(trades = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64))) goto done;
+    if (!(stats = new_stats_array(1, &n))) goto done;
     if (n > (npy_intp)(sizeof small / sizeof small[0]) && !(res = malloc((size_t)n * sizeof *res))) {
         PyErr_NoMemory();
         goto done;
     }
     const char *resolved = resolve_variant(variant);
     hs_sweep_report ran;
-    hs_sweep_options opt = {.variant = resolved, .isa = isa, .threads = threads, .struct_size = sizeof opt, .report = &ran};
+    hs_sweep_options opt = {.variant = resolved, .isa = isa, .threads = threads, .struct_size = sizeof opt, .report = &ran,
+                            .stats = PyArray_DATA(stats), .fee = fee, .has_fee = has_fee};
     poll_state ps;
     poll_attach(&opt, &ps, NULL);
     hs_error err;
@@ -505,10 +581,15 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyStructSequence_SET_ITEM(result, 4, name);
     PyStructSequence_SET_ITEM(result, 5, interned_isa(ran.isa));
     PyStructSequence_SET_ITEM(result, 6, PyLong_FromLong(ran.threads));
-    PyStructSequence_SET_ITEM(result, 7, (PyObject *)hma_lengths);
-    PyStructSequence_SET_ITEM(result, 8, (PyObject *)hma3_lengths);
-    pnl = trades = lengths = windows = hma_lengths = hma3_lengths = NULL; /* the result owns them now */
-    if (!PyStructSequence_GET_ITEM(result, 5) || !PyStructSequence_GET_ITEM(result, 6)) Py_CLEAR(result);
+    PyStructSequence_SET_ITEM(result, RESULT_HMA_LENGTHS, (PyObject *)hma_lengths);
+    PyStructSequence_SET_ITEM(result, RESULT_HMA3_LENGTHS, (PyObject *)hma3_lengths);
+    PyStructSequence_SET_ITEM(result, RESULT_BARS, PyLong_FromSize_t(n_bars));
+    PyStructSequence_SET_ITEM(result, RESULT_FEE, PyFloat_FromDouble(fee));
+    PyStructSequence_SET_ITEM(result, RESULT_STATS, (PyObject *)stats);
+    pnl = trades = lengths = windows = hma_lengths = hma3_lengths = stats = NULL; /* the result owns them now */
+    if (!PyStructSequence_GET_ITEM(result, 5) || !PyStructSequence_GET_ITEM(result, 6) ||
+        !PyStructSequence_GET_ITEM(result, RESULT_BARS) || !PyStructSequence_GET_ITEM(result, RESULT_FEE))
+        Py_CLEAR(result);
 done:
     if (res != small) free(res);
     Py_XDECREF(close);
@@ -518,6 +599,7 @@ done:
     Py_XDECREF(trades);
     Py_XDECREF(hma_lengths);
     Py_XDECREF(hma3_lengths);
+    Py_XDECREF(stats);
     return result;
 }
 
@@ -732,7 +814,7 @@ static PyObject *py_read_series(PyObject *self, PyObject *arg) {
 
 /* ---- the trade log (hs_trade_log) -------------------------------------------------------------- */
 PyDoc_STRVAR(trade_log_doc,
-             "_trade_log($module, close, windows, out, /)\n"
+             "_trade_log($module, close, windows, out, fee=None, /)\n"
              "--\n"
              "\n"
              "-> int.  "
@@ -740,9 +822,12 @@ PyDoc_STRVAR(trade_log_doc,
              "Use hmasweep.trades(), which sizes `out` and trims it.");
 
 static PyObject *py_trade_log(PyObject *self, PyObject *args) {
-    PyObject *close_obj, *win_obj;
+    PyObject *close_obj, *win_obj, *fee_obj = Py_None;
     PyArrayObject *out;
-    if (!PyArg_ParseTuple(args, "OOO!:_trade_log", &close_obj, &win_obj, &PyArray_Type, &out)) return NULL;
+    double fee;
+    int has_fee;
+    if (!PyArg_ParseTuple(args, "OOO!|O:_trade_log", &close_obj, &win_obj, &PyArray_Type, &out, &fee_obj)) return NULL;
+    if (!fee_arg(fee_obj, &fee, &has_fee)) return NULL;
     if (!PyArray_ISCARRAY(out) || PyArray_ITEMSIZE(out) != sizeof(hs_trade) || PyArray_NDIM(out) != 1) {
         PyErr_SetString(PyExc_ValueError, "out must be a writable 1-D C-contiguous array of hs_trade records");
         return NULL;
@@ -768,8 +853,10 @@ static PyObject *py_trade_log(PyObject *self, PyObject *args) {
     const hs_windows *combo = PyArray_DATA(win);
     hs_trade *dst = PyArray_DATA(out);
     size_t cap = (size_t)PyArray_DIM(out, 0);
+    hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+    opt.fee = fee, opt.has_fee = has_fee;
     Py_BEGIN_ALLOW_THREADS
-    st = hs_trade_log(px, n_bars, combo, dst, cap, &n_trades, &err);
+    st = hs_trade_log_opt(px, n_bars, combo, dst, cap, &n_trades, &opt, &err);
     Py_END_ALLOW_THREADS
     Py_DECREF(close);
     Py_DECREF(win);
@@ -908,10 +995,15 @@ static PyObject *results_tuple(const hs_result *res, npy_intp n) {
     return Py_BuildValue("(NN)", pnl, trades);
 }
 
-/* sweep(close, windows) or, with a handle, sweep_handle(handle, windows). */
-static PyObject *cclient_sweep_common(CClient *self, PyObject *close_obj, unsigned long handle, PyObject *win_obj) {
-    if (!cclient_open(self)) return NULL;
-    PyArrayObject *close = NULL, *win = combos_from_windows(win_obj);
+/* sweep(close, windows) or, with a handle, sweep_handle(handle, windows) -> (pnl, trades); with a fee object
+ * (None: the default fee) protocol 2's SWEEP_STATS / SWEEP_HANDLE_STATS -> (pnl, trades, stats), stats a
+ * STATS_DTYPE array the C client writes in place. */
+static PyObject *cclient_sweep_common(CClient *self, PyObject *close_obj, unsigned long handle, PyObject *win_obj,
+                                      PyObject *fee_obj) {
+    double fee;
+    int has_fee;
+    if (!cclient_open(self) || (fee_obj && !fee_arg(fee_obj, &fee, &has_fee))) return NULL;
+    PyArrayObject *close = NULL, *win = combos_from_windows(win_obj), *stats = NULL;
     if (!win || (close_obj && !(close = as_close(close_obj)))) {
         Py_XDECREF(win);
         return NULL;
@@ -921,19 +1013,27 @@ static PyObject *cclient_sweep_common(CClient *self, PyObject *close_obj, unsign
     PyObject *out = NULL;
     if (!res) {
         PyErr_NoMemory();
-    } else {
+    } else if (!fee_obj || (stats = new_stats_array(1, &n))) {
         hs_error err;
         hs_status st;
         const hs_windows *combos = PyArray_DATA(win);
         const double *px = close ? PyArray_DATA(close) : NULL;
         size_t n_bars = close ? (size_t)PyArray_DIM(close, 0) : 0;
+        hs_stats *sp = stats ? PyArray_DATA(stats) : NULL;
         Py_BEGIN_ALLOW_THREADS
-        st = close ? hs_client_sweep(self->c, px, n_bars, combos, (size_t)n, res, &err)
-                   : hs_client_sweep_handle(self->c, (uint32_t)handle, combos, (size_t)n, res, &err);
+        if (!fee_obj) st = close ? hs_client_sweep(self->c, px, n_bars, combos, (size_t)n, res, &err)
+                                 : hs_client_sweep_handle(self->c, (uint32_t)handle, combos, (size_t)n, res, &err);
+        else st = close ? hs_client_sweep_stats(self->c, px, n_bars, combos, (size_t)n, fee, res, sp, &err)
+                        : hs_client_sweep_handle_stats(self->c, (uint32_t)handle, combos, (size_t)n, fee, res, sp, &err);
         Py_END_ALLOW_THREADS
         out = st == HS_OK ? results_tuple(res, n) : raise_status(st, &err);
+        if (out && stats) {
+            PyObject *triple = Py_BuildValue("(OOO)", PyTuple_GET_ITEM(out, 0), PyTuple_GET_ITEM(out, 1), (PyObject *)stats);
+            Py_SETREF(out, triple);
+        }
     }
     free(res);
+    Py_XDECREF(stats);
     Py_XDECREF(close);
     Py_DECREF(win);
     return out;
@@ -942,14 +1042,22 @@ static PyObject *cclient_sweep_common(CClient *self, PyObject *close_obj, unsign
 static PyObject *cclient_sweep(CClient *self, PyObject *args) {
     PyObject *close, *win;
     if (!PyArg_ParseTuple(args, "OO:sweep", &close, &win)) return NULL;
-    return cclient_sweep_common(self, close, 0, win);
+    return cclient_sweep_common(self, close, 0, win, NULL);
 }
 
 static PyObject *cclient_sweep_handle(CClient *self, PyObject *args) {
     unsigned long handle;
     PyObject *win;
     if (!PyArg_ParseTuple(args, "kO:sweep_handle", &handle, &win)) return NULL;
-    return cclient_sweep_common(self, NULL, handle, win);
+    return cclient_sweep_common(self, NULL, handle, win, NULL);
+}
+
+/* Protocol 2: sweep_stats(close, 0, windows, fee) or, close None, on `handle`. */
+static PyObject *cclient_sweep_stats(CClient *self, PyObject *args) {
+    PyObject *close_obj, *win_obj, *fee_obj;
+    unsigned long handle;
+    if (!PyArg_ParseTuple(args, "OkOO:sweep_stats", &close_obj, &handle, &win_obj, &fee_obj)) return NULL;
+    return cclient_sweep_common(self, close_obj == Py_None ? NULL : close_obj, handle, win_obj, fee_obj);
 }
 
 static PyObject *cclient_echo(CClient *self, PyObject *args) {
@@ -1039,10 +1147,16 @@ static PyObject *cclient_auth(CClient *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* live_open(handle, windows, stats=False, fee=None): with stats, a protocol-2 session (LIVE_OPEN_STATS,
+ * the fee, None: the default) whose appends carry the statistics (live_append(..., True)). */
 static PyObject *cclient_live_open(CClient *self, PyObject *args) {
     unsigned long handle;
-    PyObject *win_obj;
-    if (!PyArg_ParseTuple(args, "kO:live_open", &handle, &win_obj) || !cclient_open(self)) return NULL;
+    PyObject *win_obj, *fee_obj = Py_None;
+    double fee;
+    int has_fee, with_stats = 0;
+    if (!PyArg_ParseTuple(args, "kO|pO:live_open", &handle, &win_obj, &with_stats, &fee_obj) || !cclient_open(self) ||
+        !fee_arg(fee_obj, &fee, &has_fee))
+        return NULL;
     PyArrayObject *win = combos_from_windows(win_obj);
     if (!win) return NULL;
     hs_error err;
@@ -1051,7 +1165,8 @@ static PyObject *cclient_live_open(CClient *self, PyObject *args) {
     const hs_windows *combos = PyArray_DATA(win);
     size_t n = (size_t)PyArray_DIM(win, 0);
     Py_BEGIN_ALLOW_THREADS
-    st = hs_client_live_open(self->c, (uint32_t)handle, combos, n, &session, &err);
+    if (with_stats) st = hs_client_live_open_stats(self->c, (uint32_t)handle, combos, n, fee, &session, &err);
+    else st = hs_client_live_open(self->c, (uint32_t)handle, combos, n, &session, &err);
     Py_END_ALLOW_THREADS
     Py_DECREF(win);
     return st == HS_OK ? PyLong_FromUnsignedLong(session) : raise_status(st, &err);
@@ -1062,7 +1177,9 @@ static PyObject *cclient_live_append(CClient *self, PyObject *args) {
     unsigned long session;
     PyObject *bars_obj;
     Py_ssize_t m;
-    if (!PyArg_ParseTuple(args, "kOn:live_append", &session, &bars_obj, &m) || !cclient_open(self)) return NULL;
+    int with_stats = 0;
+    if (!PyArg_ParseTuple(args, "kOn|p:live_append", &session, &bars_obj, &m, &with_stats) || !cclient_open(self))
+        return NULL;
     PyArrayObject *bars = as_close(bars_obj);
     if (!bars) return NULL;
     npy_intp n = m;
@@ -1070,8 +1187,9 @@ static PyObject *cclient_live_append(CClient *self, PyObject *args) {
     PyArrayObject *trades = pnl ? (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64) : NULL;
     PyArrayObject *pos = trades ? (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT8) : NULL;
     PyArrayObject *crossed = pos ? (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_BOOL) : NULL;
+    PyArrayObject *stats = crossed && with_stats ? new_stats_array(1, &n) : NULL;
     PyObject *out = NULL;
-    if (crossed) {
+    if (crossed && (stats || !with_stats)) {
         hs_error err;
         hs_status st;
         const double *px = PyArray_DATA(bars);
@@ -1080,18 +1198,21 @@ static PyObject *cclient_live_append(CClient *self, PyObject *args) {
         int64_t *t = PyArray_DATA(trades);
         int8_t *q = PyArray_DATA(pos);
         uint8_t *x = PyArray_DATA(crossed); /* numpy bool is one byte, 0 or 1: the wire's crossed */
+        hs_stats *sp = stats ? PyArray_DATA(stats) : NULL;
         Py_BEGIN_ALLOW_THREADS
-        st = hs_client_live_append(self->c, (uint32_t)session, px, k, (size_t)m, p, t, q, x, &err);
+        st = with_stats ? hs_client_live_append_stats(self->c, (uint32_t)session, px, k, (size_t)m, p, t, q, x, sp, &err)
+                        : hs_client_live_append(self->c, (uint32_t)session, px, k, (size_t)m, p, t, q, x, &err);
         Py_END_ALLOW_THREADS
-        if (st == HS_OK) {
-            out = Py_BuildValue("(NNNN)", pnl, trades, pos, crossed);
-            pnl = trades = pos = crossed = NULL; /* "N" steals them, on failure too: never decref them again */
-        } else {
+        if (st != HS_OK) {
             raise_status(st, &err);
+        } else if (with_stats) {
+            out = Py_BuildValue("(OOOOO)", pnl, trades, pos, crossed, stats);
+        } else {
+            out = Py_BuildValue("(OOOO)", pnl, trades, pos, crossed);
         }
     }
     Py_DECREF(bars);
-    Py_XDECREF(pnl), Py_XDECREF(trades), Py_XDECREF(pos), Py_XDECREF(crossed);
+    Py_XDECREF(pnl), Py_XDECREF(trades), Py_XDECREF(pos), Py_XDECREF(crossed), Py_XDECREF(stats);
     return out;
 }
 
@@ -1108,12 +1229,14 @@ static PyObject *cclient_set_timeout(CClient *self, PyObject *arg) {
 
 static PyMethodDef cclient_methods[] = {
     {"set_timeout", (PyCFunction)cclient_set_timeout, METH_O, "set_timeout($self, ms, /)\n--\n\nEach later round trip's limit"},
-    {"live_open", (PyCFunction)cclient_live_open, METH_VARARGS, "live_open($self, handle, windows, /)\n--\n\n-> session"},
+    {"live_open", (PyCFunction)cclient_live_open, METH_VARARGS, "live_open($self, handle, windows, stats=False, fee=None, /)\n--\n\n-> session"},
     {"live_append", (PyCFunction)cclient_live_append, METH_VARARGS,
-     "live_append($self, session, bars, n_combos, /)\n--\n\n-> (pnl, trades, position, crossed)"},
+     "live_append($self, session, bars, n_combos, stats=False, /)\n--\n\n-> (pnl, trades, position, crossed[, stats])"},
     {"live_close", (PyCFunction)cclient_live_close, METH_O, "live_close($self, session, /)\n--\n\nClose a live session."},
     {"sweep", (PyCFunction)cclient_sweep, METH_VARARGS, "sweep($self, close, windows, /)\n--\n\n-> (pnl, trades)"},
     {"sweep_handle", (PyCFunction)cclient_sweep_handle, METH_VARARGS, "sweep_handle($self, handle, windows, /)\n--\n\n-> (pnl, trades)"},
+    {"sweep_stats", (PyCFunction)cclient_sweep_stats, METH_VARARGS,
+     "sweep_stats($self, close, handle, windows, fee, /)\n--\n\n-> (pnl, trades, stats): protocol 2 (close None: on the handle)"},
     {"echo", (PyCFunction)cclient_echo, METH_VARARGS, "echo($self, close, out, /)\n--\n\n-> out"},
     {"load", (PyCFunction)cclient_load, METH_O, "load($self, close, /)\n--\n\n-> handle"},
     {"free", (PyCFunction)cclient_free, METH_O, "free($self, handle, /)\n--\n\nFree a loaded series."},
@@ -1137,20 +1260,24 @@ static PyTypeObject CClientType = {
 /* ---- many series (docs/universe.md) ----------------------------------------------------------- */
 
 PyDoc_STRVAR(sweep_many_doc,
-             "_sweep_many($module, closes, windows, variant=None, isa=None, threads=0, progress=None, /)\n"
+             "_sweep_many($module, closes, windows, variant=None, isa=None, threads=0, progress=None, fee=None, /)\n"
              "--\n"
              "\n"
-             "-> (pnl, trades, errors).  "
+             "-> (pnl, trades, errors, stats).  "
              "hs_sweep_many over a sequence of 1-D float64 series and one (n, 6) windows array: pnl and trades\n"
              "are (len(closes), n) arrays; errors[s] is None or the library's message for a series that failed\n"
-             "(its rows are NaN / -1).  progress(done, total), when given, is called every ~50 ms.\n"
+             "(its rows are NaN / -1, its statistics zero); stats is a (len(closes), n) STATS_DTYPE array.\n"
+             "progress(done, total), when given, is called every ~50 ms.\n"
              "hmasweep.sweep_many() is the public form.");
 
 static PyObject *py_sweep_many(PyObject *self, PyObject *args) {
-    PyObject *closes_obj, *windows_obj, *report = Py_None;
+    PyObject *closes_obj, *windows_obj, *report = Py_None, *fee_obj = Py_None;
     const char *variant = NULL, *isa = NULL;
-    int threads = 0;
-    if (!PyArg_ParseTuple(args, "OO|zziO", &closes_obj, &windows_obj, &variant, &isa, &threads, &report)) return NULL;
+    int threads = 0, has_fee;
+    double fee;
+    if (!PyArg_ParseTuple(args, "OO|zziOO", &closes_obj, &windows_obj, &variant, &isa, &threads, &report, &fee_obj))
+        return NULL;
+    if (!fee_arg(fee_obj, &fee, &has_fee)) return NULL;
     if (report != Py_None && !PyCallable_Check(report)) {
         PyErr_SetString(PyExc_TypeError, "progress must be a callable(done, total) or None");
         return NULL;
@@ -1158,7 +1285,7 @@ static PyObject *py_sweep_many(PyObject *self, PyObject *args) {
     PyObject *seq = PySequence_Fast(closes_obj, "closes must be a sequence of 1-D float64 series");
     if (!seq) return NULL;
     Py_ssize_t n_series = PySequence_Fast_GET_SIZE(seq);
-    PyArrayObject *windows = combos_from_windows(windows_obj), **arrays = NULL, *pnl = NULL, *trades = NULL;
+    PyArrayObject *windows = combos_from_windows(windows_obj), **arrays = NULL, *pnl = NULL, *trades = NULL, *stats = NULL;
     hs_series_ref *refs = NULL;
     hs_result *rows = NULL;
     hs_error *errs = NULL, err;
@@ -1176,12 +1303,13 @@ static PyObject *py_sweep_many(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
+    if (!(stats = new_stats_array(2, dims))) goto done; /* hs_sweep_many's layout: [s * n_combos + c] */
     for (Py_ssize_t s = 0; s < n_series; s++) {
         if (!(arrays[s] = as_close(PySequence_Fast_GET_ITEM(seq, s)))) goto done;
         refs[s] = (hs_series_ref){NULL, PyArray_DATA(arrays[s]), (size_t)PyArray_DIM(arrays[s], 0)};
     }
     hs_sweep_options opt = {.variant = resolve_variant(variant ? variant : "best"), .isa = isa, .threads = threads,
-                            .struct_size = sizeof opt};
+                            .struct_size = sizeof opt, .stats = PyArray_DATA(stats), .fee = fee, .has_fee = has_fee};
     poll_state ps;
     poll_attach(&opt, &ps, report == Py_None ? NULL : report);
     const hs_windows *combos = PyArray_DATA(windows);
@@ -1203,17 +1331,71 @@ static PyObject *py_sweep_many(PyObject *self, PyObject *args) {
         if (!e) goto done;
         PyList_SET_ITEM(errors, s, e);
     }
-    result = Py_BuildValue("(NNN)", (PyObject *)pnl, (PyObject *)trades, errors);
-    if (result) pnl = trades = NULL, errors = NULL;
+    result = Py_BuildValue("(NNNN)", (PyObject *)pnl, (PyObject *)trades, errors, (PyObject *)stats);
+    if (result) pnl = trades = stats = NULL, errors = NULL;
 done:
     for (Py_ssize_t s = 0; arrays && s < n_series; s++) Py_XDECREF(arrays[s]);
     free(arrays), free(refs), free(rows), free(errs), free(status);
     Py_XDECREF(windows);
     Py_XDECREF(pnl);
     Py_XDECREF(trades);
+    Py_XDECREF(stats);
     Py_XDECREF(errors);
     Py_DECREF(seq);
     return result;
+}
+
+/* ---- derived statistics ----------------------------------------------------------------------- */
+
+PyDoc_STRVAR(derive_doc,
+             "_derive($module, pnl, trades, stats, bars, /)\n"
+             "--\n"
+             "\n"
+             "-> (win_rate, profit_factor, mean_trade, std_trade, sharpe, exposure), float64 arrays shaped as pnl:\n"
+             "the library's hs_stats_derive per combo (docs/spec.md §8), so every front end derives the same bits.");
+
+static PyObject *py_derive(PyObject *self, PyObject *args) {
+    PyObject *pnl_obj, *trades_obj, *stats_obj;
+    Py_ssize_t bars;
+    if (!PyArg_ParseTuple(args, "OOOn:_derive", &pnl_obj, &trades_obj, &stats_obj, &bars)) return NULL;
+    if (bars < 0) {
+        PyErr_SetString(PyExc_ValueError, "bars must be >= 0");
+        return NULL;
+    }
+    PyArrayObject *pnl = (PyArrayObject *)PyArray_FROM_OTF(pnl_obj, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    PyArrayObject *trades = pnl ? as_int64(trades_obj, "trades") : NULL;
+    Py_XINCREF(stats_descr);
+    PyArrayObject *stats = trades ? (PyArrayObject *)PyArray_FromAny(stats_obj, stats_descr, 0, 0, NPY_ARRAY_IN_ARRAY, NULL)
+                                  : NULL;
+    if (!trades) Py_XDECREF(stats_descr);
+    PyObject *out = NULL;
+    PyArrayObject *cols[6] = {NULL};
+    if (!stats) goto done;
+    npy_intp n = PyArray_SIZE(pnl);
+    if (PyArray_SIZE(trades) != n || PyArray_SIZE(stats) != n) {
+        PyErr_SetString(PyExc_ValueError, "pnl, trades and stats must have one entry per combo each");
+        goto done;
+    }
+    for (int k = 0; k < 6; k++)
+        if (!(cols[k] = (PyArrayObject *)PyArray_SimpleNew(PyArray_NDIM(pnl), PyArray_DIMS(pnl), NPY_DOUBLE))) goto done;
+    const double *p = PyArray_DATA(pnl);
+    const int64_t *t = PyArray_DATA(trades);
+    const hs_stats *st = PyArray_DATA(stats);
+    for (npy_intp c = 0; c < n; c++) {
+        hs_result r = {p[c], t[c]};
+        hs_derived d;
+        hs_stats_derive(&r, &st[c], (size_t)bars, &d);
+        double v[6] = {d.win_rate, d.profit_factor, d.mean_trade, d.std_trade, d.sharpe, d.exposure};
+        for (int k = 0; k < 6; k++) ((double *)PyArray_DATA(cols[k]))[c] = v[k];
+    }
+    out = Py_BuildValue("(NNNNNN)", cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]);
+    if (out) memset(cols, 0, sizeof cols);
+done:
+    for (int k = 0; k < 6; k++) Py_XDECREF(cols[k]);
+    Py_XDECREF(pnl);
+    Py_XDECREF(trades);
+    Py_XDECREF(stats);
+    return out;
 }
 
 /* ---- module ----------------------------------------------------------------------------------- */
@@ -1228,6 +1410,7 @@ static PyMethodDef methods[] = {
     {"read_series", py_read_series, METH_O, read_series_doc},
     {"_c_sweep_loop", py_c_sweep_loop, METH_VARARGS, c_sweep_loop_doc},
     {"_sweep_many", py_sweep_many, METH_VARARGS, sweep_many_doc},
+    {"_derive", py_derive, METH_VARARGS, derive_doc},
     {"_set_interruptible", py_set_interruptible, METH_O,
      "_set_interruptible($module, on, /)\n--\n\nTurn the Ctrl-C hook on or off (to measure its cost); returns the old setting."},
     {"_trade_log", py_trade_log, METH_VARARGS, trade_log_doc},
@@ -1251,11 +1434,13 @@ PyMODINIT_FUNC PyInit__core(void) {
         goto fail;
     }
     SweepResult = PyStructSequence_NewType(&result_desc);
+    if (make_stats_descr(m) < 0) goto fail;
     if (!SweepResult || add_result_methods(SweepResult) < 0 ||
         PyModule_AddObject(m, "SweepResult", (PyObject *)SweepResult) < 0)
         goto fail;
     Py_INCREF(SweepResult); /* the module took one reference; the sweep function keeps its own */
     if (PyModule_AddIntConstant(m, "TRADE_RECORD_SIZE", (long)sizeof(hs_trade)) < 0) goto fail;
+    if (PyModule_AddObject(m, "DEFAULT_FEE", PyFloat_FromDouble(HS_DEFAULT_FEE)) < 0) goto fail;
     return m;
 fail:
     Py_DECREF(m);

@@ -150,7 +150,7 @@ def test_serve(server, transport):
     local = hmasweep.sweep(close, variant="unchecked")
     with Client(url, timeout=60) as c:
         hello = c.hello()
-        assert hello["protocol_version"] == 1 and "unchecked" in hello["variants"]
+        assert hello["protocol_version"] == 2 and "unchecked" in hello["variants"]
         r = c.sweep(close)
         assert r.pnl.tobytes() == local.pnl.tobytes()
         np.testing.assert_array_equal(r.trades, local.trades)
@@ -391,3 +391,44 @@ def test_from_socket_to_serve_stdio(cli, golden):
             proc.kill()
             proc.wait()
         proc.stderr.close()
+
+
+@pytest.mark.parametrize("transport", ["unix", "tcp", "shm"])
+def test_stats_every_transport(server, transport):
+    """Protocol 2 (docs/protocol.md "Version 2"): the fee in, the six statistics out, bit for bit what the
+    in-process sweep gives, by SWEEP_STATS, SWEEP_HANDLE_STATS and a LIVE_OPEN_STATS session after every
+    append; a bad fee is the server's error 2 naming it; op 0 still gives no statistics."""
+    url = _urls(server[1])[transport]
+    close = hmasweep.series(seed=4, bars=4000)
+    lengths = [6, 9, 31]
+    with Client(url, timeout=60) as c:
+        for fee in (None, 0.0, 0.004):
+            remote, local = c.sweep(close, lengths, fee=fee, stats=True), hmasweep.sweep(close, lengths, fee=fee)
+            assert remote.stats.tobytes() == local.stats.tobytes() and remote.pnl.tobytes() == local.pnl.tobytes()
+            np.testing.assert_array_equal(remote.trades, local.trades)
+            assert remote.fee == local.fee and remote.bars == 4000
+            assert remote.to_frame().equals(local.to_frame())
+        assert c.sweep(close, lengths).stats is None  # op 0: docs/spec.md §6's reply, no statistics
+        h = c.load(close[:3000])
+        by_handle = c.sweep_handle(h, lengths, fee=0.002)
+        assert by_handle.stats.tobytes() == hmasweep.sweep(close[:3000], lengths, fee=0.002).stats.tobytes()
+        session = c.live_open(h, lengths, fee=0.002)
+        for k in range(3000, 4000, 333):
+            pnl, trades, position, crossed, stats = c.live_append(session, close[k:k + 333])
+            ref = hmasweep.sweep(close[:k + 333], lengths, fee=0.002)
+            assert stats.tobytes() == ref.stats.tobytes() and pnl.tobytes() == ref.pnl.tobytes()
+        plain = c.live_open(h, lengths)
+        assert len(c.live_append(plain, close[3000:3010])) == 4  # a v1 session keeps v1's reply
+        for bad in (-0.5, 1.0, float("nan"), float("inf")):
+            with pytest.raises(ServerError, match=r"fee = .*must be a finite fraction") as e:
+                c.sweep(close, [6], fee=bad)
+            assert e.value.code == 2
+        assert c.sweep(close, [6], fee=0.0).trades[0] == c.sweep(close, [6]).trades[0]  # still usable
+
+
+def test_stats_refused_by_a_v1_server(wire_client):
+    """A server that answers HELLO with protocol 1 gets no stats request: the Client names the version."""
+    c, _ = wire_client
+    c._protocol = 1  # what hello() would have set against a version-1 server
+    with pytest.raises(ServerError, match="speaks wire protocol version 1: the fee and the statistics need version 2"):
+        c.sweep(hmasweep.series(bars=500), [6], stats=True)

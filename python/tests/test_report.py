@@ -24,7 +24,7 @@ def close():
 @pytest.fixture(scope="module")
 def page(close, tmp_path_factory):
     path = tmp_path_factory.mktemp("report") / "sweep.html"
-    text = hs.report(close, str(path), lengths=LENGTHS)
+    text = hs.report(close, str(path), lengths=LENGTHS, stat="pnl")  # the page opens on pnl
     assert path.read_text(encoding="utf-8") == text
     return text
 
@@ -43,17 +43,18 @@ def test_page_is_self_contained(page):
 def test_stat_against_l_is_the_sweep(page, close):
     r = hs.sweep(close, LENGTHS)
     data, layout = report_page.figure(page, 1)
-    line = report_page.trace(data, "pnl")  # no statistics in the result: the page opens on pnl
+    line = report_page.trace(data, "pnl")  # stat="pnl": the page opens on pnl
     assert np.array_equal(report_page.values(line["x"]), r.lengths)
     assert np.array_equal(report_page.values(line["y"]), r.pnl)  # JSON floats round-trip: bit for bit
     best = int(np.argmax(r.pnl))
     star = report_page.trace(data, "chosen combo")
     assert list(report_page.values(star["x"])) == [r.lengths[best]]
     labels = [b["label"] for b in layout["updatemenus"][0]["buttons"]]
-    assert labels == ["pnl", "trades"]
-    # the menu's "trades" button carries the trade counts
-    trades_y = layout["updatemenus"][0]["buttons"][1]["args"][0]["y"][0]
-    assert np.array_equal(np.array(trades_y), r.trades)
+    assert labels == list(hs.STATISTICS)  # pnl, trades, SPEC §8's six and the derived ones
+    # the menu's "trades" and "wins" buttons carry the trade counts and the winning trades
+    for name, want in (("trades", r.trades), ("wins", r.wins)):
+        y = layout["updatemenus"][0]["buttons"][labels.index(name)]["args"][0]["y"][0]
+        assert np.array_equal(np.array(y), want)
     data2, _ = report_page.figure(page, 2)
     assert np.array_equal(report_page.values(report_page.trace(data2, "pnl (pp)")["y"]), r.pnl)
     assert np.array_equal(report_page.values(report_page.trace(data2, "trades")["y"]), r.trades)
@@ -83,8 +84,20 @@ def test_combo_figure_is_the_trade_log_and_equity(page, close):
     assert "Chosen combo: L = %d (best by pnl), %d trades" % (length, len(log)) in page
 
 
+def test_default_stat_is_sharpe(close):
+    """A result of hmasweep.sweep() carries the statistics (docs/python.md "Statistics"): the page opens on
+    the per-trade Sharpe, and chooses the combo by it."""
+    r = hs.sweep(close, LENGTHS)
+    sharpe = hs.statistic(r, "sharpe")
+    page = hs.report(r, None, close=close)
+    best = int(np.nanargmax(sharpe))
+    assert "Chosen combo: L = %d (best by sharpe)" % r.lengths[best] in page
+    data, _ = report_page.figure(page, 1)
+    assert np.array_equal(report_page.values(report_page.trace(data, "sharpe")["y"]), sharpe)
+
+
 def test_given_combo_and_span(close):
-    page = hs.report(close, None, lengths=LENGTHS, length=38, span=(1000, 2999), title="t<&>")
+    page = hs.report(close, None, lengths=LENGTHS, length=38, span=(1000, 2999), title="t<&>", stat="pnl")
     data, _ = report_page.figure(page, 3)
     price = report_page.trace(data, "close")
     assert price["x0"] == 1000 and np.array_equal(report_page.values(price["y"]), close[1000:3000])
@@ -94,7 +107,7 @@ def test_given_combo_and_span(close):
     assert 0 < shown == int(inside.sum()) < len(log)
     assert "<title>t&lt;&amp;&gt;</title>" in page and "L = 38 (given)" in page
     r = hs.sweep(close, LENGTHS)
-    same = hs.report(r, None, close=close, combo=3, span=(1000, 2999), title="t<&>")
+    same = hs.report(r, None, close=close, combo=3, span=(1000, 2999), title="t<&>", stat="pnl")
     assert same == page  # combo index 3 is L = 38; a result gives the same page as the series
 
 
@@ -104,7 +117,7 @@ def test_bad_arguments(close):
         hs.report(r, None)
     with pytest.raises(ValueError, match="give the series once"):
         hs.report(close, None, close=close)
-    with pytest.raises(ValueError, match=r"stat 'sharpee' is not in this result; it has: pnl, trades"):
+    with pytest.raises(ValueError, match=r"stat 'sharpee' is not in this result; it has: pnl, trades, wins, "):
         hs.report(r, None, close=close, stat="sharpee")
     with pytest.raises(ValueError, match=r"combo = 6 is not a combo index: need 0 <= combo < 6"):
         hs.report(r, None, close=close, combo=6)

@@ -65,9 +65,9 @@ def test_every_builtin_has_a_text_signature():
     missing = [b.__qualname__ for b in builtins if not getattr(b, "__text_signature__", None)]
     assert not missing, missing
     assert str(inspect.signature(hmasweep.sweep)) == \
-        "(close, lengths=None, *, windows=None, hma=None, hma3=None, variant='best', isa=None, threads=0)"
+        "(close, lengths=None, *, windows=None, hma=None, hma3=None, fee=None, variant='best', isa=None, threads=0)"
     assert list(inspect.signature(hmasweep.series).parameters) == ["seed", "bars", "vol", "start"]
-    assert str(inspect.signature(_core._sweep_many)) == "(closes, windows, variant=None, isa=None, threads=0, progress=None, /)"
+    assert str(inspect.signature(_core._sweep_many)) == "(closes, windows, variant=None, isa=None, threads=0, progress=None, fee=None, /)"
 
 
 def test_python_functions_are_annotated():

@@ -3,13 +3,16 @@
 `hmasweep run` from `hmasweep serve`, over every transport (Unix socket, TCP loopback, shared memory, stdin/stdout):
 the golden run (tests/golden/default_run.json, made by `hmasweep run`) and other gate data sets, through
 op 0 (the study's frame) and through LOAD + SWEEP on a handle; echo returns the series verbatim; HELLO
-reports protocol 1.
+reports protocol 1 to a version-1 client, byte for byte as before, and 2 to a version-2 client.
+Version 2 (docs/protocol.md): op 10 with a fee gives `hmasweep run --fee`'s trades, PnL and six statistics
+bit for bit; a bad fee, and op 10 on a connection whose HELLO said version 1, get error 2 naming them.
 
 usage: test_conformance.py SOURCE_DIR path/to/hmasweep [emulator prefix...]"""
 import json, os, struct, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wire_client import Checks, Conn, Server, frame, gen_series, load_frame, raw, results, run_json, stdio_call, sweep_handle_frame
+from wire_client import (STATS_FIELDS, Checks, Conn, Server, frame, gen_series, load_frame, raw, results, run_json,
+                         stats_frame, stats_results, stdio_call, sweep_handle_frame)
 
 src, cli = sys.argv[1], sys.argv[2:]
 check = Checks()
@@ -32,6 +35,46 @@ for args in (["--bars", "3000", "--seed", "5", "--lengths", "2,3,4,5,9,31,200"],
              ["--bars", "64", "--seed", "1", "--lengths", "2,7,21,64"]):
     other.append((" ".join(args), gen_series(cli, *args[:-2]), run_json(cli, *args)["combos"]))
 
+# Version 2's reference: `hmasweep run --fee X --format json`, whose combos carry the six statistics.
+fee_runs = []
+for fee in ("0.0009", "0", "0.0037"):
+    args = ["--bars", "3000", "--seed", "5", "--lengths", "2,3,4,5,9,31,200", "--fee", fee]
+    fee_runs.append((float(fee), run_json(cli, *args)["combos"]))
+fee_close = gen_series(cli, "--bars", "3000", "--seed", "5")
+
+
+def same_stats(body, combos, what):
+    pnl, trades, st = stats_results(body, len(combos))
+    check(trades == [c["trades"] for c in combos], what + ": trades differ from `hmasweep run --fee`")
+    check(struct.pack("<%dd" % len(pnl), *pnl) == struct.pack("<%dd" % len(combos), *[c["pnl"] for c in combos]),
+          what + ": PnL not bit-identical to `hmasweep run --fee`")
+    for name in STATS_FIELDS:
+        kind = "q" if name in ("wins", "bars_held") else "d"
+        got = struct.pack("<%d%s" % (len(combos), kind), *st[name])
+        check(got == struct.pack("<%d%s" % (len(combos), kind), *[c[name] for c in combos]),
+              f"{what}: {name} not bit-identical to `hmasweep run --fee`")
+
+
+def check_version_2(c, kind):
+    code, body = c.call(raw(2, "I", 2))
+    check(code is None and struct.unpack_from("<I", body)[0] == 2, kind + ": HELLO(2) answers protocol 2")
+    for fee, combos in fee_runs:
+        code, body = c.call(stats_frame(fee_close, [g["windows"] for g in combos], fee))
+        check(code is None and len(body) == 64 * len(combos), f"{kind}: SWEEP_STATS fee {fee}: {body if code else ''}")
+        if code is None:
+            same_stats(body, combos, f"{kind} op 10 fee {fee}")
+    for bad in (-0.5, 1.0, float("nan"), float("inf")):
+        code, body = c.call(stats_frame(fee_close, [fee_runs[0][1][0]["windows"]], bad))
+        check(code == 2 and "fee = " in body, f"{kind}: fee {bad} -> {code} {body}")
+    # a connection that said HELLO version 1 is an old-protocol path: op 10 is refused, naming it
+    code, body = c.call(raw(2, "I", 1))
+    check(code is None and struct.unpack_from("<I", body)[0] == 1, kind + ": HELLO(1) answers protocol 1")
+    code, body = c.call(stats_frame(fee_close, [fee_runs[0][1][0]["windows"]], 0.0009))
+    check(code == 2 and "needs protocol version 2" in body, f"{kind}: op 10 after HELLO(1) -> {code} {body}")
+    code, body = c.call(frame(0, fee_close, [fee_runs[0][1][0]["windows"]]))
+    check(code is None, kind + ": op 0 still served after the refusal")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     shm_name = "hs_conformance_%d" % os.getpid()
     server = Server(cli, "--unix", os.path.join(tmp, "s.sock"), "--tcp", "127.0.0.1:0", "--shm", shm_name)  # default variant
@@ -42,6 +85,7 @@ with tempfile.TemporaryDirectory() as tmp:
             c = Conn(server.url(kind), timeout=120, relay=relay)
             code, body = c.call(raw(2, "I", 1))
             check(code is None and struct.unpack_from("<I", body)[0] == 1, kind + ": HELLO protocol 1")
+            hello_v1 = body
             # the golden run: every combo over Unix, every 8th over TCP and shm (same bytes, shorter test)
             combos = golden if kind == "unix" else golden[::8]
             code, body = c.call(frame(0, golden_close, [g["windows"] for g in combos]))
@@ -65,6 +109,12 @@ with tempfile.TemporaryDirectory() as tmp:
                     same(body, combos, f"{kind} handle {name}")
                 code, body = c.call(raw(5, "I", handle))
                 check(code is None and body == b"", f"{kind} FREE {name}")
+            c.close()
+            c = Conn(server.url(kind), timeout=120, relay=relay)
+            code, body = c.call(raw(2, "I", 1))  # a fresh connection's v1 HELLO: the same bytes again
+            check(code is None and body == hello_v1 and len(body) == 28 + struct.unpack_from("<I", body, 24)[0],
+                  kind + ": HELLO(1) reply byte for byte the v1 layout")
+            check_version_2(c, kind)
             c.close()
     finally:
         rc, err = server.stop()

@@ -102,7 +102,7 @@ static void check_basics(const char *url) {
     uint32_t version = 0, max_frame = 0;
     uint64_t max_work = 0;
     char variants[256];
-    CHECK(hs_client_hello(c, &version, variants, sizeof variants, &max_frame, &max_work, &err) == HS_OK && version == 1 &&
+    CHECK(hs_client_hello(c, &version, variants, sizeof variants, &max_frame, &max_work, &err) == HS_OK && version == 2 &&
               max_frame > 0 && strstr(variants, "unchecked"),
           "%s HELLO: %s", url, err.msg);
     hs_result got[N_FREE];
@@ -131,6 +131,65 @@ static void check_basics(const char *url) {
           "%s NaN: '%s'", url, err.msg);
     CHECK(hs_client_sweep(c, series, BARS, free_windows, 2, got, &err) == HS_OK && same_results(got, reference, 2),
           "%s usable after errors: %s", url, err.msg);
+    hs_client_close(c);
+}
+
+/* Protocol 2 (docs/protocol.md "Version 2"): a fee in, the six statistics out, each bit for bit what
+ * hs_sweep gives in process with that fee, by SWEEP_STATS, SWEEP_HANDLE_STATS and a LIVE_OPEN_STATS
+ * session after every append (against hs_sweep over the bars so far); a bad fee is error 2 naming it. */
+static int same_stats(const hs_stats *a, const hs_stats *b, size_t n) { return memcmp(a, b, n * sizeof *a) == 0; }
+
+static void check_stats(const char *url) {
+    hs_client *c;
+    hs_error err;
+    CHECK(hs_client_connect(url, 10000, &c, &err) == HS_OK, "connect %s: %s", url, err.msg);
+    if (failures) return;
+    const double fees[3] = {HS_DEFAULT_FEE, 0.0, 0.005};
+    for (int f = 0; f < 3; f++) {
+        hs_result want[N_FREE], got[N_FREE];
+        hs_stats want_s[N_FREE], got_s[N_FREE];
+        hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+        opt.variant = "unchecked", opt.stats = want_s, opt.fee = fees[f], opt.has_fee = 1;
+        CHECK(hs_sweep(series, BARS, free_windows, N_FREE, want, &opt, &err) == HS_OK, "reference: %s", err.msg);
+        CHECK(hs_client_sweep_stats(c, series, BARS, free_windows, N_FREE, fees[f], got, got_s, &err) == HS_OK &&
+                  same_results(got, want, N_FREE) && same_stats(got_s, want_s, N_FREE),
+              "%s SWEEP_STATS fee %g: %s", url, fees[f], err.msg);
+        uint32_t h = 0;
+        memset(got_s, 0, sizeof got_s);
+        CHECK(hs_client_load(c, series, BARS, &h, &err) == HS_OK &&
+                  hs_client_sweep_handle_stats(c, h, free_windows, N_FREE, fees[f], got, got_s, &err) == HS_OK &&
+                  same_results(got, want, N_FREE) && same_stats(got_s, want_s, N_FREE) && hs_client_free(c, h, &err) == HS_OK,
+              "%s SWEEP_HANDLE_STATS fee %g: %s", url, fees[f], err.msg);
+    }
+    /* live: a history of BARS - 40 bars and the free windows but the last (whose w0 is BARS: a live
+     * session needs its windows to fit the history), then appends of 1..3 bars; the statistics after
+     * each = a batch sweep's */
+    enum { NS = N_FREE - 1 };
+    uint32_t h = 0, session = 0;
+    CHECK(hs_client_load(c, series, BARS - 40, &h, &err) == HS_OK &&
+              hs_client_live_open_stats(c, h, free_windows, NS, 0.002, &session, &err) == HS_OK,
+          "%s LIVE_OPEN_STATS: %s", url, err.msg);
+    for (size_t end = BARS - 40, k = 1; !failures && end + k <= BARS; end += k, k = k % 3 + 1) {
+        double pnl[NS];
+        int64_t trades[NS];
+        hs_stats got_s[NS], want_s[NS];
+        hs_result want[NS];
+        hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+        opt.variant = "unchecked", opt.stats = want_s, opt.fee = 0.002, opt.has_fee = 1;
+        CHECK(hs_sweep(series, end + k, free_windows, NS, want, &opt, &err) == HS_OK, "reference: %s", err.msg);
+        CHECK(hs_client_live_append_stats(c, session, series + end, k, NS, pnl, trades, NULL, NULL, got_s, &err) ==
+                      HS_OK &&
+                  same_stats(got_s, want_s, NS),
+              "%s LIVE_APPEND (stats) at %zu bars: %s", url, end + k, err.msg);
+        for (size_t i = 0; i < NS; i++)
+            CHECK(memcmp(&pnl[i], &want[i].pnl, 8) == 0 && trades[i] == want[i].trades, "%s live pnl combo %zu", url, i);
+    }
+    hs_result got[1];
+    const double bad_fees[3] = {-0.25, 1.0, 0.0 / 0.0};
+    for (int f = 0; f < 3; f++)
+        CHECK(hs_client_sweep_stats(c, series, BARS, free_windows, 1, bad_fees[f], got, NULL, &err) == HS_ERR_USAGE &&
+                  hs_client_last_error(c) == 2 && strstr(err.msg, "fee = "),
+              "%s bad fee %g: %d '%s'", url, bad_fees[f], hs_client_last_error(c), err.msg);
     hs_client_close(c);
 }
 
@@ -445,6 +504,7 @@ int main(void) {
     check_basics(urls[0]);
     check_basics(urls[1]);
     check_basics(urls[2]);
+    for (int k = 0; k < 3; k++) check_stats(urls[k]);
     check_timeout();
     check_huge_prefix(0);
     check_huge_prefix(1);

@@ -37,6 +37,26 @@ def raw(op, fmt="", *fields, tail=b""):
     return struct.pack("<I", len(body)) + body
 
 
+def stats_frame(close, windows, fee):
+    """docs/protocol.md "Version 2", op 10: [u8 10][u32 n_bars][u32 n_combos][f64 fee][close][windows]."""
+    body = struct.pack("<BIId", 10, len(close), len(windows), fee) + struct.pack("<%dd" % len(close), *close)
+    body += b"".join(struct.pack("<6q", *w) for w in windows)
+    return struct.pack("<I", len(body)) + body
+
+
+STATS_FIELDS = ("wins", "gross_profit", "gross_loss", "sum_sq", "max_drawdown", "bars_held")
+
+
+def stats_results(body, n):
+    """An op 10/11 reply: (pnl, trades, {field: values}) from its eight arrays of n."""
+    pnl, trades = results(body, n)
+    kinds = "qddddq"  # wins i64, four f64, bars_held i64
+    out = {}
+    for k, (name, kind) in enumerate(zip(STATS_FIELDS, kinds)):
+        out[name] = list(struct.unpack_from("<%d%s" % (n, kind), body, 8 * n * (2 + k)))
+    return pnl, trades, out
+
+
 def load_frame(close):
     return raw(3, "I", len(close), tail=struct.pack("<%dd" % len(close), *close))
 
