@@ -3,8 +3,8 @@
  *   bit 0 clear: the rest is a checkpoint file (bit 1 set: a valid header is put in front, so mutations
  *     reach the records).  hs_checkpoint_load must accept it or refuse it with a message; every accepted
  *     symbol has its rows (or its error); nothing leaks, crashes or reads out of bounds.
- *   bit 0 set: the rest describes up to 4 results (status, bars, three (pnl bits, trades) or an error of
- *     any bytes, control bytes and invalid UTF-8 included), written with hs_checkpoint_write_record and
+ *   bit 0 set: the rest describes up to 4 results (status, bars, three (pnl bits, trades, the six
+ *     statistics' bits) or an error of any bytes, control bytes and invalid UTF-8 included), written with hs_checkpoint_write_record and
  *     read back: every one accepted, equal bit for bit, its error text byte for byte (the escaping round
  *     trip of universe/universe.c).
  * hs:fuzz-links hmasweep_universe
@@ -86,13 +86,19 @@ static void round_trip(const uint8_t *p, const uint8_t *end) {
         r->n_bars = bars;
         r->status = (hs_status)(status % 5);
         if (r->status == HS_OK) {
-            r->rows = malloc(N_COMBOS * sizeof *r->rows);
+            if (!hs_symbol_alloc_rows(r, N_COMBOS)) abort();
+            hs_stats *st = hs_symbol_stats(r, N_COMBOS);
             for (size_t c = 0; c < N_COMBOS; c++) {
-                uint32_t trades = 0;
-                take(&p, end, &r->rows[c].pnl, sizeof r->rows[c].pnl);
+                uint32_t trades = 0, wins = 0, held = 0;
+                double *f[5] = {&r->rows[c].pnl, &st[c].gross_profit, &st[c].gross_loss, &st[c].sum_sq, &st[c].max_drawdown};
                 take(&p, end, &trades, sizeof trades);
-                if (isnan(r->rows[c].pnl)) r->rows[c].pnl = 0; /* a sweep's PnL is never NaN; %a does not keep payloads */
-                r->rows[c].trades = trades;
+                take(&p, end, &wins, sizeof wins);
+                take(&p, end, &held, sizeof held);
+                for (int k = 0; k < 5; k++) {
+                    take(&p, end, f[k], sizeof *f[k]);
+                    if (isnan(*f[k])) *f[k] = 0; /* a sweep's figures are never NaN; %a does not keep payloads */
+                }
+                r->rows[c].trades = trades, st[c].wins = wins, st[c].bars_held = held;
             }
         } else {
             char text[sizeof(hs_error)] = {0};
@@ -117,7 +123,8 @@ static void round_trip(const uint8_t *p, const uint8_t *end) {
         if (!done[i] != !(a->rows || a->error)) abort();
         if (!done[i]) continue;
         if (a->status != b->status || a->n_bars != b->n_bars) abort();
-        if (a->status == HS_OK ? memcmp(a->rows, b->rows, N_COMBOS * sizeof *a->rows) != 0 : strcmp(a->error, b->error) != 0)
+        if (a->status == HS_OK ? memcmp(a->rows, b->rows, N_COMBOS * HS_SYMBOL_COMBO_BYTES) != 0
+                               : strcmp(a->error, b->error) != 0)
             abort();
     }
     free(buf);

@@ -1,6 +1,8 @@
 /* Checkpoint file (checkpoint.h).  Format, one line each:
- *   hmasweep-mpi checkpoint v2 <n_symbols> <n_combos> <run hash, 16 hex>
- *   R <index> <status> <n_bars> <pnl %a>:<trades> ... | <error, escaped> #<checksum, 16 hex>
+ *   hmasweep-mpi checkpoint v3 <n_symbols> <n_combos> <run hash, 16 hex>
+ *   R <index> <status> <n_bars> <combo> ... | <error, escaped> #<checksum, 16 hex>
+ * where a combo is <pnl %a>:<trades>:<wins>:<gross_profit %a>:<gross_loss %a>:<sum_sq %a>:<max_drawdown %a>:
+ * <bars_held>: its result and its six statistics (docs/spec.md §8).  v2 (pnl:trades only) is refused.
  * The checksum is FNV-1a 64 seeded with the run hash, over the record's text before " #".  FNV-1a is a
  * checksum against damage and mix-ups, not a signature: anyone who can edit the file can recompute it.
  * A single changed byte always changes it (each step is a bijection of the state), and records of
@@ -13,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,9 @@
 #include <unistd.h>
 
 #define FNV_OFFSET 14695981039346656037ull
+/* v3: each combo carries the six statistics.  A change of the record's text bumps it. */
+#define CHECKPOINT_VERSION 3
+#define CHECKPOINT_VERSION_STR "3"
 #define CHECKSUM_TAIL 18 /* " #" and 16 hex digits */
 #define MAX_ERROR 4096
 
@@ -32,7 +38,7 @@ static unsigned long long fnv1a(unsigned long long h, const void *data, size_t l
 static unsigned long long fnv1a_str(unsigned long long h, const char *s) { return fnv1a(h, s, strlen(s) + 1); }
 
 unsigned long long hs_checkpoint_hash(const hs_universe *u, const hs_universe_layout *lay, const hs_sweep_options *opt) {
-    unsigned long long h = fnv1a_str(FNV_OFFSET, "hmasweep-mpi checkpoint v2");
+    unsigned long long h = fnv1a_str(FNV_OFFSET, "hmasweep-mpi checkpoint v" CHECKPOINT_VERSION_STR);
     size_t n = hs_universe_count(u);
     h = fnv1a(h, &n, sizeof n);
     for (size_t s = 0; s < n; s++) {
@@ -42,6 +48,11 @@ unsigned long long hs_checkpoint_hash(const hs_universe *u, const hs_universe_la
     h = fnv1a(h, &lay->n_combos, sizeof lay->n_combos);
     h = fnv1a(h, lay->windows, lay->n_combos * sizeof *lay->windows);
     h = fnv1a_str(h, opt && opt->variant ? opt->variant : HS_DEFAULT_VARIANT);
+    /* The fee as the sweep books it (v3): a run with another fee is another run. */
+    double fee = opt && opt->struct_size >= offsetof(hs_sweep_options, has_fee) + sizeof opt->has_fee && opt->has_fee
+                     ? opt->fee
+                     : HS_DEFAULT_FEE;
+    h = fnv1a(h, &fee, sizeof fee);
     return fnv1a_str(h, opt && opt->isa ? opt->isa : "(default)");
 }
 
@@ -59,7 +70,7 @@ __attribute__((format(printf, 2, 3))) static int fail(hs_error *err, const char 
 
 /* ---- writing -------------------------------------------------------------------------------------------- */
 int hs_checkpoint_write_header(FILE *f, size_t n, size_t n_combos, unsigned long long run_hash) {
-    return fprintf(f, "hmasweep-mpi checkpoint v2 %zu %zu %016llx\n", n, n_combos, run_hash) < 0 ? -1 : 0;
+    return fprintf(f, "hmasweep-mpi checkpoint v%d %zu %zu %016llx\n", CHECKPOINT_VERSION, n, n_combos, run_hash) < 0 ? -1 : 0;
 }
 
 int hs_checkpoint_write_record(FILE *f, unsigned long long run_hash, size_t index, const hs_symbol_result *r,
@@ -69,8 +80,11 @@ int hs_checkpoint_write_record(FILE *f, unsigned long long run_hash, size_t inde
     FILE *m = open_memstream(&buf, &size);
     if (!m) return -1;
     fprintf(m, "R %zu %d %zu", index, (int)r->status, r->n_bars);
-    for (size_t k = 0; r->status == HS_OK && k < n_combos; k++)
-        fprintf(m, " %a:%lld", r->rows[k].pnl, (long long)r->rows[k].trades);
+    const hs_stats *st = r->status == HS_OK ? hs_symbol_stats(r, n_combos) : NULL;
+    for (size_t k = 0; st && k < n_combos; k++)
+        fprintf(m, " %a:%lld:%lld:%a:%a:%a:%a:%lld", r->rows[k].pnl, (long long)r->rows[k].trades,
+                (long long)st[k].wins, st[k].gross_profit, st[k].gross_loss, st[k].sum_sq, st[k].max_drawdown,
+                (long long)st[k].bars_held);
     fputs(" | ", m);
     if (r->status != HS_OK && r->error) {
         size_t need = hs_universe_escape(r->error, NULL, 0);
@@ -96,6 +110,24 @@ static int parse_u64(const char **p, unsigned long long *v) {
     return 0;
 }
 
+/* A hex float (%a) ended by `stop`. */
+static int parse_f64(const char **p, double *v, char stop) {
+    char *end;
+    *v = strtod(*p, &end);
+    if (end == *p || *end != stop) return -1;
+    *p = end + 1;
+    return 0;
+}
+
+/* A non-negative i64 ended by `stop` (or, stop NUL, by anything). */
+static int parse_i64(const char **p, int64_t *v, char stop) {
+    unsigned long long x;
+    if (parse_u64(p, &x) || x > INT64_MAX || (stop && **p != stop)) return -1;
+    if (stop) ++*p;
+    *v = (int64_t)x;
+    return 0;
+}
+
 static int take(const char **p, const char *word) {
     size_t len = strlen(word);
     if (strncmp(*p, word, len)) return -1;
@@ -106,23 +138,23 @@ static int take(const char **p, const char *word) {
 /* The text of one record (before " #") into r (rows and error allocated here) and *index.  0 or -1. */
 static int parse_record(const char *body, size_t n, size_t n_combos, hs_symbol_result *r, size_t *index) {
     const char *p = body;
-    unsigned long long idx, status, bars, trades;
+    unsigned long long idx, status, bars;
     if (take(&p, "R ") || parse_u64(&p, &idx) || idx >= n || take(&p, " ") || parse_u64(&p, &status) ||
         status > HS_ERR_ISA || take(&p, " ") || parse_u64(&p, &bars))
         return -1;
     *index = (size_t)idx;
     r->status = (hs_status)status, r->n_bars = (size_t)bars;
     if (r->status == HS_OK) {
-        r->rows = malloc((n_combos ? n_combos : 1) * sizeof *r->rows);
-        if (!r->rows) return -1;
+        if (!hs_symbol_alloc_rows(r, n_combos)) return -1;
+        hs_stats *st = hs_symbol_stats(r, n_combos);
         for (size_t c = 0; c < n_combos; c++) {
-            char *end;
-            if (take(&p, " ")) return -1;
-            r->rows[c].pnl = strtod(p, &end);
-            if (end == p || *end != ':') return -1;
-            p = end + 1;
-            if (parse_u64(&p, &trades) || trades > INT64_MAX) return -1;
-            r->rows[c].trades = (int64_t)trades;
+            hs_result *x = &r->rows[c];
+            hs_stats *s = &st[c];
+            if (take(&p, " ") || parse_f64(&p, &x->pnl, ':') || parse_i64(&p, &x->trades, ':') ||
+                parse_i64(&p, &s->wins, ':') || parse_f64(&p, &s->gross_profit, ':') ||
+                parse_f64(&p, &s->gross_loss, ':') || parse_f64(&p, &s->sum_sq, ':') ||
+                parse_f64(&p, &s->max_drawdown, ':') || parse_i64(&p, &s->bars_held, 0))
+                return -1;
         }
     }
     if (take(&p, " | ")) return -1;
@@ -135,7 +167,7 @@ static int parse_record(const char *body, size_t n, size_t n_combos, hs_symbol_r
 static int same_result(const hs_symbol_result *a, const hs_symbol_result *b, size_t n_combos) {
     if (a->status != b->status || a->n_bars != b->n_bars) return 0;
     if (a->status != HS_OK) return !strcmp(a->error, b->error);
-    return !memcmp(a->rows, b->rows, n_combos * sizeof *a->rows);
+    return !memcmp(a->rows, b->rows, n_combos * HS_SYMBOL_COMBO_BYTES);
 }
 
 static int check_header(const char *line, const char *name, size_t n, size_t n_combos, unsigned long long run_hash,
@@ -146,16 +178,17 @@ static int check_header(const char *line, const char *name, size_t n, size_t n_c
     char tail;
     if (sscanf(line, "hmasweep-mpi checkpoint v%d", &version) != 1)
         return fail(err, "%s: not a hmasweep-mpi checkpoint", name);
-    if (version != 2)
-        return fail(err, "%s: checkpoint v%d (this hmasweep-mpi reads v2, whose records carry checksums): remove it "
-                         "and run again",
-                    name, version);
-    if (sscanf(line, "hmasweep-mpi checkpoint v2 %zu %zu %16llx%c", &want_n, &want_combos, &hash, &tail) != 4 ||
+    if (version != CHECKPOINT_VERSION)
+        return fail(err, "%s: checkpoint v%d (this hmasweep-mpi reads v%d, whose records carry checksums and the six "
+                         "statistics): remove it and run again",
+                    name, version, CHECKPOINT_VERSION);
+    if (sscanf(line, "hmasweep-mpi checkpoint v" CHECKPOINT_VERSION_STR " %zu %zu %16llx%c", &want_n, &want_combos,
+               &hash, &tail) != 4 ||
         tail != '\n')
         return fail(err, "%s: damaged header line", name);
     if (want_n != n || want_combos != n_combos || hash != run_hash)
         return fail(err,
-                    "%s: checkpoint of a different run (symbols, paths, grid, variant or ISA changed since it was "
+                    "%s: checkpoint of a different run (symbols, paths, grid, fee, variant or ISA changed since it was "
                     "written): refused; remove it to start again",
                     name);
     return 0;

@@ -2,7 +2,7 @@
  * so a killed run resumes with --resume and recomputes nothing recorded.  Results are written as hex
  * floats (%a), so a resumed run's rows are bit-identical to an uninterrupted one.
  *
- * Nothing in it is trusted (issue 20, item 6): the header carries a hash of the run (symbols, paths,
+ * Nothing in it is trusted (issue 20, item 6): the header carries a hash of the run (symbols, paths, fee,
  * windows, variant and ISA asked for), and every record a checksum over its text seeded with that hash,
  * so a changed digit, a record of another run or of another symbol does not verify.  On --resume a record
  * that does not verify, that cannot be read, or whose copies disagree is refused with a message naming

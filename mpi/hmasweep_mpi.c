@@ -25,7 +25,8 @@ enum { TAG_TASK = 1, TAG_RESULT = 2 };
 #define NO_TASK UINT64_MAX
 #define TASK_PATH_MAX 4096
 
-/* What a worker sends back: this header, then n_combos hs_result (ranks share one architecture). */
+/* What a worker sends back: this header, then the symbol's block of n_combos hs_result and their n_combos
+ * hs_stats (universe.h; ranks share one architecture). */
 typedef struct {
     uint64_t index, n_bars;
     int32_t status;
@@ -58,14 +59,14 @@ static void send_result(uint64_t index, const hs_symbol_result *r, size_t n_comb
     memcpy(buf, &h, sizeof h);
     size_t len = sizeof h;
     if (r->status == HS_OK && index != NO_TASK) {
-        memcpy(buf + len, r->rows, n_combos * sizeof *r->rows);
-        len += n_combos * sizeof *r->rows;
+        memcpy(buf + len, r->rows, n_combos * HS_SYMBOL_COMBO_BYTES);
+        len += n_combos * HS_SYMBOL_COMBO_BYTES;
     }
     MPI_Send(buf, (int)len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
 }
 
 static void worker(const hs_universe_layout *lay, const hs_sweep_options *opt) {
-    char *buf = malloc(sizeof(result_header) + lay->n_combos * sizeof(hs_result));
+    char *buf = malloc(sizeof(result_header) + lay->n_combos * HS_SYMBOL_COMBO_BYTES);
     task *t = malloc(sizeof *t);
     hs_symbol_result r = {0};
     long done = 0, limit = fail_after();
@@ -152,13 +153,12 @@ static void store_result(coordinator *co, const char *buf) {
         hs_symbol_fail(r, r->status, h.error);
         return;
     }
-    r->rows = malloc(co->lay->n_combos * sizeof *r->rows + 1);
-    if (r->rows) memcpy(r->rows, buf + sizeof h, co->lay->n_combos * sizeof *r->rows);
+    if (hs_symbol_alloc_rows(r, co->lay->n_combos)) memcpy(r->rows, buf + sizeof h, co->lay->n_combos * HS_SYMBOL_COMBO_BYTES);
     else hs_symbol_fail(r, HS_ERR_NOMEM, "rank 0: out of memory for the rows");
 }
 
 static int coordinate(coordinator *co, int ranks) {
-    size_t len = sizeof(result_header) + co->lay->n_combos * sizeof(hs_result), next = next_pending(co, 0);
+    size_t len = sizeof(result_header) + co->lay->n_combos * HS_SYMBOL_COMBO_BYTES, next = next_pending(co, 0);
     char *buf = malloc(len);
     task *t = malloc(sizeof *t);
     int active = ranks - 1, rc = 0;

@@ -15,6 +15,7 @@ const char *const hs_universe_usage =
     "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default " CLI_DEFAULT_GRID ")\n"
     "  --lengths A,B,...   explicit lengths (each >= 2)\n"
     "  --variant NAME --isa NAME --threads N   as for one series\n"
+    "  --fee X             the round-trip cost, a fraction 0 <= X < 1 (default 0.0009; docs/spec.md §8)\n"
     "  --format FMT        table (default), csv or jsonl: one row per (symbol, combo), an error row per bad\n"
     "                      symbol; the per-symbol summary follows a table, or goes to stderr\n"
     "  --output FILE       write the rows there instead of stdout; rows are flushed as symbols finish\n"
@@ -46,6 +47,23 @@ static int option(int argc, char **argv, int *i, const char *name, const char **
     return 1;
 }
 
+/* --fee X: one number, checked by the library (hs_check_fee), with the CLI's messages. */
+static int fee_option(int argc, char **argv, int *i, hs_universe_args *a, hs_status *st, hs_error *err) {
+    const char *v = NULL;
+    if (!option(argc, argv, i, "--fee", &v, st, err)) return 0;
+    if (*st != HS_OK) return 1;
+    char *end;
+    double fee = strtod(v, &end);
+    hs_error why;
+    if (!*v || *end)
+        *st = usage(err, "--fee needs a number: the round-trip cost as a fraction, 0 <= fee < 1 (got '%s')", v);
+    else if (hs_check_fee(fee, &why) != HS_OK)
+        *st = usage(err, "--fee '%s': %s", v, why.msg);
+    else
+        a->sweep.fee = fee, a->sweep.has_fee = 1;
+    return 1;
+}
+
 static hs_status parse_one(int argc, char **argv, int *i, int mpi, hs_universe_args *a, const char **grid,
                            const char **lengths, hs_error *err) {
     const char *v = NULL;
@@ -58,6 +76,7 @@ static hs_status parse_one(int argc, char **argv, int *i, int mpi, hs_universe_a
     else if (option(argc, argv, i, "--output", &v, &st, err)) a->output = v;
     else if (option(argc, argv, i, "--variant", &v, &st, err)) a->sweep.variant = v;
     else if (option(argc, argv, i, "--isa", &v, &st, err)) a->sweep.isa = v;
+    else if (fee_option(argc, argv, i, a, &st, err)) (void)0;
     else if (option(argc, argv, i, "--threads", &v, &st, err)) {
         if (st == HS_OK && (!cli_parse_i64(v, &n) || n < 1 || n > 4096))
             st = usage(err, "--threads needs an integer between 1 and 4096");
@@ -73,6 +92,7 @@ static hs_status parse_one(int argc, char **argv, int *i, int mpi, hs_universe_a
 
 hs_status hs_universe_parse(int argc, char **argv, int mpi, hs_universe_args *a, hs_error *err) {
     memset(a, 0, sizeof *a);
+    a->sweep = (hs_sweep_options)HS_SWEEP_OPTIONS_INIT;
     a->format = "table";
     a->progress = -1;
     const char *grid = NULL, *lengths = NULL;

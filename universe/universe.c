@@ -154,15 +154,28 @@ double *hs_universe_read(const char *path, hs_symbol_result *r) {
     return close;
 }
 
+hs_result *hs_symbol_alloc_rows(hs_symbol_result *r, size_t n_combos) {
+    _Static_assert(sizeof(hs_result) % _Alignof(hs_stats) == 0, "the statistics follow the rows aligned");
+    return r->rows = malloc((n_combos ? n_combos : 1) * HS_SYMBOL_COMBO_BYTES);
+}
+
+/* opt with the statistics going to `stats` (a copy: the caller's options stay as they are). */
+static hs_sweep_options with_stats(const hs_sweep_options *opt, hs_stats *stats) {
+    hs_sweep_options o = *opt;
+    o.struct_size = sizeof o;
+    o.stats = stats;
+    return o;
+}
+
 void hs_universe_sweep_one(const double *close, const hs_universe_layout *lay, const hs_sweep_options *opt,
                            hs_symbol_result *r) {
     hs_error err;
-    r->rows = malloc((lay->n_combos ? lay->n_combos : 1) * sizeof *r->rows);
-    if (!r->rows) {
+    if (!hs_symbol_alloc_rows(r, lay->n_combos)) {
         hs_symbol_fail(r, HS_ERR_NOMEM, "out of memory for the rows");
         return;
     }
-    hs_status st = hs_sweep(close, r->n_bars, lay->windows, lay->n_combos, r->rows, opt, &err);
+    hs_sweep_options o = with_stats(opt, hs_symbol_stats(r, lay->n_combos));
+    hs_status st = hs_sweep(close, r->n_bars, lay->windows, lay->n_combos, r->rows, &o, &err);
     if (st != HS_OK) hs_symbol_fail(r, st, err.msg);
 }
 
@@ -186,21 +199,46 @@ static void put_csv_field(FILE *f, const char *s) {
     fputc('"', f);
 }
 
+/* A float of a row: %.17g (it round-trips); JSON has no inf or NaN, so there they are null. */
+static void put_number(FILE *f, double x, int json) {
+    if (json && !isfinite(x)) fputs("null", f);
+    else fprintf(f, "%.17g", x);
+}
+
+/* The six statistics (docs/spec.md §8) after pnl: csv fields, or jsonl members. */
+static void put_stats(FILE *f, const hs_stats *st, int json) {
+    const char *sep = json ? ", " : ",";
+    fprintf(f, json ? "%s\"wins\": %lld%s\"gross_profit\": " : "%s%lld%s", sep, (long long)st->wins, sep);
+    put_number(f, st->gross_profit, json);
+    fprintf(f, json ? "%s\"gross_loss\": " : "%s", sep);
+    put_number(f, st->gross_loss, json);
+    fprintf(f, json ? "%s\"sum_sq\": " : "%s", sep);
+    put_number(f, st->sum_sq, json);
+    fprintf(f, json ? "%s\"max_drawdown\": " : "%s", sep);
+    put_number(f, st->max_drawdown, json);
+    fprintf(f, json ? "%s\"bars_held\": %lld" : "%s%lld", sep, (long long)st->bars_held);
+}
+
 static void write_row(FILE *f, const char *format, const char *symbol, int64_t length, const hs_windows *w,
-                      const hs_result *r) {
+                      const hs_result *r, const hs_stats *st) {
     const int64_t *x = w->w;
     if (!strcmp(format, "csv")) {
         put_csv_field(f, symbol);
-        fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g,\n", (long long)length, (long long)x[0],
+        fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g", (long long)length, (long long)x[0],
                 (long long)x[1], (long long)x[2], (long long)x[3], (long long)x[4], (long long)x[5],
                 (long long)r->trades, r->pnl);
+        put_stats(f, st, 0);
+        fputs(",\n", f);
     } else if (!strcmp(format, "jsonl")) {
         fputs("{\"symbol\": ", f);
         put_json_string(f, symbol);
         fprintf(f, ", \"length\": %lld, \"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], \"trades\": %lld, "
-                   "\"pnl\": %.17g}\n",
+                   "\"pnl\": ",
                 (long long)length, (long long)x[0], (long long)x[1], (long long)x[2], (long long)x[3],
-                (long long)x[4], (long long)x[5], (long long)r->trades, r->pnl);
+                (long long)x[4], (long long)x[5], (long long)r->trades);
+        put_number(f, r->pnl, 1);
+        put_stats(f, st, 1);
+        fputs("}\n", f);
     } else {
         fprintf(f, "%-16s %6lld %9lld %18.9f\n", symbol, (long long)length, (long long)r->trades, r->pnl);
     }
@@ -209,7 +247,7 @@ static void write_row(FILE *f, const char *format, const char *symbol, int64_t l
 static void write_error_row(FILE *f, const char *format, const char *symbol, const char *error) {
     if (!strcmp(format, "csv")) {
         put_csv_field(f, symbol);
-        fputs(",,,,,,,,,,", f);
+        fputs(",,,,,,,,,,,,,,,,", f); /* length, w0-w5, trades, pnl, the six statistics */
         put_csv_field(f, error);
         fputc('\n', f);
     } else if (!strcmp(format, "jsonl")) {
@@ -228,7 +266,10 @@ int hs_universe_writer_open(hs_universe_writer *w, FILE *out, FILE *summary, con
     w->out = out, w->summary = summary, w->lay = lay;
     w->lines = open_memstream(&w->lines_buf, &w->lines_len);
     if (!w->lines) return -1;
-    if (!strcmp(lay->format, "csv")) fputs("symbol,length,w0,w1,w2,w3,w4,w5,trades,pnl,error\n", out);
+    if (!strcmp(lay->format, "csv"))
+        fputs("symbol,length,w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_sq,max_drawdown,bars_held,"
+              "error\n",
+              out);
     if (!strcmp(lay->format, "table")) fprintf(out, "%-16s %6s %9s %18s\n", "symbol", "L", "trades", "pnl");
     return 0;
 }
@@ -260,8 +301,9 @@ void hs_universe_write_symbol(hs_universe_writer *w, const char *symbol, const h
         w->failed++;
         write_error_row(w->out, w->lay->format, sym, msg);
     } else {
+        const hs_stats *st = hs_symbol_stats(r, w->lay->n_combos);
         for (size_t c = 0; c < w->lay->n_combos; c++)
-            write_row(w->out, w->lay->format, sym, w->lay->lengths[c], &w->lay->windows[c], &r->rows[c]);
+            write_row(w->out, w->lay->format, sym, w->lay->lengths[c], &w->lay->windows[c], &r->rows[c], &st[c]);
     }
     summary_line(w, sym, r, msg);
 }
@@ -336,11 +378,14 @@ static hs_status sweep_chunk(const hs_universe *u, double **close, size_t first,
     for (size_t i = 0; i < n; i++)
         if (close[i]) refs[k] = (hs_series_ref){hs_universe_symbol(u, first + i), close[i], results[i].n_bars},
                       which[k++] = i;
-    hs_result *rows = malloc((k * lay->n_combos > 0 ? k * lay->n_combos : 1) * sizeof *rows);
+    size_t cells = k * lay->n_combos > 0 ? k * lay->n_combos : 1;
+    hs_result *rows = malloc(cells * sizeof *rows);
+    hs_stats *stats = malloc(cells * sizeof *stats);
     hs_status *status = malloc((k ? k : 1) * sizeof *status);
     hs_error *errs = malloc((k ? k : 1) * sizeof *errs);
-    hs_status st = rows && status && errs
-                       ? hs_sweep_many(refs, k, lay->windows, lay->n_combos, rows, status, errs, NULL, opt, err)
+    hs_sweep_options o = with_stats(opt, stats);
+    hs_status st = rows && stats && status && errs
+                       ? hs_sweep_many(refs, k, lay->windows, lay->n_combos, rows, status, errs, NULL, &o, err)
                        : universe_fail(err, HS_ERR_NOMEM, "out of memory for the rows of a chunk");
     for (size_t i = 0; st == HS_OK && i < k; i++) {
         hs_symbol_result *r = &results[which[i]];
@@ -348,11 +393,14 @@ static hs_status sweep_chunk(const hs_universe *u, double **close, size_t first,
             hs_symbol_fail(r, status[i], errs[i].msg);
             continue;
         }
-        r->rows = malloc((lay->n_combos ? lay->n_combos : 1) * sizeof *r->rows);
-        if (!r->rows) hs_symbol_fail(r, HS_ERR_NOMEM, "out of memory for the rows");
-        else memcpy(r->rows, rows + i * lay->n_combos, lay->n_combos * sizeof *r->rows);
+        if (!hs_symbol_alloc_rows(r, lay->n_combos)) {
+            hs_symbol_fail(r, HS_ERR_NOMEM, "out of memory for the rows");
+            continue;
+        }
+        memcpy(r->rows, rows + i * lay->n_combos, lay->n_combos * sizeof *r->rows);
+        memcpy(hs_symbol_stats(r, lay->n_combos), stats + i * lay->n_combos, lay->n_combos * sizeof *stats);
     }
-    free(refs), free(which), free(rows), free(status), free(errs);
+    free(refs), free(which), free(rows), free(stats), free(status), free(errs);
     return st;
 }
 

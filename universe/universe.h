@@ -7,7 +7,8 @@
 
 #include "hmasweep.h"
 
-/* One symbol's outcome.  rows has n_combos entries when status is HS_OK; error is malloc'ed otherwise.
+/* One symbol's outcome.  rows has n_combos entries when status is HS_OK, followed in the same block by
+ * their n_combos statistics (docs/spec.md §8; hs_symbol_stats); error is malloc'ed otherwise.
  * Small on purpose (32 bytes): hmasweep-mpi's rank 0 keeps one per symbol of the universe. */
 typedef struct {
     size_t n_bars;
@@ -15,6 +16,15 @@ typedef struct {
     char *error;
     hs_result *rows;
 } hs_symbol_result;
+
+/* The bytes of one combo in a symbol's block: its result and its statistics. */
+#define HS_SYMBOL_COMBO_BYTES (sizeof(hs_result) + sizeof(hs_stats))
+/* A block for n_combos rows and their statistics into r->rows; NULL when memory ran out. */
+hs_result *hs_symbol_alloc_rows(hs_symbol_result *r, size_t n_combos);
+/* The statistics of r's rows (r->rows must be a block of hs_symbol_alloc_rows). */
+static inline hs_stats *hs_symbol_stats(const hs_symbol_result *r, size_t n_combos) {
+    return (hs_stats *)(void *)(r->rows + n_combos);
+}
 
 /* What the rows are about: the grid, and how to print. */
 typedef struct {

@@ -23,12 +23,12 @@ tamper() {
   python3 - "$tmp/full.ck" "$tmp/$name.ck" <<PY
 import re, struct, sys
 lines = open(sys.argv[1], "rb").read().decode("utf-8").split("\n")[:-1]
-run_hash = int(lines[0].split()[-1], 16) if lines[0].startswith("hmasweep-mpi checkpoint v2") else 0
+run_hash = int(lines[0].split()[-1], 16) if lines[0].startswith("hmasweep-mpi checkpoint v3") else 0
 def fnv(data, h=14695981039346656037):
     for b in data:
         h = ((h ^ b) * 1099511628211) & (2**64 - 1)
     return h
-def sign(body):  # a record with a valid checksum (v2), or bare (v1)
+def sign(body):  # a record with a valid checksum (v3), or bare (v1)
     if not run_hash:
         return body
     return "%s #%016x" % (body, fnv(body.encode(), fnv(struct.pack("<Q", run_hash))))
@@ -54,6 +54,9 @@ check 'cmp -s "$tmp/whole.csv" "$tmp/again.csv" && grep -q "10 from the checkpoi
 # trades + 1000
 tamper trades 'i = ok[1]; lines[i] = re.sub(r":(\d+)", lambda m: ":%d" % (int(m.group(1)) + 1000), lines[i], count=1)'
 check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/trades.csv" && grep -q "does not verify" "$tmp/trades.err"' "trades + 1000: refused and recomputed (exit $rc)"
+# v3: a statistic edited (wins + 1 of the first combo) does not verify either
+tamper wins 'i = ok[3]; lines[i] = re.sub(r"^(R \d+ 0 \d+ [^: ]+:\d+:)(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + 1), lines[i])'
+check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/wins.csv" && grep -q "does not verify" "$tmp/wins.err"' "wins + 1: refused and recomputed (exit $rc)"
 # a record moved to another symbol (its index changed)
 tamper moved 'i = ok[2]; lines[i] = re.sub(r"^R (\d+)", lambda m: "R %d" % ((int(m.group(1)) + 1) % 10), lines[i])'
 check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/moved.csv" && grep -q "does not verify" "$tmp/moved.err"' "a record moved to another symbol: refused (exit $rc)"
@@ -70,12 +73,16 @@ tamper junk 'lines[1:1] = ["R 99999999999999999999 0 1 | #0000000000000000", "R"
 check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/junk.csv" && [[ $(grep -c "unreadable record\|NUL byte" "$tmp/junk.err") -eq 4 ]]' "unreadable lines are refused one by one (exit $rc)"
 # the escaped error record of the file named with a newline round-trips
 check 'grep -q "^R [0-9]* 1 0 .*evil\\\\nFAKE 6 999999 1e9.csv" "$tmp/full.ck" && [[ $(grep -c "^FAKE" "$tmp/full.ck") -eq 0 ]]' "the checkpoint escapes a newline in a path"
-check 'grep -q "^\"evil\\\\nFAKE 6 999999 1e9\",,,,,,,,,,\".*evil\\\\nFAKE" "$tmp/same.csv"' "the resumed error row is the escaped one"
+check 'grep -q "^\"evil\\\\nFAKE 6 999999 1e9\",,,,,,,,,,,,,,,,\".*evil\\\\nFAKE" "$tmp/same.csv"' "the resumed error row is the escaped one"
 # another variant, another ISA: another run
 run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --format csv --variant sliding --checkpoint "$tmp/full.ck" --resume \
   > /dev/null 2> "$tmp/variant.err"
 rc=$?
 check '[[ $rc -ne 0 ]] && grep -q "different run" "$tmp/variant.err"' "resume with another variant is refused (exit $rc): $(head -1 "$tmp/variant.err")"
+run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --format csv --variant unchecked --fee 0.001 --checkpoint "$tmp/full.ck" \
+  --resume > /dev/null 2> "$tmp/fee.err"
+rc=$?
+check '[[ $rc -ne 0 ]] && grep -q "different run" "$tmp/fee.err"' "resume with another fee is refused (exit $rc): $(head -1 "$tmp/fee.err")"
 # a FIFO in the universe (a glob names it; a directory lists regular files only): an error row on 2 ranks
 mkfifo "$tmp/u/zz_pipe.f64"
 run 2 "$mpi_cli" --inputs "$tmp/u/*" "${grid[@]}" --format csv > "$tmp/fifo.csv" 2> "$tmp/fifo.err"

@@ -25,12 +25,22 @@ rc=$?
 check '[[ $rc -eq 1 ]]' "a universe with broken files exits 1 (got $rc)"
 for sym in alpha beta gamma; do
   f=$(ls "$u/$sym".*)
-  "$cli" run --input "$f" "${grid[@]}" --format csv | tail -n +2 | cut -d, -f2-10 > "$tmp/alone.$sym"
-  grep "^\"$sym\"," "$tmp/rows.csv" | cut -d, -f2-10 > "$tmp/many.$sym"
+  # length, windows, trades, pnl and the six statistics (docs/spec.md §8), byte for byte
+  "$cli" run --input "$f" "${grid[@]}" --format csv | tail -n +2 | cut -d, -f2-16 > "$tmp/alone.$sym"
+  grep "^\"$sym\"," "$tmp/rows.csv" | cut -d, -f2-16 > "$tmp/many.$sym"
   check 'cmp -s "$tmp/alone.$sym" "$tmp/many.$sym" && [[ $(wc -l < "$tmp/many.$sym") -eq 12 ]]' \
     "$sym: universe rows differ from the single-series run"
 done
-check 'grep -q "^\"nan\",,,,,,,,,,\".*close\[1\] is NaN" "$tmp/rows.csv"' "NaN file: error row naming close[1]"
+check 'grep -q "^\"nan\",,,,,,,,,,,,,,,,\".*close\[1\] is NaN" "$tmp/rows.csv"' "NaN file: error row naming close[1]"
+# --fee (docs/spec.md §8): every row, statistics included, is the single run's with that fee; a bad fee exits 2
+"$cli" run --inputs "$u" "${grid[@]}" --fee 0.003 --format csv > "$tmp/fee.csv" 2>/dev/null
+"$cli" run --input "$u/beta.csv" "${grid[@]}" --fee 0.003 --format csv | tail -n +2 | cut -d, -f2-16 > "$tmp/alone.fee"
+check 'grep "^\"beta\"," "$tmp/fee.csv" | cut -d, -f2-16 | cmp -s - "$tmp/alone.fee" && ! cmp -s "$tmp/alone.fee" "$tmp/alone.beta"' \
+  "--fee 0.003: universe rows differ from the single-series run with that fee"
+out=$("$cli" run --inputs "$u" "${grid[@]}" --fee 1.5 2>&1 >/dev/null); rc=$?
+check '[[ $rc -eq 2 && $out == *"fee = 1.5"* ]]' "--fee 1.5 for a universe: exit 2 naming it (got $rc: $out)"
+out=$("$cli" run --inputs "$u" "${grid[@]}" --fee abc 2>&1 >/dev/null); rc=$?
+check '[[ $rc -eq 2 && $out == *"--fee needs a number"* ]]' "--fee abc for a universe: exit 2 (got $rc: $out)"
 check 'grep -q "^\"empty\",.*empty" "$tmp/rows.csv"' "empty file: error row"
 check 'grep -q "^\"short\",.*does not fit a series of 100 bars" "$tmp/rows.csv"' "short series: error row"
 check 'grep -q "^\"junk\"," "$tmp/rows.csv"' "junk CSV: error row"
@@ -96,7 +106,7 @@ rows = [next(csv.reader([l])) for l in open(sys.argv[1], encoding="utf-8").read(
 objs = [json.loads(l) for l in open(sys.argv[2], "rb").read().decode("utf-8").split("\n")[:-1]]
 syms = {r[0] for r in rows[1:]}
 want = {"EVIL\\nFAKE 6 999999 1e9", "ansi\\x1b[31mred", "bad\\xffutf8", "ok", "broken\\nFAKE ERROR"}
-print(all(len(r) == 11 for r in rows) and syms == want and {o["symbol"] for o in objs} == want and len(objs) == 9)
+print(all(len(r) == 17 for r in rows) and syms == want and {o["symbol"] for o in objs} == want and len(objs) == 9)
 PY
 )
 check '[[ $lines_ok == True ]]' "csv/jsonl: one record per physical line, valid UTF-8, symbols escaped the same way ($lines_ok)"
