@@ -25,6 +25,17 @@ def _pair(text, what, sep=":"):
     return tuple(_ints(",".join(parts), what))
 
 
+def _axis(hmasweep, text, what, grid_only=False):
+    """A length list: LO:HI:COUNT (trunc(linspace), as --grid) or A,B,... (unless grid_only)."""
+    if ":" in text or grid_only:
+        parts = text.split(":")
+        if len(parts) != 3:
+            raise UsageError("%s '%s': expected LO:HI:COUNT" % (what, text))
+        lo, hi, count = _ints(",".join(parts), what)
+        return hmasweep.grid(lo, hi, count)
+    return _ints(text, what)
+
+
 def _parser():
     p = argparse.ArgumentParser(
         prog=PROG,
@@ -42,11 +53,16 @@ def _parser():
     grid = p.add_argument_group("the sweep")
     grid.add_argument("--grid", metavar="LO:HI:COUNT", help="lengths = trunc(linspace(LO, HI, COUNT)) (default 6:200:80)")
     grid.add_argument("--lengths", metavar="A,B,...", help="explicit lengths (each >= 2)")
+    grid.add_argument("--hma-lengths", metavar="A,B,...|LO:HI:COUNT",
+                      help="with --hma3-lengths: the 2-D grid (SPEC §8), every (HMA length, HMA3 length) pair")
+    grid.add_argument("--hma3-lengths", metavar="C,D,...|LO:HI:COUNT")
+    grid.add_argument("--fee", type=float, help="round-trip cost as a fraction (default 0.0009; SPEC §8)")
     grid.add_argument("--variant", default="best", help="registered variant (default best)")
     page = p.add_argument_group("the page")
     page.add_argument("--stat", help="the statistic the page opens on (default sharpe when the result has "
                                      "statistics, else pnl)")
     page.add_argument("--length", type=int, help="the combo shown with its trades (default: best by --stat)")
+    page.add_argument("--combo-lengths", metavar="LH:L3", help="for a 2-D grid: the combo shown, as its two lengths")
     page.add_argument("--span", metavar="FIRST:LAST", help="the bars the combo figure shows (default all)")
     page.add_argument("--title", help="the page's title")
     return p
@@ -60,20 +76,30 @@ def report_main(argv):
         close = hmasweep.read_series(args.input)
     else:
         close = hmasweep.series(args.seed, args.bars, args.vol, args.start)
-    if args.grid is not None and args.lengths is not None:
-        raise UsageError("give --grid or --lengths, not both")
+    two_d = (args.hma_lengths is not None, args.hma3_lengths is not None)
+    if sum([args.grid is not None, args.lengths is not None, any(two_d)]) > 1:
+        raise UsageError("give one of --grid, --lengths, or --hma-lengths with --hma3-lengths")
+    if any(two_d) and not all(two_d):
+        raise UsageError("the 2-D grid needs both --hma-lengths and --hma3-lengths")
+    kw = {"variant": args.variant}
+    if args.fee is not None:
+        kw["fee"] = args.fee
     lengths = None
     if args.grid is not None:
-        parts = args.grid.split(":")
-        if len(parts) != 3:
-            raise UsageError("--grid '%s': expected LO:HI:COUNT" % args.grid)
-        lo, hi, count = _ints(",".join(parts), "--grid")
-        lengths = hmasweep.grid(lo, hi, count)
+        lengths = _axis(hmasweep, args.grid, "--grid", grid_only=True)
     elif args.lengths is not None:
         lengths = _ints(args.lengths, "--lengths")
-    result = hmasweep.sweep(close, lengths, variant=args.variant)
+    elif all(two_d):
+        kw["hma"] = _axis(hmasweep, args.hma_lengths, "--hma-lengths")
+        kw["hma3"] = _axis(hmasweep, args.hma3_lengths, "--hma3-lengths")
+    result = hmasweep.sweep(close, lengths, **kw)
     span = _pair(args.span, "--span") if args.span is not None else None
-    hmasweep.report(result, args.output, close=close, stat=args.stat, length=args.length, span=span,
+    length = args.length
+    if result.lengths is None and length is not None:
+        raise UsageError("a 2-D grid's combo is --combo-lengths LH:L3, not --length")
+    if args.combo_lengths is not None:
+        length = _pair(args.combo_lengths, "--combo-lengths")
+    hmasweep.report(result, args.output, close=close, stat=args.stat, length=length, span=span,
                     title=args.title)
     print("%s: wrote %s" % (PROG, args.output))
     return 0

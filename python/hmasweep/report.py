@@ -71,6 +71,7 @@ class _Table:
         self.hma: np.ndarray = hma
         self.hma3: np.ndarray = hma3 if hma3 is not None else hma
         self.variant = getattr(result, "variant", None)
+        self.fee = getattr(result, "fee", None)
         self.bars = bars
 
     def _lengths(self, result: Any, frame: Any) -> Tuple[np.ndarray, Optional[np.ndarray]]:
@@ -256,11 +257,13 @@ def _against_l_figure(go: Any, make_subplots: Any, table: _Table, stat: str, cho
 def _combo_figure(go: Any, make_subplots: Any, close: np.ndarray, table: _Table, chosen: int,
                   span: Optional[Tuple[int, int]]) -> Any:
     """Figure 3: the chosen combo's close with entries and exits, above its mark-to-market equity."""
-    from .trades import _equity_values, trade_log
+    from .trades import equity as equity_of, trade_log
 
     windows = table.windows[chosen]
-    log = trade_log(close, windows=windows)
-    equity = _equity_values(close, log)  # == hmasweep.equity(close, windows=...) without a second trade log
+    # the result's own fee (a result from before spec v2 has none: the default)
+    fee = {} if table.fee is None else {"fee": table.fee}
+    log = trade_log(close, windows=windows, **fee)
+    equity = np.asarray(equity_of(close, windows=windows, **fee))
     lo, hi = span if span is not None else (0, close.shape[0] - 1)
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.64, 0.36], vertical_spacing=0.04)
     # x0/dx instead of an x array: the bars are consecutive, and 150,000 of them cost 1.6 MB of page each
@@ -381,8 +384,10 @@ def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: A
         parts.append(fig.to_html(full_html=False, include_plotlyjs=(k == 0), div_id="hs-figure-%d" % (k + 1),
                                  config={"displaylogo": False, "responsive": True}))
     how = "2-D grid" if table.two_d else "1-D grid"
-    meta = ("%d bars, %d combos (%s), variant %s. Chosen combo: %s (%s), %d trades. Hover for values; "
-            "drag to zoom, double-click to reset." % (table.bars, table.n, how, table.variant, table.label(chosen),
+    meta = ("%d bars, %d combos (%s), variant %s%s. Chosen combo: %s (%s), %d trades. Hover for values; "
+            "drag to zoom, double-click to reset." % (table.bars, table.n, how, table.variant,
+                                                       "" if table.fee is None else ", fee %r" % table.fee,
+                                                       table.label(chosen),
                                                        "given" if combo is not None or length is not None
                                                        else "best by " + stat, len(log)))
     page = _PAGE.format(title=html.escape(title or "hmasweep sweep report"), meta=html.escape(meta),

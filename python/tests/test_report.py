@@ -156,7 +156,9 @@ def test_cli_report_writes_the_same_page(cli, close, tmp_path):
 @pytest.mark.parametrize("args, code, message", [
     (["--lengths", "6,x"], 2, "--lengths '6,x': expected comma-separated integers"),
     (["--grid", "6:200"], 2, "--grid '6:200': expected LO:HI:COUNT"),
-    (["--grid", "6:200:8", "--lengths", "6"], 2, "give --grid or --lengths, not both"),
+    (["--grid", "6:200:8", "--lengths", "6"], 2, "give one of --grid, --lengths, or --hma-lengths with --hma3-lengths"),
+    (["--hma-lengths", "6,8"], 2, "the 2-D grid needs both --hma-lengths and --hma3-lengths"),
+    (["--hma-lengths", "6:200", "--hma3-lengths", "6"], 2, "--hma-lengths '6:200': expected LO:HI:COUNT"),
     (["--span", "5"], 2, "--span '5': expected A:B"),
     (["--nonsense"], 2, "unrecognized arguments: --nonsense"),
     (["--bars", "500", "--lengths", "6", "--stat", "nope"], 1, "stat 'nope' is not in this result"),
@@ -218,3 +220,17 @@ def test_2d_heatmap(close):
         hs.report(r, None, close=close, length=(38, 61))
     with pytest.raises(ValueError, match=r"length for a 2-D result is \(hma_length, hma3_length\), got 38"):
         hs.report(r, None, close=close, length=38)
+
+
+def test_menu_order_does_not_follow_the_table(close):
+    # a result whose to_frame() lists trades before pnl (hmasweep's own for a 1-D result without
+    # statistics): the menu still opens with pnl, then trades
+    import types
+
+    pd = pytest.importorskip("pandas", reason="pandas: not importable (pip install pandas)")
+    r = hs.sweep(close, LENGTHS)
+    frame = pd.DataFrame({"length": r.lengths, "trades": r.trades, "pnl": r.pnl})
+    fake = types.SimpleNamespace(pnl=r.pnl, trades=r.trades, windows=r.windows, lengths=r.lengths,
+                                 variant=r.variant, to_frame=lambda: frame)
+    _, layout = report_page.figure(hs.report(fake, None, close=close), 1)
+    assert [b["label"] for b in layout["updatemenus"][0]["buttons"]] == ["pnl", "trades"]
