@@ -220,6 +220,8 @@ def test_2d_heatmap(close):
         hs.report(r, None, close=close, length=(38, 61))
     with pytest.raises(ValueError, match=r"length for a 2-D result is \(hma_length, hma3_length\), got 38"):
         hs.report(r, None, close=close, length=38)
+    # the library's own 2-D grid (sweep(hma=, hma3=)) gives the same page as the grid built from windows
+    assert hs.report(hs.sweep(close, hma=hma, hma3=hma3), None, close=close) == page
 
 
 def test_menu_order_does_not_follow_the_table(close):
