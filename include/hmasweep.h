@@ -261,6 +261,25 @@ HS_API hs_status hs_trade_log(const double *close, size_t n_bars, const hs_windo
 HS_API hs_status hs_trade_log_opt(const double *close, size_t n_bars, const hs_windows *combo, hs_trade *out,
                                   size_t cap, size_t *n_trades, const hs_sweep_options *opt, hs_error *err);
 
+/* ---- the indicators as arrays (docs/library.md "Indicators") ------------------------------------ *
+ * The tier-0 series the kernel walks (docs/spec.md §3–§4), one call each, output aligned with the input:
+ * out[0..n) gets NaN over the look-back (the first hs_*_lookback(...) elements) and the values after it.
+ * They come from the reference variant's own WMA and HMA code, so they equal the kernel's values bit for
+ * bit: the signs of hs_signal are the sweep's decisions, and its sign flips are hs_trade_log's entries.
+ * x[0..n) must be finite (not necessarily positive); every window read must be 1 <= w <= n
+ * (HS_ERR_USAGE naming it); out must hold n doubles.  A look-back is -1 when a window is below 1. */
+HS_API int64_t hs_wma_lookback(int64_t w);
+HS_API hs_status hs_wma(const double *x, size_t n, int64_t w, double *out, hs_error *err);
+/* HMA = WMA(2·WMA(x, w0) − WMA(x, w1), w2) */
+HS_API int64_t hs_hma_lookback(int64_t w0, int64_t w1, int64_t w2);
+HS_API hs_status hs_hma(const double *x, size_t n, int64_t w0, int64_t w1, int64_t w2, double *out, hs_error *err);
+/* HMA3 = WMA((3·WMA(x, w3) − WMA(x, w4)) − WMA(x, w5), w5) */
+HS_API int64_t hs_hma3_lookback(int64_t w3, int64_t w4, int64_t w5);
+HS_API hs_status hs_hma3(const double *x, size_t n, int64_t w3, int64_t w4, int64_t w5, double *out, hs_error *err);
+/* d = HMA3 − HMA over one combo's six windows (hs_windows_from_length, or any six) */
+HS_API int64_t hs_signal_lookback(const hs_windows *win);
+HS_API hs_status hs_signal(const double *x, size_t n, const hs_windows *win, double *out, hs_error *err);
+
 /* ---- live mode (docs/live.md) ------------------------------------------------------------------ *
  * One bar at a time, the same results as the sweep: after every append, each combo's pnl and trades
  * equal hs_sweep (tier 0, bit for bit) over every bar so far.  O(combos × k) per append of k bars, with

@@ -26,6 +26,7 @@ from ._core import (
 from . import _core
 from .client import Client, ServerError
 from .trades import TRADE_DTYPE, equity, trade_log, trades
+from .indicators import hma, hma3, signal, wma
 from .plot import heatmap, plot
 from .report import report
 from .results import STATISTICS, statistic
@@ -42,10 +43,13 @@ __all__ = [
     "equity",
     "grid",
     "heatmap",
+    "hma",
+    "hma3",
     "plot",
     "read_series",
     "report",
     "series",
+    "signal",
     "standard_normal",
     "statistic",
     "sweep",
@@ -54,4 +58,5 @@ __all__ = [
     "trades",
     "variants",
     "windows",
+    "wma",
 ]
