@@ -64,6 +64,7 @@ def _module(name):
 
 # How to tell that a tool is there, for `needs`.
 TOOLS = {"numba": (_module("numba"), "numba is not importable (pip install numba)"),
+         "vectorbt": (_module("vectorbt"), "vectorbt is not importable (pip install vectorbt)"),
          "cargo": (lambda: shutil.which("cargo") is not None, "cargo is not on PATH (https://rustup.rs)"),
          "chromium": (lambda: shutil.which("chromium") is not None or shutil.which("chromium-browser") is not None,
                       "chromium is not on PATH (apt-get install chromium)")}

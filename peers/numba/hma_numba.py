@@ -283,7 +283,9 @@ def parse_lengths(text):
     return out
 
 
-def run(args):
+def prepare(args):
+    """The series, the lengths and their windows from the common options (add_series_arguments), checked:
+    DataError or UsageError.  Shared with the vectorbt peer (peers/vectorbt), so both read one way."""
     if args.repeat < 1:
         raise UsageError("--repeat must be >= 1")
     if args.input:
@@ -295,24 +297,28 @@ def run(args):
             raise UsageError("--seed must be >= 0")
         close = make_close(args.seed, args.bars, args.vol, args.start)
         check_series(close)
-    if args.write_series:
-        close.astype("<f8").tofile(args.write_series)
-
     lengths = parse_lengths(args.lengths) if args.lengths else default_grid()
     wins = [windows_from_length(L) for L in lengths]
     n = close.shape[0]
     for L, w in zip(lengths, wins):
         if max(w) > n:
             raise UsageError("length %d: window %d is longer than the series (%d bars)" % (L, max(w), n))
-    windows = np.ascontiguousarray(np.array(wins, dtype=np.int64).reshape(-1, 6))
+    if not (math.isfinite(args.fee) and 0.0 <= args.fee < 1.0):
+        raise UsageError("--fee %r: the round-trip cost must be a finite fraction with 0 <= fee < 1" % args.fee)
+    return close, lengths, wins, np.ascontiguousarray(np.array(wins, dtype=np.int64).reshape(-1, 6))
+
+
+def run(args):
+    close, lengths, wins, windows = prepare(args)
+    n = close.shape[0]
+    if args.write_series:
+        close.astype("<f8").tofile(args.write_series)
 
     fn = sweep_prange if args.parallel else sweep
     # Compile (and warm up) on a tiny series before timing.
     tiny = make_close(1, 64, 0.0008, 100.0)
     fn(tiny, np.array([windows_from_length(6)], dtype=np.int64), FEE)
 
-    if not (math.isfinite(args.fee) and 0.0 <= args.fee < 1.0):
-        raise UsageError("--fee %r: the round-trip cost must be a finite fraction with 0 <= fee < 1" % args.fee)
     times = []
     pnl = trades = None
     for _ in range(args.repeat):
@@ -334,17 +340,23 @@ def run(args):
                          "trades": int(trades[k]), "pnl": float(pnl[k])}, **stats[k])
                    for k, (L, w) in enumerate(zip(lengths, wins))],
     }
-    text = json.dumps(doc, indent=1)  # json uses float.__repr__: round-trip exact
-    if args.output:
-        with open(args.output, "w") as f:
-            f.write(text + "\n")
-    else:
-        sys.stdout.write(text + "\n")
+    write_json(doc, args.output)
     return 0
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def write_json(doc, path):
+    """The peers' JSON to `path`, or to stdout when path is None (both peers)."""
+    text = json.dumps(doc, indent=1)  # json uses float.__repr__: round-trip exact
+    if path:
+        with open(path, "w") as f:
+            f.write(text + "\n")
+    else:
+        sys.stdout.write(text + "\n")
+
+
+def add_series_arguments(ap):
+    """The options both peers take (this one and peers/vectorbt): the series, the lengths, the fee, the runs,
+    the JSON."""
     ap.add_argument("--input", help="raw little-endian f64 close series (np.fromfile)")
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--bars", type=int, default=150000)
@@ -352,9 +364,14 @@ def main(argv=None):
     ap.add_argument("--start", type=float, default=100.0)
     ap.add_argument("--lengths", help="comma-separated lengths (default: the spec's 80-length grid)")
     ap.add_argument("--fee", type=float, default=FEE, help="round-trip cost, 0 <= fee < 1 (default 0.0009)")
-    ap.add_argument("--parallel", action="store_true", help="prange across combos (numba_prange)")
     ap.add_argument("--repeat", type=int, default=1, help="timed runs; 'seconds' is their median")
     ap.add_argument("--output", help="write the JSON here instead of stdout")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add_series_arguments(ap)
+    ap.add_argument("--parallel", action="store_true", help="prange across combos (numba_prange)")
     ap.add_argument("--write-series", help="also write the series used as raw little-endian f64")
     try:
         args = ap.parse_args(argv)

@@ -9,6 +9,16 @@ import pytest
 SOURCE_DIR = pathlib.Path(os.environ.get("HS_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 
 
+def load_source(relative_path, name):
+    """A module of this repository that is not in the package (a peer), loaded from its file."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, SOURCE_DIR / relative_path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
 @pytest.fixture(scope="session")
 def source_dir():
     return SOURCE_DIR

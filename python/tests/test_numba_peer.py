@@ -1,12 +1,10 @@
 """Agreement with the numba peer (peers/numba/hma_numba.py, written from the spec and the study, not from
 the C code): the same series bytes through both give the same trades and bit-identical PnL."""
-import importlib.util
-
 import numpy as np
 import pytest
 
 import hmasweep
-from conftest import SOURCE_DIR
+from conftest import load_source
 
 try:  # ctest python_numba_peer skips first (tests/skips.allow); this is for a bare pytest run
     import numba  # noqa: F401
@@ -16,10 +14,7 @@ except ImportError:
 
 @pytest.fixture(scope="module")
 def peer():
-    spec = importlib.util.spec_from_file_location("hma_numba", SOURCE_DIR / "peers" / "numba" / "hma_numba.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_source("peers/numba/hma_numba.py", "hma_numba")
 
 
 @pytest.mark.parametrize("seed,bars", [(42, 20000), (2024, 5000)])
