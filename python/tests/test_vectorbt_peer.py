@@ -2,8 +2,13 @@
 the default series (150,000 bars) and grid (80 combos).  vectorbt's Portfolio.from_signals, fed the sign
 flips of the user's numba d, must book every trade ours books: the same count per combo (473,381 in all),
 and per trade the same entry and exit bar, side and prices.  The spec's PnL booked from vectorbt's trades
-equals sweep()'s bit for bit, and at fee 0 vectorbt's winning trades are our winning trades.
+equals sweep()'s bit for bit, and at fee 0 vectorbt's winning trades are our winning trades and equal SPEC §8's
+`wins` statistic (hmasweep run --fee 0).
 ctest python_vectorbt_peer runs this file (skipped without vectorbt: tests/skips.allow)."""
+import hashlib
+import json
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -59,3 +64,16 @@ def test_pnl_and_wins(peer, default_run, golden):
         ours_fee0.append(int((((1.0 + gross) * 1.0 - 1.0) * 100.0 > 0).sum()))  # docs/spec.md §8, fee 0
     assert wins_fee0.tolist() == ours_fee0
     assert sum(ours_fee0) > 0
+
+
+def test_wins_at_fee_0_equal_the_statistic(peer, default_run, cli):
+    """SPEC §8's `wins` at fee 0 (the library's statistic, `hmasweep run --fee 0`, on the same default series)
+    equals vectorbt's winning-trade count (record pnl > 0) for every combo."""
+    close, r, rec = default_run
+    run = json.loads(subprocess.run([cli, "run", "--fee", "0", "--format", "json"], check=True, capture_output=True,
+                                    text=True).stdout)
+    assert run["fee"] == 0 and run["series_sha256"] == hashlib.sha256(close.tobytes()).hexdigest()  # the same bytes
+    assert [c["windows"] for c in run["combos"]] == r.windows.tolist()
+    assert [c["trades"] for c in run["combos"]] == r.trades.tolist()
+    _, _, wins_fee0 = peer.book(rec, len(r.trades))
+    assert [c["wins"] for c in run["combos"]] == wins_fee0.tolist()
