@@ -257,7 +257,11 @@ HS_API hs_status hs_trade_log(const double *close, size_t n_bars, const hs_windo
                               size_t *n_trades, hs_error *err);
 /* The same with options (API 1.2): the fee (opt->has_fee, opt->fee) the trades are booked with, and, when
  * opt->stats is non-NULL, the combo's statistics into opt->stats[0] (hs_sweep's bits for the combo).
- * variant, isa, threads and progress are not read; opt NULL = the defaults. */
+ * opt->progress (and progress_user), when set, is the cancel hook of docs/library.md "Progress and cancel":
+ * called on the calling thread every 4,096 rows of the kernel's passes over the series (done and total
+ * count those rows) and once at the end with done == total; a non-zero answer stops the log within those
+ * rows with HS_ERR_CANCELLED (out[] and *n_trades unspecified).  variant, isa and threads are not read;
+ * opt NULL = the defaults. */
 HS_API hs_status hs_trade_log_opt(const double *close, size_t n_bars, const hs_windows *combo, hs_trade *out,
                                   size_t cap, size_t *n_trades, const hs_sweep_options *opt, hs_error *err);
 

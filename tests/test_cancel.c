@@ -5,7 +5,8 @@
  *     callback runs on the calling thread only, `done` never goes back, and the last call is total/total;
  *   - a callback that answers non-zero stops the sweep: HS_ERR_CANCELLED, a message that says so, and
  *     far fewer combos run than asked (counted by the callback itself);
- *   - a caller whose struct_size ends before the hook is never called back (the extension rule). */
+ *   - a caller whose struct_size ends before the hook is never called back (the extension rule);
+ *   - hs_sweep_many asks inside its 8-combo work units, and hs_trade_log_opt inside its passes. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,30 @@ static void check_variant(const char *variant, int threads, const double *close,
           "%s/%d: %zu combos done at the stop, %zu in the end", variant, threads, stop.last_done, final_done);
 }
 
+/* hs_trade_log_opt's progress: with a callback that never stops, the log of hs_trade_log, asked on this thread
+ * with done never going back and a last call of total/total; a stop gives HS_ERR_CANCELLED at once. */
+static void check_trade_log(void) {
+    hs_windows w;
+    hs_error err;
+    CHECK(hs_windows_from_length(200, &w, &err) == HS_OK, "%s", err.msg);
+    static hs_trade plain[BIG_BARS], hooked[BIG_BARS];
+    size_t n_plain = 0, n_hooked = 0;
+    CHECK(hs_trade_log(big, BIG_BARS, &w, plain, BIG_BARS, &n_plain, &err) == HS_OK, "%s", err.msg);
+    watch wt = {pthread_self(), 0, 0, 0, 0, 0, 0};
+    hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+    opt.progress = on_progress, opt.progress_user = &wt;
+    CHECK(hs_trade_log_opt(big, BIG_BARS, &w, hooked, BIG_BARS, &n_hooked, &opt, &err) == HS_OK, "%s", err.msg);
+    CHECK(n_plain == n_hooked && n_plain > 0 && memcmp(plain, hooked, n_plain * sizeof *plain) == 0,
+          "trade log with a callback: %zu trades, without %zu, or different", n_hooked, n_plain);
+    CHECK(wt.calls > 10 && !wt.wrong_thread && !wt.went_back && wt.last_done == wt.total && wt.total >= BIG_BARS,
+          "trade log progress: %zu calls, last %zu/%zu", wt.calls, wt.last_done, wt.total);
+    watch stop = {pthread_self(), 0, 0, 0, 0, 0, 1};
+    opt.progress_user = &stop;
+    hs_status st = hs_trade_log_opt(big, BIG_BARS, &w, hooked, BIG_BARS, &n_hooked, &opt, &err);
+    CHECK(st == HS_ERR_CANCELLED && strstr(err.msg, "cancelled") && stop.calls == 1,
+          "trade log stop: status %d, '%s', %zu calls", (int)st, err.msg, stop.calls);
+}
+
 static int never_called(void *user, size_t done, size_t total) {
     (void)done, (void)total;
     *(int *)user = 1;
@@ -133,6 +158,9 @@ int main(void) {
         size_t final_done = done_in(err.msg);
         CHECK(stop.calls == 1 && final_done <= stop.last_done + 8u * (unsigned)(threads - 1) && final_done < 3 * COMBOS,
               "sweep_many stop: %zu calls, %zu done at the stop, %zu in the end", stop.calls, stop.last_done, final_done);
+        /* asked inside the first 8-combo unit, after its first combo, not at the unit's end */
+        CHECK(threads != 1 || stop.last_done == 1, "sweep_many/1: first asked after %zu pairs", stop.last_done);
     }
+    check_trade_log();
     return hs_check_summary("test_cancel");
 }

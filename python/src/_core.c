@@ -855,6 +855,8 @@ static PyObject *py_trade_log(PyObject *self, PyObject *args) {
     size_t cap = (size_t)PyArray_DIM(out, 0);
     hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
     opt.fee = fee, opt.has_fee = has_fee;
+    poll_state ps;
+    poll_attach(&opt, &ps, NULL); /* Ctrl-C, as in sweep (poll_python) */
     Py_BEGIN_ALLOW_THREADS
     st = hs_trade_log_opt(px, n_bars, combo, dst, cap, &n_trades, &opt, &err);
     Py_END_ALLOW_THREADS

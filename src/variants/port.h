@@ -21,6 +21,10 @@
  *   PORT_CERTIFY_EPS       for an instrument whose arithmetic is not the reference's (x_recip): the
  *                          error bound eps(w) of its WMAs; the event loop then certifies every sign of d
  *                          (certify.h) and recomputes the ambiguous bars in tier-0 order, so it stays tier 0
+ *   PORT_STOP(scratch, i)  non-zero ends every later loop of the combo before its row i: the trade log's
+ *                          cancel (variants/trades.c), read before each row of every pass; once it says
+ *                          stop, each pass ends before reading anything the stopped one did not write.
+ *                          Default 0: a sweep's combo never stops inside (the constant folds away).
  * so the three variants differ in exactly the one thing each is named for.  Buffers are released where
  * the Rust port drops them (at the end of the function that made them), which is also when numba's
  * reference counts reach zero.
@@ -46,6 +50,9 @@
 #endif
 #ifndef PORT_NAN_COUNT
 #define PORT_NAN_COUNT(n, w) (n)
+#endif
+#ifndef PORT_STOP
+#define PORT_STOP(scratch, i) 0
 #endif
 
 #include "tier0.h"
@@ -82,7 +89,7 @@ static port_slice port_wma(port_slice x, int64_t w, int slot, double *scratch) {
     port_slice out = port_full_nan(slot, n, PORT_NAN_COUNT(n, w), scratch);
     if (!out.p) return out;
     double denom = hs_wma_denom(w);
-    for (int64_t i = w - 1; i < n; i++) {
+    for (int64_t i = w - 1; i < n && !PORT_STOP(scratch, i); i++) {
         double s = 0.0;
         PORT_WEIGHT_STATE;
         PORT_INNER_PRAGMA
@@ -97,7 +104,8 @@ static port_slice port_hma(port_slice close, const hs_windows *win, double *scra
     port_slice full = port_wma(close, win->w[1], PORT_FULL, scratch);
     port_slice raw = port_empty(PORT_RAW, close.len, scratch), hma = {NULL, close.len};
     if (half.p && full.p && raw.p) {
-        for (int64_t i = 0; i < close.len; i++) PORT_AT(raw, i) = hs_hma_raw(PORT_AT(half, i), PORT_AT(full, i));
+        for (int64_t i = 0; i < close.len && !PORT_STOP(scratch, i); i++)
+            PORT_AT(raw, i) = hs_hma_raw(PORT_AT(half, i), PORT_AT(full, i));
         hma = port_wma(raw, win->w[2], PORT_HMA, scratch);
     }
     port_drop(half);
@@ -112,7 +120,7 @@ static port_slice port_hma3(port_slice close, const hs_windows *win, double *scr
     port_slice full = port_wma(close, win->w[5], PORT_FULL3, scratch);
     port_slice raw = port_empty(PORT_RAW3, close.len, scratch), hma3 = {NULL, close.len};
     if (third.p && half.p && full.p && raw.p) {
-        for (int64_t i = 0; i < close.len; i++)
+        for (int64_t i = 0; i < close.len && !PORT_STOP(scratch, i); i++)
             PORT_AT(raw, i) = hs_hma3_raw(PORT_AT(third, i), PORT_AT(half, i), PORT_AT(full, i));
         hma3 = port_wma(raw, win->w[5], PORT_HMA3, scratch);
     }
@@ -142,7 +150,7 @@ static inline hs_outcome port_combo(const double *close_p, size_t n_bars, const 
     int64_t first = (int64_t)hs_first_bars_of(w).start; /* d is NaN before it, by construction */
     double tau = certify_threshold_eps(max_price(close_p, n_bars), w, PORT_CERTIFY_EPS);
 #endif
-    for (int64_t i = 0; i < close.len; i++) {
+    for (int64_t i = 0; i < close.len && !PORT_STOP(scratch, i); i++) {
         double d = PORT_AT(hma3, i) - PORT_AT(hma, i);
 #ifdef PORT_CERTIFY_EPS
         if (i >= first && !certify_sure(d, tau)) d = hma3_tier0_at(close_p, (size_t)i, w) - hma_tier0_at(close_p, (size_t)i, w);
