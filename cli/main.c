@@ -1,6 +1,6 @@
 /* hmasweep — the command line: run a sweep, list the variants, generate a series.
- * Exit status: 0 success, 2 usage error, 1 bad data (or any other failure).  Every error names the
- * problem on stderr. */
+ * Exit status: 0 success, 2 usage error, 1 bad data (or any other failure), 130 stopped by SIGINT.  Every
+ * error names the problem on stderr. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -67,7 +67,9 @@ static const char *const usage_run =
     "                      factor and max drawdown)\n"
     "  --repeat N          run the sweep N times and report the median time\n"
     "  --inputs SPEC       sweep a universe of series instead (`hmasweep run --inputs x --help`)\n"
-    "  --help              this text\n";
+    "  --help              this text\n"
+    "\n"
+    "Ctrl-C (SIGINT) stops the sweep within a combo: nothing is printed, a line on stderr says so, exit 130.\n";
 
 /* usage_run and usage_trades name the synthetic series' defaults as printf fields: HS_DEFAULT_* fill them. */
 static void print_usage_with_defaults(const char *text) {
@@ -333,6 +335,7 @@ static int cmd_run(int argc, char **argv) {
         print_usage_with_defaults(usage_run);
         return 0;
     }
+    cli_catch_sigint();
     const char *variant = o.variant ? o.variant : HS_DEFAULT_VARIANT;
     if (!hs_cli_variant_known(variant))
         return cli_fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
@@ -360,6 +363,7 @@ static int cmd_run(int argc, char **argv) {
     hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
     opt.variant = variant, opt.isa = o.isa, opt.threads = (int)o.threads, opt.report = &ran;
     opt.stats = stats, opt.fee = o.fee, opt.has_fee = o.has_fee;
+    opt.progress = cli_stop_requested; /* Ctrl-C: the sweep stops within a combo (cli_catch_sigint) */
     for (long long k = 0; st == HS_OK && k < o.repeat; k++) {
         double t0 = now_seconds();
         st = hs_sweep(close, n_bars, windows, n_combos, results, &opt, &err);
@@ -380,6 +384,7 @@ static int cmd_run(int argc, char **argv) {
     free(stats);
     free(close);
     free_run_grid(&g);
+    if (st == HS_ERR_CANCELLED) return cli_interrupted_exit("the sweep stopped before its end; nothing was printed");
     return st == HS_OK ? 0 : cli_fail(exit_code_for(st), "%s", err.msg);
 }
 
@@ -492,7 +497,9 @@ static const char *const usage_trades =
     "  --seed N --bars N --vol X --start X   synthetic series (default %u, %u, %g, %g)\n"
     "  --input FILE        read the close series instead (as `run`)\n"
     "  --fee X             round-trip cost as a fraction, 0 <= X < 1 (default 0.0009; as `run`)\n"
-    "  --format FMT        table (default), csv or json\n";
+    "  --format FMT        table (default), csv or json\n"
+    "\n"
+    "Ctrl-C (SIGINT) stops it: nothing is printed, a line on stderr says so, exit 130.\n";
 
 /* Parse exactly six comma-separated windows, each >= 1. */
 static int parse_windows(const char *spec, hs_windows *w) {
@@ -590,8 +597,10 @@ static int cmd_trades(int argc, char **argv) {
     size_t n_bars = 0, n = 0;
     if ((rc = load_series(&o, &close, &n_bars))) return rc;
     hs_trade *t = NULL;
+    cli_catch_sigint();
     hs_sweep_options fee = HS_SWEEP_OPTIONS_INIT;
     fee.fee = o.fee, fee.has_fee = o.has_fee;
+    fee.progress = cli_stop_requested; /* Ctrl-C: the log stops within 4,096 rows (cli_catch_sigint) */
     hs_status st = hs_trade_log_opt(close, n_bars, &w, NULL, 0, &n, &fee, &err);
     if (st == HS_OK && !(t = malloc((n ? n : 1) * sizeof *t))) {
         snprintf(err.msg, sizeof err.msg, "out of memory for %zu trades", n);
@@ -605,6 +614,7 @@ static int cmd_trades(int argc, char **argv) {
     }
     free(t);
     free(close);
+    if (st == HS_ERR_CANCELLED) return cli_interrupted_exit("the trade log stopped before its end; nothing was printed");
     return st == HS_OK ? 0 : cli_fail(exit_code_for(st), "%s", err.msg);
 }
 

@@ -18,6 +18,13 @@
  * pooling's gain was measured at 500 series (reports/universe.md, 6.5×). */
 #define HS_UNIVERSE_CHUNK_BYTES ((size_t)256 << 20)
 #define HS_UNIVERSE_CHUNK_SYMBOLS 1024
+/* Within a chunk, symbols are swept and written in batches of consecutive symbols, each batch's rows
+ * written and flushed as soon as it finishes, so a killed run keeps every symbol it finished (issue 18
+ * §2: a run killed after 40 s kept 0 rows when the rows came per chunk).  A batch ends once it holds
+ * HS_UNIVERSE_BATCH_BARS bars and enough symbols to keep the threads busy (one symbol per 4 threads:
+ * its 80 combos are 10 units of 8); so on 2 threads a series of 131,072 bars or more is a batch alone,
+ * and short series are still pooled by the hundred into one parallel region (the pooling's gain). */
+#define HS_UNIVERSE_BATCH_BARS ((size_t)1 << 17)
 
 /* The library's hs_fail is private; the universe is built on the public API, so it words its own. */
 __attribute__((format(printf, 3, 4))) static hs_status universe_fail(hs_error *err, hs_status st, const char *fmt, ...) {
@@ -404,6 +411,41 @@ static hs_status sweep_chunk(const hs_universe *u, double **close, size_t first,
     return st;
 }
 
+/* Symbols per batch at least: one per 4 threads of the sweep (opt->threads, else the CPUs). */
+static size_t batch_min_symbols(const hs_sweep_options *opt) {
+    long threads = opt && opt->threads > 0 ? opt->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return threads > 4 ? (size_t)(threads + 3) / 4 : 1;
+}
+
+/* The end of the batch that starts at symbol `from` of a chunk of n. */
+static size_t batch_end(const hs_symbol_result *results, size_t from, size_t n, size_t min_symbols) {
+    size_t bars = 0, k = from;
+    while (k < n && (k - from < min_symbols || bars < HS_UNIVERSE_BATCH_BARS)) bars += results[k++].n_bars;
+    return k;
+}
+
+/* Sweep the chunk's symbols [0, n) batch by batch, each batch's rows written and flushed when it ends. */
+static hs_status sweep_and_write(const hs_universe *u, double **close, size_t first, size_t n,
+                                 const hs_universe_layout *lay, const hs_sweep_options *opt, hs_symbol_result *results,
+                                 hs_universe_writer *w, hs_universe_progress *progress, hs_error *err) {
+    hs_status st = HS_OK;
+    for (size_t b = 0, e; st == HS_OK && b < n; b = e) {
+        e = batch_end(results, b, n, batch_min_symbols(opt));
+        size_t bars = 0;
+        if (opt && opt->struct_size >= sizeof *opt && opt->progress && opt->progress(opt->progress_user, 0, 0))
+            return universe_fail(err, HS_ERR_CANCELLED, "stopped by the progress callback");
+        st = sweep_chunk(u, close + b, first + b, e - b, lay, opt, results + b, err);
+        for (size_t i = b; st == HS_OK && i < e; i++) {
+            hs_universe_write_symbol(w, hs_universe_symbol(u, first + i), &results[i]);
+            bars += results[i].n_bars;
+        }
+        if (st == HS_OK && hs_universe_writer_flush(w) != 0)
+            st = universe_fail(err, HS_ERR_DATA, "writing the rows failed: %s", strerror(errno));
+        if (st == HS_OK && progress) hs_universe_progress_add(progress, e - b, bars);
+    }
+    return st;
+}
+
 hs_status hs_universe_run_local(const hs_universe *u, const hs_universe_layout *lay, const hs_sweep_options *opt,
                                 hs_universe_writer *w, hs_universe_progress *progress, hs_error *err) {
     size_t n_symbols = hs_universe_count(u);
@@ -417,15 +459,11 @@ hs_status hs_universe_run_local(const hs_universe *u, const hs_universe_layout *
             bytes += results[n].n_bars * sizeof(double);
             n++;
         }
-        st = sweep_chunk(u, close, first, n, lay, opt, results, err);
+        st = sweep_and_write(u, close, first, n, lay, opt, results, w, progress, err);
         for (size_t i = 0; i < n; i++) {
-            if (st == HS_OK) hs_universe_write_symbol(w, hs_universe_symbol(u, first + i), &results[i]);
             hs_symbol_clear(&results[i]);
             free(close[i]), close[i] = NULL;
         }
-        if (st == HS_OK && hs_universe_writer_flush(w) != 0)
-            st = universe_fail(err, HS_ERR_DATA, "writing the rows failed: %s", strerror(errno));
-        if (progress) hs_universe_progress_add(progress, n, bytes / sizeof(double));
         first += n;
     }
     free(close);

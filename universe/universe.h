@@ -94,8 +94,10 @@ void hs_universe_progress_start(hs_universe_progress *p, FILE *to, size_t total)
 void hs_universe_progress_add(hs_universe_progress *p, size_t symbols, size_t bars);
 void hs_universe_progress_end(hs_universe_progress *p);
 
-/* The whole universe in this process: read in memory-bounded chunks, hs_sweep_many on each chunk, its rows
- * written and flushed before the next chunk is read.  Returns HS_OK unless the request itself was bad or
+/* The whole universe in this process: read in memory-bounded chunks, each swept in batches of consecutive
+ * symbols (a long series alone, short ones pooled: universe.c), one hs_sweep_many per batch, its rows
+ * written and flushed as soon as it finishes.  opt->progress (when struct_size covers it) is also asked
+ * between batches; its stop gives HS_ERR_CANCELLED with every finished symbol written.  Returns HS_OK unless the request itself was bad or
  * a write failed (then err says which). */
 hs_status hs_universe_run_local(const hs_universe *u, const hs_universe_layout *lay, const hs_sweep_options *opt,
                                 hs_universe_writer *w, hs_universe_progress *progress, hs_error *err);
