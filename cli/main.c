@@ -495,7 +495,8 @@ static const char *const usage_trades =
     "  --length L          the combo of length L (L >= 2)\n"
     "  --windows A,...,F   six explicit windows instead (wire order, each >= 1)\n"
     "  --seed N --bars N --vol X --start X   synthetic series (default %u, %u, %g, %g)\n"
-    "  --input FILE        read the close series instead (as `run`)\n"
+    "  --input FILE        read the close series instead (as `run`); a CSV with a date column (named date,\n"
+    "                      time, datetime or timestamp) adds entry_date and exit_date to every trade\n"
     "  --fee X             round-trip cost as a fraction, 0 <= X < 1 (default 0.0009; as `run`)\n"
     "  --format FMT        table (default), csv or json\n"
     "\n"
@@ -521,30 +522,90 @@ static int parse_windows(const char *spec, hs_windows *w) {
     return 0;
 }
 
-static void print_trades(const char *format, const hs_trade *t, size_t n, const hs_windows *w, double pnl) {
+/* ---- the dates of a CSV input (hs_read_series_dates), printed beside the bars ---- */
+/* date[i] points at bar i's label in the block (NULL block: no dates). */
+static const char **date_index(char *block, size_t n_bars) {
+    if (!block) return NULL;
+    const char **date = malloc((n_bars ? n_bars : 1) * sizeof *date);
+    for (size_t i = 0; date && i < n_bars; i++) date[i] = block, block += strlen(block) + 1;
+    return date;
+}
+
+/* A label as a CSV field: quoted (quotes doubled) when it holds a quote, comma or space. */
+static void put_csv_label(const char *s) {
+    if (!strpbrk(s, "\",  ")) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"') putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+/* A label as a JSON string: quote, backslash and control bytes escaped. */
+static void put_json_label(const char *s) {
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') printf("\\%c", c);
+        else if (c < 0x20) printf("\\u%04x", c);
+        else putchar(c);
+    }
+    putchar('"');
+}
+
+static void print_trades_csv(const hs_trade *t, size_t n, const char **date) {
+    printf("trade,entry_bar,exit_bar,side,entry_price,exit_price,pnl%s\n", date ? ",entry_date,exit_date" : "");
+    for (size_t k = 0; k < n; k++) {
+        printf("%zu,%lld,%lld,%d,%.17g,%.17g,%.17g", k, (long long)t[k].entry_bar, (long long)t[k].exit_bar, t[k].side,
+               t[k].entry_price, t[k].exit_price, t[k].pnl);
+        if (date) {
+            putchar(',');
+            put_csv_label(date[t[k].entry_bar]);
+            putchar(',');
+            put_csv_label(date[t[k].exit_bar]);
+        }
+        putchar('\n');
+    }
+}
+
+static void print_trades(const char *format, const hs_trade *t, size_t n, const hs_windows *w, double pnl,
+                         const char **date) {
     if (strcmp(format, "csv") == 0) {
-        printf("trade,entry_bar,exit_bar,side,entry_price,exit_price,pnl\n");
-        for (size_t k = 0; k < n; k++)
-            printf("%zu,%lld,%lld,%d,%.17g,%.17g,%.17g\n", k, (long long)t[k].entry_bar, (long long)t[k].exit_bar,
-                   t[k].side, t[k].entry_price, t[k].exit_price, t[k].pnl);
+        print_trades_csv(t, n, date);
         return;
     }
     if (strcmp(format, "json") == 0) {
         printf("{\"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], \"trades\": %zu, \"pnl\": %.17g, \"log\": [",
                (long long)w->w[0], (long long)w->w[1], (long long)w->w[2], (long long)w->w[3], (long long)w->w[4],
                (long long)w->w[5], n, pnl);
-        for (size_t k = 0; k < n; k++)
+        for (size_t k = 0; k < n; k++) {
             printf("%s\n  {\"entry_bar\": %lld, \"exit_bar\": %lld, \"side\": %d, \"entry_price\": %.17g, "
-                   "\"exit_price\": %.17g, \"pnl\": %.17g}",
+                   "\"exit_price\": %.17g, \"pnl\": %.17g",
                    k ? "," : "", (long long)t[k].entry_bar, (long long)t[k].exit_bar, t[k].side, t[k].entry_price,
                    t[k].exit_price, t[k].pnl);
+            if (date) {
+                fputs(", \"entry_date\": ", stdout);
+                put_json_label(date[t[k].entry_bar]);
+                fputs(", \"exit_date\": ", stdout);
+                put_json_label(date[t[k].exit_bar]);
+            }
+            putchar('}');
+        }
         printf("\n]}\n");
         return;
     }
-    printf("%7s %9s %9s %5s %18s %18s %14s\n", "trade", "entry", "exit", "side", "entry_price", "exit_price", "pnl");
-    for (size_t k = 0; k < n; k++)
-        printf("%7zu %9lld %9lld %5s %18.9f %18.9f %14.9f\n", k, (long long)t[k].entry_bar, (long long)t[k].exit_bar,
+    printf("%7s %9s %9s %5s %18s %18s %14s%s\n", "trade", "entry", "exit", "side", "entry_price", "exit_price", "pnl",
+           date ? "  entry_date  exit_date" : "");
+    for (size_t k = 0; k < n; k++) {
+        printf("%7zu %9lld %9lld %5s %18.9f %18.9f %14.9f", k, (long long)t[k].entry_bar, (long long)t[k].exit_bar,
                t[k].side > 0 ? "long" : "short", t[k].entry_price, t[k].exit_price, t[k].pnl);
+        if (date) printf("  %s  %s", date[t[k].entry_bar], date[t[k].exit_bar]);
+        putchar('\n');
+    }
     printf("%zu trades, PnL %.9f (windows %lld,%lld,%lld,%lld,%lld,%lld)\n", n, pnl, (long long)w->w[0],
            (long long)w->w[1], (long long)w->w[2], (long long)w->w[3], (long long)w->w[4], (long long)w->w[5]);
 }
@@ -594,8 +655,15 @@ static int cmd_trades(int argc, char **argv) {
         return rc;
     }
     double *close = NULL;
+    char *dates = NULL; /* a CSV input's date column, when it has one (hs_read_series_dates) */
     size_t n_bars = 0, n = 0;
-    if ((rc = load_series(&o, &close, &n_bars))) return rc;
+    if (o.input) {
+        hs_status read = hs_read_series_dates(o.input, NULL, (size_t)o.max_bytes, &close, &n_bars, &dates, &err);
+        if (read != HS_OK) return cli_fail(exit_code_for(read), "%s", err.msg);
+    } else if ((rc = load_series(&o, &close, &n_bars))) {
+        return rc;
+    }
+    const char **date = date_index(dates, n_bars);
     hs_trade *t = NULL;
     cli_catch_sigint();
     hs_sweep_options fee = HS_SWEEP_OPTIONS_INIT;
@@ -610,10 +678,12 @@ static int cmd_trades(int argc, char **argv) {
     if (st == HS_OK) {
         double pnl = 0.0;
         for (size_t k = 0; k < n; k++) pnl += t[k].pnl;
-        print_trades(format, t, n, &w, pnl);
+        print_trades(format, t, n, &w, pnl, date);
     }
     free(t);
     free(close);
+    free(date);
+    free(dates);
     if (st == HS_ERR_CANCELLED) return cli_interrupted_exit("the trade log stopped before its end; nothing was printed");
     return st == HS_OK ? 0 : cli_fail(exit_code_for(st), "%s", err.msg);
 }

@@ -4,12 +4,17 @@
 For a few lengths on a short synthetic series, the JSON log's PnLs summed in order (Python floats are IEEE
 doubles, summed left to right) equal `run --format json`'s PnL bit for bit, and the count equals its trades;
 the CSV rows equal the JSON rows; --windows gives the same log as the --length it spells out; bad requests
-exit 2 with a message.  Usage: test_trades_cli.py CLI [CLI args prefix...]"""
+exit 2 with a message.  A CSV with a date column (tests/fixtures/prices_dated.csv) gives every trade the
+dates of its entry and exit bars, read from the file here (issue 18).
+Usage: test_trades_cli.py CLI [CLI args prefix...]"""
 import csv
 import io
 import json
+import os
+import pathlib
 import subprocess
 import sys
+import tempfile
 
 cli = sys.argv[1:]
 failures = []
@@ -58,7 +63,29 @@ for bad, word in [(["--length", "1"], "--length"), (["--windows", "1,2,3"], "six
     p = run("trades", *bad, *series, ok=False)
     check(p.returncode == 2 and word in p.stderr, f"{bad}: exit {p.returncode}, stderr {p.stderr!r} (wanted 2 and '{word}')")
 
+# ---- issue 18: `trades --input prices.csv` prints the CSV's dates ------------------------------------------
+dated = pathlib.Path(__file__).resolve().parent / "fixtures" / "prices_dated.csv"  # date,close,volume; 400 days
+lines = dated.read_text().splitlines()
+dates, closes = [ln.split(",")[0] for ln in lines[1:]], [ln.split(",")[1] for ln in lines[1:]]
+rows = list(csv.DictReader(io.StringIO(run("trades", "--input", str(dated), "--length", "6", "--format", "csv").stdout)))
+check(len(rows) > 100, f"dated CSV: only {len(rows)} trades at L=6")
+check(all(r["entry_date"] == dates[int(r["entry_bar"])] and r["exit_date"] == dates[int(r["exit_bar"])] for r in rows),
+      "dated CSV: entry_date/exit_date are not the file's dates at entry_bar/exit_bar")
+log = json.loads(run("trades", "--input", str(dated), "--length", "6", "--format", "json").stdout)["log"]
+check([(t["entry_date"], t["exit_date"]) for t in log] == [(r["entry_date"], r["exit_date"]) for r in rows],
+      "dated CSV: json dates differ from csv dates")
+table = run("trades", "--input", str(dated), "--length", "6").stdout.splitlines()
+check(table[0].endswith("entry_date  exit_date") and table[1].endswith(f"{rows[0]['entry_date']}  {rows[0]['exit_date']}"),
+      f"dated CSV: table {table[:2]}")
+with tempfile.TemporaryDirectory() as tmp:  # the same prices without the date column: the same log, no dates
+    plain = os.path.join(tmp, "plain.csv")
+    pathlib.Path(plain).write_text("close\n" + "\n".join(closes) + "\n")
+    undated = list(csv.DictReader(io.StringIO(run("trades", "--input", plain, "--length", "6", "--format", "csv").stdout)))
+    check("entry_date" not in undated[0] and [r["pnl"] for r in undated] == [r["pnl"] for r in rows],
+          "a CSV without dates: date columns, or another log")
+
 if failures:
     print("\n".join(failures))
     sys.exit(1)
-print(f"test_trades_cli: OK ({len(ref['combos'])} lengths, json/csv/table, --windows, 6 bad requests)")
+print(f"test_trades_cli: OK ({len(ref['combos'])} lengths, json/csv/table, --windows, 6 bad requests, "
+      f"{len(rows)} dated trades)")

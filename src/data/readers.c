@@ -25,6 +25,12 @@
 
 enum series_format { FORMAT_RAW_F64, FORMAT_CSV, FORMAT_NPY };
 
+/* The date column of a CSV (hs_read_series_dates): one NUL-terminated label per value, back to back. */
+typedef struct {
+    char *text;
+    size_t len, cap, count;
+} label_list;
+
 /* A growable array of doubles for the CSV reader. */
 typedef struct {
     double *values;
@@ -557,6 +563,38 @@ static hs_status csv_pick_column(const char *name, const text_line *header, size
                    cells, names);
 }
 
+/* The header's date column: a cell named date, time, datetime or timestamp (any case); 0 when none. */
+static int csv_date_column(const text_line *header, size_t *column) {
+    static const char *const names[] = {"date", "time", "datetime", "timestamp"};
+    const char *p = header->begin;
+    for (size_t i = 0, cells = csv_cell_count(header); i < cells; i++) {
+        csv_span cell = csv_next_cell(&p, header);
+        for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+            if (span_is(cell, names[k])) {
+                *column = i;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+static int label_push(label_list *list, csv_span cell) {
+    size_t n = span_len(cell);
+    if (list->cap - list->len < n + 1) {
+        size_t grown = list->cap ? list->cap * 2 : 4096;
+        while (grown - list->len < n + 1)
+            grown *= 2;
+        char *bigger = realloc(list->text, grown);
+        if (!bigger)
+            return 0;
+        list->text = bigger, list->cap = grown;
+    }
+    memcpy(list->text + list->len, cell.begin, n);
+    list->text[list->len + n] = '\0';
+    list->len += n + 1, list->count++;
+    return 1;
+}
+
 /* The last line that is not blank: blank lines after it are allowed, blank lines before it are not. */
 static size_t csv_last_content_line(const char *text, const char *end) {
     const char *cursor = text;
@@ -593,8 +631,9 @@ static hs_status csv_read_row(const char *name, const text_line *line, size_t ex
     return HS_OK;
 }
 
+/* `labels` (NULL: not wanted) gets the date column's cell of every value's row, when the header has one. */
 static hs_status decode_csv_lines(const char *path, const char *text, const char *end, double_list *values,
-                                  hs_error *err) {
+                                  label_list *labels, hs_error *err) {
     size_t last_line = csv_last_content_line(text, end);
     if (last_line == 0)
         return hs_fail(err, HS_ERR_DATA, "%s: empty file (only blank lines)", path);
@@ -605,7 +644,7 @@ static hs_status decode_csv_lines(const char *path, const char *text, const char
     if (is_blank(line.begin, line.end))
         return hs_fail(err, HS_ERR_DATA, "%s: line 1 is blank", path);
 
-    size_t expected_cells = csv_cell_count(&line), column = 0;
+    size_t expected_cells = csv_cell_count(&line), column = 0, date_column = 0;
     csv_span column_name = {NULL, NULL};
     int has_header = !line_is_all_numbers(&line);
     if (has_header) {
@@ -613,11 +652,14 @@ static hs_status decode_csv_lines(const char *path, const char *text, const char
         if (status != HS_OK)
             return status;
         column_name = csv_cell(&line, column);
+        if (labels && !csv_date_column(&line, &date_column))
+            labels = NULL;
     } else if (expected_cells != 1) {
         return hs_fail(err, HS_ERR_DATA,
                        "%s: line 1 has %zu columns and no header; expected one column, or a header row with a "
                        "'close' column", path, expected_cells);
     } else {
+        labels = NULL; /* no header, no date column */
         hs_status status = csv_read_row(path, &line, 1, 0, NULL, values, err);
         if (status != HS_OK)
             return status;
@@ -631,6 +673,8 @@ static hs_status decode_csv_lines(const char *path, const char *text, const char
                                         values, err);
         if (status != HS_OK)
             return status;
+        if (labels && !label_push(labels, csv_cell(&line, date_column)))
+            return hs_fail(err, HS_ERR_NOMEM, "%s: out of memory for the dates at line %zu", path, line.number);
     }
     if (values->count == 0)
         return hs_fail(err, HS_ERR_DATA, "%s: no values (only a header line)", path);
@@ -638,14 +682,14 @@ static hs_status decode_csv_lines(const char *path, const char *text, const char
 }
 
 static hs_status decode_csv(const char *path, const unsigned char *data, size_t len, double **out, size_t *n,
-                            hs_error *err) {
+                            label_list *labels, hs_error *err) {
     const char *text = (const char *)data, *end = text + len;
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte-order mark, as Excel writes */
         text += 3;
     if (memchr(text, '\0', (size_t)(end - text)))
         return hs_fail(err, HS_ERR_DATA, "%s: not a text file (it contains NUL bytes)", path);
     double_list values = {0};
-    hs_status status = decode_csv_lines(path, text, end, &values, err);
+    hs_status status = decode_csv_lines(path, text, end, &values, labels, err);
     if (status != HS_OK) {
         free(values.values);
         return status;
@@ -669,7 +713,7 @@ static hs_status check_values(const char *name, double *values, size_t count, hs
  * data, from the file reader: raw and .npy values are then converted in place and the block becomes the
  * result; otherwise the values get a block of their own.  Either way *out is the caller's to free. */
 static hs_status decode_series(const char *name, enum series_format format, const unsigned char *data, size_t len,
-                               unsigned char *owned, double **out, size_t *n, hs_error *err) {
+                               unsigned char *owned, double **out, size_t *n, label_list *labels, hs_error *err) {
     if (len == 0) {
         free(owned); /* the read buffer of an empty input (1 byte, found by LeakSanitizer) */
         return hs_fail(err, HS_ERR_DATA, "%s: empty file", name);
@@ -678,7 +722,7 @@ static hs_status decode_series(const char *name, enum series_format format, cons
     size_t count = 0, offset = 0;
     hs_status status;
     if (format == FORMAT_CSV) {
-        status = decode_csv(name, data, len, &values, &count, err);
+        status = decode_csv(name, data, len, &values, &count, labels, err);
     } else {
         status = format == FORMAT_NPY ? locate_npy(name, data, len, &offset, &count, err)
                                       : locate_raw_f64(name, len, &offset, &count, err);
@@ -722,11 +766,12 @@ hs_status hs_parse_series(const void *bytes, size_t len, const char *format, con
     hs_status status = parse_format(format, &f, err);
     if (status != HS_OK)
         return status;
-    return decode_series(name ? name : "input", f, bytes, len, NULL, out, n, err);
+    return decode_series(name ? name : "input", f, bytes, len, NULL, out, n, NULL, err);
 }
 
-hs_status hs_read_series_limited(const char *path, const char *format, size_t max_bytes, double **out, size_t *n,
-                                 hs_error *err) {
+/* hs_read_series_limited and hs_read_series_dates: labels NULL, or the date column's list. */
+static hs_status read_series_labelled(const char *path, const char *format, size_t max_bytes, double **out, size_t *n,
+                                      label_list *labels, hs_error *err) {
     if (!path || !out || !n)
         return hs_fail(err, HS_ERR_USAGE, "hs_read_series: path, out and n must not be NULL");
     *out = NULL;
@@ -740,7 +785,24 @@ hs_status hs_read_series_limited(const char *path, const char *format, size_t ma
     status = read_input(path, max_bytes ? max_bytes : HS_DEFAULT_MAX_INPUT_BYTES, &data, &len, err);
     if (status != HS_OK)
         return status;
-    return decode_series(strcmp(path, "-") == 0 ? "stdin" : path, f, data, len, data, out, n, err);
+    return decode_series(strcmp(path, "-") == 0 ? "stdin" : path, f, data, len, data, out, n, labels, err);
+}
+
+hs_status hs_read_series_limited(const char *path, const char *format, size_t max_bytes, double **out, size_t *n,
+                                 hs_error *err) {
+    return read_series_labelled(path, format, max_bytes, out, n, NULL, err);
+}
+
+hs_status hs_read_series_dates(const char *path, const char *format, size_t max_bytes, double **out, size_t *n,
+                               char **dates, hs_error *err) {
+    if (!dates)
+        return hs_fail(err, HS_ERR_USAGE, "hs_read_series_dates: dates must not be NULL");
+    label_list labels = {0};
+    hs_status status = read_series_labelled(path, format, max_bytes, out, n, &labels, err);
+    *dates = status == HS_OK && labels.count && labels.count == *n ? labels.text : NULL;
+    if (!*dates)
+        free(labels.text);
+    return status;
 }
 
 hs_status hs_read_series(const char *path, double **out, size_t *n, hs_error *err) {
