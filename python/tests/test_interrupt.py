@@ -109,7 +109,7 @@ def slow_server(cli, tmp_path):
         proc.wait()
 
 
-@pytest.mark.parametrize("transport", ["unix", "tcp"])
+@pytest.mark.parametrize("transport", ["unix", "tcp", "shm"])
 def test_sigint_stops_a_client_call(slow_server, transport):
     """A Client waiting for a long sweep's reply stops on Ctrl-C, and drops the connection: the next call
     raises ConnectionBroken instead of reading the interrupted call's reply as its own."""
