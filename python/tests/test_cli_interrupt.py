@@ -39,6 +39,18 @@ def start_universe(cli, universe, out, **kw):
     return p
 
 
+def interrupt(p):
+    """SIGINT to p, then its (stdout, stderr, seconds from the signal to its exit); p never outlives this."""
+    try:
+        sent = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+        return out, err, time.monotonic() - sent
+    finally:
+        p.kill()
+        p.wait()
+
+
 def symbols_in(path):
     lines = path.read_text().splitlines()
     return [row[0] for row in csv.reader(lines[1:])]
@@ -74,13 +86,8 @@ def test_run_inputs_sigint_keeps_finished_rows(cli, universe, tmp_path):
     p = start_universe(cli, universe, out)
     try:
         wait_for_symbols(p, out, 1)
-        sent = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        _, err = p.communicate(timeout=120)
-        stopped = time.monotonic() - sent
     finally:
-        p.kill()
-        p.wait()
+        _, err, stopped = interrupt(p)
     assert p.returncode == 130, (p.returncode, err)  # exit(130), not killed by the signal (-2)
     assert b"interrupted (SIGINT)" in err and b"symbols were written" in err, err
     finished = check_whole_symbols(cli, universe, out)
@@ -114,13 +121,8 @@ def test_run_and_trades_stop(cli, tmp_path, command):
     try:
         time.sleep(1.0)
         assert p.poll() is None  # still working (run: 80 combos of 1.5M bars; trades: L = 1000, ~4 s)
-        sent = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=120)
-        stopped = time.monotonic() - sent
     finally:
-        p.kill()
-        p.wait()
+        out, err, stopped = interrupt(p)
     assert p.returncode == 130, (p.returncode, err)
     assert b"interrupted (SIGINT)" in err and out == b"", (out[:200], err)
     print(f"{command}: exit 130 {stopped * 1000:.0f} ms after SIGINT")
