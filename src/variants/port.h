@@ -22,7 +22,7 @@
  *                          error bound eps(w) of its WMAs; the event loop then certifies every sign of d
  *                          (certify.h) and recomputes the ambiguous bars in tier-0 order, so it stays tier 0
  *   PORT_STOP(scratch, i)  non-zero ends every later loop of the combo before its row i: the trade log's
- *                          cancel (variants/trades.c), read before each row of every pass; once it says
+ *                          cancel (src/api/trades.c), read before each row of every pass; once it says
  *                          stop, each pass ends before reading anything the stopped one did not write.
  *                          Default 0: a sweep's combo never stops inside (the constant folds away).
  * so the three variants differ in exactly the one thing each is named for.  Buffers are released where
