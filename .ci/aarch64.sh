@@ -178,7 +178,7 @@ echo "aarch64.sh: $(aarch64-linux-gnu-gcc --version | head -1); $(qemu-aarch64 -
 phase "gcc: configure (preset aarch64)" configure "$bdir" aarch64 "${sleef[@]}"
 phase "gcc: build" cmake --build "$bdir" -j "$jobs"
 ! command -v file >/dev/null || file "$bdir/hmasweep" | sed 's/^/  /'
-echo "  smoke (omp/neon, 2 threads): $(qemu-aarch64 "$bdir/hmasweep" run --bars 3000 --lengths 6,9 --variant omp --isa neon --threads 2 | grep -m1 '^fingerprint')"
+echo "  smoke (simd_wma_omp/neon, 2 threads): $(qemu-aarch64 "$bdir/hmasweep" run --bars 3000 --lengths 6,9 --variant simd_wma_omp --isa neon --threads 2 | grep -m1 '^fingerprint')"
 exclude=()
 broken=$(cross_broken "$bdir")
 [[ -z $broken ]] || exclude+=("$broken")
@@ -187,7 +187,7 @@ broken=$(cross_broken "$bdir")
 # the x_* experiments (scalar-only instruments, gated natively) and the scalar translation units of the
 # MULTI variants whose NEON unit is gated here (the same C as the native scalar unit; the aarch64
 # compiler's scalar code is proven by unchecked, naive and prealloc, and -ffp-contract=off by all).
-ci_skip='gate_(x_.*|simd_wma|simd_wma_dot|omp)_scalar'
+ci_skip='gate_(x_.*|simd_wma|simd_wma_dot|simd_wma_omp)_scalar'
 ((full)) || exclude+=("$ci_skip")
 ((quick)) && exclude+=('gate_(naive|prealloc)_scalar')
 ex=()

@@ -22,10 +22,10 @@ def run(cmd, **kw):
 
 def pick_variant(cli):
     out = subprocess.run([cli, "variants"], stdout=subprocess.PIPE, text=True).stdout
-    for name in ("best", "segments_omp", "sliding_x_omp"):
+    for name in ("best", "segments_omp", "sliding_lanes_omp"):
         if any(line.split()[:1] == [name] for line in out.splitlines()):
             return name
-    return "omp"
+    return "simd_wma_omp"
 
 
 def make_universe(cli, d, count, bars_of):

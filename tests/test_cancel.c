@@ -119,7 +119,7 @@ int main(void) {
     CHECK(hs_make_close(8, BIG_BARS, 0.002, 100.0, big, &err) == HS_OK, "%s", err.msg);
     static hs_windows w[COMBOS];
     for (int c = 0; c < COMBOS; c++) CHECK(hs_windows_from_length(6 + c, &w[c], &err) == HS_OK, "%s", err.msg);
-    const char *variants[] = {"unchecked", "omp", "sliding_x", "sliding_x_omp", "segments", "best"};
+    const char *variants[] = {"unchecked", "simd_wma_omp", "sliding_lanes", "sliding_lanes_omp", "segments", "best"};
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++)
         for (int threads = 1; threads <= 2; threads++) check_variant(variants[v], threads, close, w);
 
@@ -137,7 +137,7 @@ int main(void) {
     static hs_result many[3 * COMBOS];
     for (int threads = 1; threads <= 2; threads++) {
         hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
-        opt.variant = "omp", opt.threads = threads;
+        opt.variant = "simd_wma_omp", opt.threads = threads;
         watch wt = {pthread_self(), 0, 0, 0, 0, 0, 0};
         opt.progress = on_progress, opt.progress_user = &wt;
         size_t failed = 9;

@@ -74,7 +74,7 @@ expect 2 "--format 'parquet'" -- gen --bars 10 --output "$tmp/x" --format parque
 out=$(HMASWEEP_ISA=bogus "$cli" run "${small[@]}" 2>&1 >/dev/null); rc=$?
 if [[ $rc -eq 2 && $out == *"unknown ISA 'bogus'"* ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: HMASWEEP_ISA=bogus -> $rc $out"; fi
 # a misspelt HMASWEEP_OMP_SCHEDULE is refused by name (it once meant lpt silently)
-out=$(HMASWEEP_OMP_SCHEDULE=lptx "$cli" run "${small[@]}" --variant omp 2>&1 >/dev/null); rc=$?
+out=$(HMASWEEP_OMP_SCHEDULE=lptx "$cli" run "${small[@]}" --variant simd_wma_omp 2>&1 >/dev/null); rc=$?
 if [[ $rc -eq 2 && $out == *"HMASWEEP_OMP_SCHEDULE='lptx'"* ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: HMASWEEP_OMP_SCHEDULE=lptx -> $rc $out"; fi
 out=$(HMASWEEP_ISA=scalar "$cli" run "${small[@]}" --lengths 6 --variant simd_wma --format json)
 if [[ $out == *'"isa": "scalar"'* ]]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: HMASWEEP_ISA=scalar not honoured"; fi

@@ -80,7 +80,7 @@ static void openmp_state_untouched(void) {
     omp_set_schedule(omp_sched_guided, 7);
     hs_result r[3];
     hs_error err;
-    const char *threaded[] = {"omp", "sliding_omp", "sliding_x_omp"};
+    const char *threaded[] = {"simd_wma_omp", "sliding_omp", "sliding_lanes_omp"};
     for (int k = 0; k < 3; k++) {
         hs_sweep_options opt = {.variant = threaded[k], .isa = NULL, .threads = 2};
         CHECK(hs_sweep(close_, 3000, combos, 3, r, &opt, &err) == HS_OK, "%s", err.msg);

@@ -7,7 +7,7 @@ cli=("$@")
 fails=0 checked=0
 for cap in scalar sse2 avx2 neon; do
   listing=$(HMASWEEP_ISA=$cap "${cli[@]}" variants --format json 2>/dev/null) || continue # not runnable here
-  for variant in simd_wma sliding_x unchecked; do
+  for variant in simd_wma sliding_lanes unchecked; do
     listed=$(echo "$listing" | python3 -c "import json,sys; print(next(v['default_isa'] for v in json.load(sys.stdin) if v['name']=='$variant'))")
     ran=$(HMASWEEP_ISA=$cap "${cli[@]}" run --variant "$variant" --bars 2000 --lengths 6 | sed -n 's/.*(isa \([a-z0-9]*\),.*/\1/p')
     checked=$((checked + 1))

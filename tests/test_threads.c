@@ -70,7 +70,7 @@ static void nproc_fallback(void) {
         hs_result got[COMBOS];
         hs_sweep_report ran;
         hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
-        opt.variant = "omp", opt.isa = "scalar", opt.threads = 64, opt.report = &ran;
+        opt.variant = "simd_wma_omp", opt.isa = "scalar", opt.threads = 64, opt.report = &ran;
         hs_error err;
         hs_status st = hs_sweep(close_, BARS, combos, COMBOS, got, &opt, &err);
         if (st != HS_OK) {
@@ -106,15 +106,15 @@ static void refused(const char *variant, int threads) {
 int main(void) {
     setup();
     nproc_fallback();
-    refused("omp", 100000);
-    refused("omp", INT_MAX);
+    refused("simd_wma_omp", 100000);
+    refused("simd_wma_omp", INT_MAX);
     refused(NULL, 100000);   /* the default variant (best: threaded) */
     refused("unchecked", HS_THREADS_MAX + 1); /* refused alike where the variant is serial */
     /* The maximum itself runs, same bits, and says so. */
     hs_result got[COMBOS];
     hs_sweep_report ran;
     hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
-    opt.variant = "omp", opt.threads = HS_THREADS_MAX, opt.report = &ran;
+    opt.variant = "simd_wma_omp", opt.threads = HS_THREADS_MAX, opt.report = &ran;
     hs_error err;
     CHECK(hs_sweep(close_, BARS, combos, COMBOS, got, &opt, &err) == HS_OK, "%s", err.msg);
     CHECK(same_as_reference(got), "threads = HS_THREADS_MAX changed the results");

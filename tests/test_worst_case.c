@@ -14,7 +14,7 @@
  *
  * (the prices: prof/adversarial.h).  Before the local bound and the tier-0 ranges (src/variants/segments.c,
  * and pipeline.h's certified_books_bounded for the others), segments took 30-200x the reference on
- * these, sliding, sliding_x and simd_wma_dot 20-650x, live mode 26-640x.  Times are the process's CPU time
+ * these, sliding, sliding_lanes and simd_wma_dot 20-650x, live mode 26-640x.  Times are the process's CPU time
  * (CLOCK_PROCESS_CPUTIME_ID; every variant runs one thread), so the other jobs on a loaded machine do not
  * move the ratios.
  *
@@ -37,8 +37,8 @@
 
 #define LIVE "live"
 static const char *default_variants[] = {"segments",  "segments_omp", "sliding",       "sliding_omp",
-                                         "sliding_x", "sliding_x_omp", "simd_wma_dot", "simd_wma",
-                                         "omp",       LIVE};
+                                         "sliding_lanes", "sliding_lanes_omp", "simd_wma_dot", "simd_wma",
+                                         "simd_wma_omp",       LIVE};
 
 enum { SERIES = ADV_COUNT, MAX_COMBOS = 80 };
 #define series_names adv_names

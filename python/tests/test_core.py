@@ -27,7 +27,7 @@ def test_fingerprint_default_call(default_series):
 
 def test_golden_file(default_series, golden):
     assert hashlib.sha256(default_series.tobytes()).hexdigest() == golden["sha256"]
-    r = hmasweep.sweep(default_series, variant="sliding_x_omp")  # fastest tier 0: bit-identical
+    r = hmasweep.sweep(default_series, variant="sliding_lanes_omp")  # fastest tier 0: bit-identical
     np.testing.assert_array_equal(r.lengths, golden["lengths"])
     np.testing.assert_array_equal(r.windows, golden["windows"])
     np.testing.assert_array_equal(r.trades, golden["trades"])

@@ -26,7 +26,7 @@ def test_threads_beyond_the_maximum_are_refused(threads):
         "import hmasweep, numpy as np\n"
         "c = hmasweep.series(bars=2000)\n"
         "for call in (lambda: hmasweep.sweep(c, [6, 9], threads=%d),\n"
-        "             lambda: hmasweep.sweep(c, [6, 9], variant='omp', threads=%d),\n"
+        "             lambda: hmasweep.sweep(c, [6, 9], variant='simd_wma_omp', threads=%d),\n"
         "             lambda: hmasweep.sweep_many({'a': c, 'b': c}, [6, 9], threads=%d)):\n"
         "    try:\n"
         "        call()\n"
@@ -48,8 +48,8 @@ def test_result_records_what_ran():
     r = hmasweep.sweep(close, [6, 20])
     assert r.variant != "best" and r.isa in ("scalar", "sse2", "avx2", "avx512", "neon") and r.threads >= 1
     assert len(tuple(r)) == 5
-    r1 = hmasweep.sweep(close, [6, 20], variant="omp", isa="scalar", threads=1)
-    assert (r1.variant, r1.isa, r1.threads) == ("omp", "scalar", 1)
+    r1 = hmasweep.sweep(close, [6, 20], variant="simd_wma_omp", isa="scalar", threads=1)
+    assert (r1.variant, r1.isa, r1.threads) == ("simd_wma_omp", "scalar", 1)
     r2 = hmasweep.sweep(close, [6, 20], variant="unchecked", threads=2)
     assert (r2.variant, r2.isa, r2.threads) == ("unchecked", "scalar", 1)  # serial: one thread ran
     assert r.variant in listed

@@ -26,7 +26,7 @@ def alone(sym):
     return hmasweep.sweep(np.asarray(universe()[sym], dtype=np.float64), hmasweep.grid(6, 200, 80), variant="unchecked")
 
 
-@pytest.mark.parametrize("variant,threads", [("best", 1), ("best", 2), ("sliding_x_omp", 2), ("sliding", 0)])
+@pytest.mark.parametrize("variant,threads", [("best", 1), ("best", 2), ("sliding_lanes_omp", 2), ("sliding", 0)])
 def test_rows_equal_each_series_alone(variant, threads):
     u = universe()
     rows = hmasweep.sweep_many(u, variant=variant, threads=threads, as_frame=False)

@@ -49,7 +49,7 @@ static inline hs_first_bars hs_first_bars_of(const int64_t *w) {
 /* Where the books write their trades when a caller asks for the trade log (hs_trade_log): up to `cap`
  * into `out`, counting all of them in `n`.  The functions below take the sink as an argument, and every
  * sweep passes the constant NULL, so after inlining the logging branches are gone from the sweep's loops
- * (checked: hs_batch_sliding_x__avx2 and hs_combo_sliding__scalar compile to the same instruction count
+ * (checked: hs_batch_sliding_lanes__avx2 and hs_combo_sliding__scalar compile to the same instruction count
  * as before the sink existed). */
 typedef struct {
     hs_trade *out;

@@ -1,4 +1,4 @@
-/* The certification shared by the running-sum kernels (sliding, sliding_x): running sums with anchors,
+/* The certification shared by the running-sum kernels (sliding, sliding_lanes): running sums with anchors,
  * the tier-0 value of d at one bar, and the a-priori bound that says where an approximate d's sign can
  * be trusted.  See src/variants/sliding.c for why certified signs give bit-identical PnL. */
 #ifndef HS_CERTIFY_H
@@ -92,7 +92,7 @@ static inline double hma3_tier0_at(const double *close, size_t i, const int64_t 
  *  0) + 8uM for d's own subtraction.  TAU = 4E leaves room for the second-order terms dropped above. */
 static inline double gamma_w(double w) { return w * 0x1p-53 / (1.0 - w * 0x1p-53); }
 
-/* A sliding WMA re-anchored every `block` steps (sliding, sliding_x: SLIDE_BLOCK; segments: its own). */
+/* A sliding WMA re-anchored every `block` steps (sliding, sliding_lanes: SLIDE_BLOCK; segments: its own). */
 static inline double eps_slide_block(int64_t w, double block) {
     double u = 0x1p-53, K = block, wd = (double)w;
     return gamma_w(wd) * (1.0 + 2.0 * K / (wd + 1.0)) + 3.0 * K * u * (1.0 + 2.0 / (wd + 1.0)) + 2.0 * K * K * u / wd +

@@ -1,7 +1,7 @@
 /* segments — one combo at a time, its TIME SEGMENTS in the vector lanes, every stage fused in one pass,
  * every sign of d certified: tier 0.
  *
- * Why time segments: a running-sum WMA is a serial chain along time, so sliding_x put different combos
+ * Why time segments: a running-sum WMA is a serial chain along time, so sliding_lanes put different combos
  * in the lanes and paid a gather per leaving value (each lane has its own window).  Here all lanes run
  * the SAME combo over different stretches of the series: the series is split into HS_VN segments of S
  * bars, and lane l walks bars l·S .. l·S + S − 1.  The close is copied once per sweep into an interleaved

@@ -2,7 +2,7 @@
  *
  * A variant = a combo kernel (one function per ISA it is built for) + a driver (serial, or OpenMP across
  * combos) + how much scratch each thread needs.  Variants that differ only in the driver share a kernel,
- * so `omp` and `best` are registry lines, not copies.
+ * so `simd_wma_omp` and `best` are registry lines, not copies.
  */
 #ifndef HS_VARIANT_H
 #define HS_VARIANT_H
@@ -26,7 +26,7 @@ typedef hs_outcome hs_combo_kernel(const double *close, size_t n_bars, const hs_
                                    double *scratch);
 typedef hs_combo_kernel *hs_combo_fn;
 
-/* A batch kernel runs up to HS_BATCH_MAX combos in one call (one per vector lane, e.g. sliding_x); the
+/* A batch kernel runs up to HS_BATCH_MAX combos in one call (one per vector lane, e.g. sliding_lanes); the
  * drivers hand it combos of similar cost together.  `scratch` is the same per-thread scratch. */
 #define HS_BATCH_MAX 8
 typedef void hs_batch_kernel(const double *close, size_t n_bars, const hs_windows *win, size_t count, double keep,

@@ -102,9 +102,9 @@ def machine():
 def fastest_variant(cli):
     """The fastest single-thread tier-0 variant in the registry: segments when it is registered (the
     `best` alias is its OpenMP form; one thread keeps the comparison fair on a shared 2-vCPU box), else
-    sliding_x, else sliding, else the reference."""
+    sliding_lanes, else sliding, else the reference."""
     names = subprocess.run([cli, "variants"], capture_output=True, text=True).stdout
-    for v in ("segments", "sliding_x", "sliding", "unchecked"):
+    for v in ("segments", "sliding_lanes", "sliding", "unchecked"):
         if v in names.split() or f"\n{v}" in names or names.startswith(v):
             return v
     return "unchecked"

@@ -36,8 +36,8 @@ sys.path.insert(0, HERE)
 ARMS = [  # (label, variant, threads)
     ("segments 1T", "segments", 1),
     ("segments_omp 2T (best)", "segments_omp", 2),
-    ("sliding_x 1T", "sliding_x", 1),
-    ("sliding_x_omp 2T", "sliding_x_omp", 2),
+    ("sliding_lanes 1T", "sliding_lanes", 1),
+    ("sliding_lanes_omp 2T", "sliding_lanes_omp", 2),
 ]
 
 

@@ -156,7 +156,7 @@ def main():
                           run(a.cli, "segments", 1, grid="6:6:1") for c in combos]
     res["combos_L1000"] = [run(a.cli, "segments", 1, grid="6:1000:%d" % c) for c in combos if c >= 80]
     res["omp_one_combo"] = [run(a.cli, v, t, grid="6:6:1", repeat=9) for v, t in
-                            (("segments", 1), ("segments_omp", 1), ("segments_omp", 2), ("sliding_x_omp", 2))]
+                            (("segments", 1), ("segments_omp", 1), ("segments_omp", 2), ("sliding_lanes_omp", 2))]
     res["threads"] = [run(a.cli, "segments_omp", t) for t in range(1, (os.cpu_count() or 1) + 1)]
     peak = fma_peak()
     res["fma_peak"] = peak

@@ -132,9 +132,9 @@ int main(void) {
     sweep_each_alone(&u, w);
     /* A serial variant, and threaded ones at 1 and 2 threads: the pool must not change a bit. */
     check_against_alone(&u, w, "sliding", 1);
-    check_against_alone(&u, w, "omp", 2);
-    check_against_alone(&u, w, "sliding_x_omp", 1);
-    check_against_alone(&u, w, "sliding_x_omp", 2);
+    check_against_alone(&u, w, "simd_wma_omp", 2);
+    check_against_alone(&u, w, "sliding_lanes_omp", 1);
+    check_against_alone(&u, w, "sliding_lanes_omp", 2);
     hs_error err;
     hs_result out[1];
     hs_sweep_options bad = {.variant = "no_such_variant", .isa = NULL, .threads = 0};

@@ -1,4 +1,4 @@
-/* sliding_x — the certified running-sum kernel (src/variants/sliding.c) vectorised ACROSS COMBOS: each lane
+/* sliding_lanes — the certified running-sum kernel (src/variants/sliding.c) vectorised ACROSS COMBOS: each lane
  * of a vector is one combo, all lanes walk the same bars.
  *
  * Why across combos: one combo's running sums are serial chains (each bar adds to the previous sum), so
@@ -218,7 +218,7 @@ static void sliding_lanes(const double *close, size_t n, const hs_windows *win, 
     lanes_books(close, n, keep, s, w, start, second, live, out);
 }
 
-void HS_BATCH(sliding_x)(const double *close, size_t n, const hs_windows *win, size_t count,
+void HS_BATCH(sliding_lanes)(const double *close, size_t n, const hs_windows *win, size_t count,
                          double keep, hs_outcome *out, double *scratch) {
     lanes_scratch s = split_scratch(scratch, n);
     certify_chunk_max(close, n, s.chunk_max);
@@ -242,8 +242,8 @@ void HS_BATCH(sliding_x)(const double *close, size_t n, const hs_windows *win, s
     }
 }
 
-hs_outcome HS_COMBO(sliding_x)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
+hs_outcome HS_COMBO(sliding_lanes)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
     hs_outcome r;
-    HS_BATCH(sliding_x)(close, n, win, 1, keep, &r, scratch);
+    HS_BATCH(sliding_lanes)(close, n, win, 1, keep, &r, scratch);
     return r;
 }
