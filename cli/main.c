@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
+#include "commands.h"
 #include "hmasweep.h"
 #include "options.h"
 #include "wire.h"
@@ -56,7 +58,7 @@ static const char *const usage_run =
     "  --input FILE        read the close series instead: raw little-endian f64, CSV (one column or a\n"
     "                      'close' column) or 1-D float64 .npy, by extension (any case); - = stdin (f64)\n"
     "  --max-bytes N       refuse an input larger than N bytes (default 1 GiB)\n"
-    "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default " CLI_DEFAULT_GRID ")\n"
+    "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default " HS_DEFAULT_GRID_SPEC ")\n"
     "  --lengths A,B,...   explicit lengths (each >= 2)\n"
     "  --hma-lengths A,B,... --hma3-lengths C,D,...\n"
     "                      the 2-D grid (docs/spec.md §8): every (HMA length, HMA3 length) pair, HMA length\n"
@@ -237,10 +239,6 @@ int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, i
     opt->variant = o.variant, opt->isa = o.isa, opt->threads = (int)o.threads;
     return rc;
 }
-
-int hs_serve_cli(int argc, char **argv); /* cli/serve.c */
-int hs_report_cli(int argc, char **argv); /* cli/report.c */
-int hs_universe_cli(int argc, char **argv); /* universe/cli.c */
 
 /* --inputs makes `run` a universe sweep: many series, one row per (symbol, combo). */
 static int names_inputs(int argc, char **argv) {

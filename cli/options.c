@@ -14,26 +14,12 @@
 #include "hmasweep.h"
 #include "options.h"
 
-/* Where cli_fail's message goes: stderr, or a caller's buffer (cli_capture_messages), so that a parser
- * that reports through an hs_error (universe/args.c) reuses these functions instead of copying them. */
-static char *capture_buf;
-static size_t capture_cap;
-
-void cli_capture_messages(char *buf, size_t cap) {
-    capture_buf = buf;
-    capture_cap = cap;
-}
-
 int cli_fail(int code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    if (capture_buf && capture_cap) {
-        vsnprintf(capture_buf, capture_cap, fmt, ap);
-    } else {
-        fputs("hmasweep: ", stderr);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
-    }
+    fputs("hmasweep: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
     va_end(ap);
     return code;
 }
@@ -130,92 +116,26 @@ int cli_option_value(int argc, char **argv, int *i, const char *name, const char
 }
 
 /* ---- the grid ----------------------------------------------------------------------------------------- */
-static int parse_length_list(const char *name, const char *spec, int64_t **out, size_t *n) {
-    size_t count = 1;
-    for (const char *p = spec; *p; p++) count += *p == ',';
-    int64_t *v = malloc(count * sizeof *v);
-    char *copy = strdup(spec);
-    if (!v || !copy) {
-        free(v);
-        free(copy);
-        return cli_fail(EXIT_DATA, "out of memory");
-    }
-    size_t k = 0;
-    int bad = 0;
-    /* strtok would skip empty fields; walk the commas by hand so "6,,8" is an error. */
-    char *field = copy;
-    for (;;) {
-        char *comma = strchr(field, ',');
-        if (comma) *comma = '\0';
-        long long L;
-        if (!cli_parse_i64(field, &L)) {
-            bad = cli_fail(EXIT_USAGE, "%s: '%s' is not an integer (expected A,B,... with each length >= 2)", name, field);
-            break;
-        }
-        if (L < 2) {
-            bad = cli_fail(EXIT_USAGE, "%s: length %lld is out of range (L must be >= 2)", name, L);
-            break;
-        }
-        v[k++] = L;
-        if (!comma) break;
-        field = comma + 1;
-    }
-    free(copy);
-    if (bad) {
-        free(v);
-        return bad;
-    }
-    *out = v;
-    *n = k;
-    return 0;
+/* The lengths' texts through the library's parser (hs_parse_combo_lengths, shared with the universe).  Its
+ * message names the text by its kind ("lengths: ...", "grid '...': ..."); here the option takes that word's
+ * place: "--lengths: ...", "--grid '6:5': ...", "--hma-lengths '6:5': ...". */
+static int lengths_fail(hs_status st, const hs_error *err, const char *name) {
+    if (st == HS_ERR_NOMEM) return cli_fail(EXIT_DATA, "%s", err->msg);
+    return cli_fail(EXIT_USAGE, "%s%s", name, err->msg + strcspn(err->msg, " :"));
 }
-
-/* hs_grid(lo, hi, count) into a new array; `name` is the option it came from, for the message. */
-static int grid_lengths(const char *name, long long lo, long long hi, size_t count, int64_t **out, size_t *n) {
-    int64_t *v = malloc(count * sizeof *v);
-    if (!v) return cli_fail(EXIT_DATA, "out of memory");
-    hs_error err;
-    if (hs_grid(lo, hi, count, v, &err) != HS_OK) {
-        free(v);
-        return cli_fail(EXIT_USAGE, "%s: %s", name, err.msg);
-    }
-    *out = v;
-    *n = count;
-    return 0;
-}
-
-int cli_parse_lengths(const char *spec, int64_t **out, size_t *n) { return parse_length_list("--lengths", spec, out, n); }
-
-static int parse_length_range(const char *name, const char *spec, int64_t **out, size_t *n) {
-    long long lo, hi, count;
-    char a[64], b[64], c[64];
-    const char *p1 = strchr(spec, ':'), *p2 = p1 ? strchr(p1 + 1, ':') : NULL;
-    if (!p1 || !p2 || strchr(p2 + 1, ':') || (size_t)(p1 - spec) >= sizeof a || (size_t)(p2 - p1 - 1) >= sizeof b ||
-        strlen(p2 + 1) >= sizeof c)
-        return cli_fail(EXIT_USAGE, "%s '%s': expected LO:HI:COUNT, e.g. " CLI_DEFAULT_GRID, name, spec);
-    memcpy(a, spec, (size_t)(p1 - spec));
-    a[p1 - spec] = '\0';
-    memcpy(b, p1 + 1, (size_t)(p2 - p1 - 1));
-    b[p2 - p1 - 1] = '\0';
-    strcpy(c, p2 + 1);
-    if (!cli_parse_i64(a, &lo) || !cli_parse_i64(b, &hi) || !cli_parse_i64(c, &count))
-        return cli_fail(EXIT_USAGE, "%s '%s': LO, HI and COUNT must be integers", name, spec);
-    if (count < 1 || count > 1000000)
-        return cli_fail(EXIT_USAGE, "%s '%s': COUNT must be between 1 and 1000000", name, spec);
-    return grid_lengths(name, lo, hi, (size_t)count, out, n);
-}
-
-int cli_parse_grid(const char *spec, int64_t **out, size_t *n) { return parse_length_range("--grid", spec, out, n); }
 
 int cli_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n) {
-    if (lengths) return cli_parse_lengths(lengths, out, n);
-    if (grid) return cli_parse_grid(grid, out, n);
-    return grid_lengths("--grid", HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, out, n);
+    hs_error err;
+    hs_status st = hs_parse_combo_lengths(lengths, grid, out, n, &err);
+    return st == HS_OK ? 0 : lengths_fail(st, &err, lengths ? "--lengths" : "--grid");
 }
 
 int cli_parse_length_axis(const char *name, const char *spec, int64_t **out, size_t *n) {
     if (!*spec) return cli_fail(EXIT_USAGE, "%s is empty (expected A,B,... or LO:HI:COUNT)", name);
-    return strchr(spec, ':') ? parse_length_range(name, spec, out, n) : parse_length_list(name, spec, out, n);
+    hs_error err;
+    int range = strchr(spec, ':') != NULL;
+    hs_status st = hs_parse_combo_lengths(range ? NULL : spec, range ? spec : NULL, out, n, &err);
+    return st == HS_OK ? 0 : lengths_fail(st, &err, name);
 }
 
 int cli_parse_common(int argc, char **argv, int *i, cli_options *o, int *handled) {
@@ -288,7 +208,7 @@ int cli_parse_fee(int argc, char **argv, int *i, cli_options *o, int *rc) {
 
 /* `run`'s options (without --inputs, which cli/main.c hands to the universe sweep): 0 with *o filled (or
  * *help set at --help/-h), else the exit status after naming the problem on stderr.  Pure otherwise:
- * no output on stdout, no sweep; the grid/lengths text is checked later by cli_parse_grid/lengths. */
+ * no output on stdout, no sweep; the grid/lengths text is checked later by cli_parse_combo_lengths. */
 int cli_parse_run(int argc, char **argv, cli_options *o, int *help) {
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;

@@ -8,11 +8,6 @@
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 /* 128 + SIGINT, as a shell shows a Ctrl-C */ };
 
-/* The default grid as help text, "6:200:80", spelled from HS_DEFAULT_GRID_* (include/hmasweep.h). */
-#define CLI_STR_(x) #x
-#define CLI_STR(x) CLI_STR_(x)
-#define CLI_DEFAULT_GRID CLI_STR(HS_DEFAULT_GRID_LO) ":" CLI_STR(HS_DEFAULT_GRID_HI) ":" CLI_STR(HS_DEFAULT_GRID_COUNT)
-
 typedef struct {
     const char *variant, *isa, *input, *grid, *lengths, *format, *output;
     const char *hma_lengths, *hma3_lengths; /* the 2-D grid (docs/spec.md §8): both or neither */
@@ -25,15 +20,11 @@ typedef struct {
 } cli_options;
 
 __attribute__((format(printf, 2, 3))) int cli_fail(int code, const char *fmt, ...);
-/* Send cli_fail's messages to buf (NUL-terminated, at most cap bytes) instead of stderr; NULL restores. */
-void cli_capture_messages(char *buf, size_t cap);
 int cli_parse_i64(const char *s, long long *out);
 int cli_parse_u64(const char *s, unsigned long long *out);
 int cli_parse_f64(const char *s, double *out);
 cli_options cli_default_options(void);
 int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value, int *missing);
-int cli_parse_lengths(const char *spec, int64_t **out, size_t *n);
-int cli_parse_grid(const char *spec, int64_t **out, size_t *n);
 /* The lengths a sweep runs: --lengths when given, else --grid, else the default grid HS_DEFAULT_GRID_*
  * (the one place a front end decides that default: run, the universe, fuzz_cli). */
 int cli_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n);

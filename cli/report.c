@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
+
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
 /* Run by the Python: import the package (naming what is missing, and which Python looked), then its

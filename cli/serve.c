@@ -10,11 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "options.h"
 #include "server.h"
-
-int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, int *handled); /* cli/main.c */
-int hs_cli_variant_known(const char *name);                                                   /* cli/main.c */
 
 enum { MAX_LISTENERS = 8, URL_MAX = 320 };
 

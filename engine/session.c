@@ -29,7 +29,6 @@
 #include "error.h"
 #include "live.h"
 #include "server.h"
-#include "variant.h"
 
 #define HS_STOP_SLICE_MS 100
 /* Before AUTH a peer may send only this much: an unauthenticated client cannot make the server allocate. */
@@ -61,18 +60,20 @@ void hs_engine_config_defaults(hs_engine_config *c) {
     c->log = stderr;
 }
 
-/* HELLO's names: the variant this server runs first, then the rest of the registry (as many as fit). */
+/* HELLO's names: the variant this server runs first, then the rest of the registry as the public API lists
+ * it (as many as fit), without the gap study's instruments (role "experiment"). */
 static void list_variants(const char *running, char *out, size_t cap) {
-    size_t n = 0, used = (size_t)snprintf(out, cap, "%s", running);
-    const hs_variant *v = hs_variants(&n);
-    for (size_t k = 0; k < n && used < cap; k++)
-        if (strcmp(v[k].name, running) != 0) {
-            size_t len = strlen(v[k].name);
-            if (used + 1 + len >= cap) break;
-            out[used++] = ',';
-            memcpy(out + used, v[k].name, len + 1);
-            used += len;
-        }
+    size_t used = (size_t)snprintf(out, cap, "%s", running);
+    for (size_t k = 0, n = hs_variant_count(); k < n && used < cap; k++) {
+        hs_variant_info v;
+        hs_variant_describe(k, &v, NULL); /* name and role are filled even when the default ISA is refused */
+        if (strcmp(v.role, "experiment") == 0 || strcmp(v.name, running) == 0) continue;
+        size_t len = strlen(v.name);
+        if (used + 1 + len >= cap) break;
+        out[used++] = ',';
+        memcpy(out + used, v.name, len + 1);
+        used += len;
+    }
 }
 
 hs_status hs_engine_create(const hs_engine_config *cfg, hs_engine **out, hs_error *err) {

@@ -5,7 +5,7 @@
  * success with checked values, or a refusal that names the problem; never a crash, a leak, an
  * out-of-bounds read or undefined behaviour (e.g. the grid's float->int conversions).
  * (hmasweep_universe carries cli/options.c.)
- * hs:fuzz-links hmasweep_universe
+ * hs:fuzz-links hmasweep_universe hmasweep_cli_options
  * Not reached: `gen`/`trades`/`variants`/`wire` option loops, still inline in cli/main.c (they share
  * cli_parse_common/cli_parse_kernel_choice, which `run` reaches). */
 #include <stdint.h>

@@ -14,6 +14,7 @@
  *
  * Seeds (fuzz/corpus/fuzz_session): HELLO; LOAD then SWEEP_HANDLE, FREE; LIVE_OPEN, APPENDs, CLOSE;
  * AUTH then SWEEP; a cut frame; an oversized prefix.
+ * hs:fuzz-links hmasweep_engine
  * hs:fuzz-max-len 16384 */
 #include <stdint.h>
 #include <stdlib.h>

@@ -128,6 +128,11 @@ HS_API hs_status hs_check_series(const double *x, size_t n, hs_error *err);
 #define HS_DEFAULT_GRID_LO 6
 #define HS_DEFAULT_GRID_HI 200
 #define HS_DEFAULT_GRID_COUNT 80
+/* The default grid as the front ends' --grid text, "6:200:80", spelled from the three above. */
+#define HS_DEFAULT_GRID_SPEC HS_STRINGIFY_(HS_DEFAULT_GRID_LO) ":" HS_STRINGIFY_(HS_DEFAULT_GRID_HI) ":" \
+    HS_STRINGIFY_(HS_DEFAULT_GRID_COUNT)
+#define HS_STRINGIFY_(x) HS_STRINGIFY__(x)
+#define HS_STRINGIFY__(x) #x
 
 /* The study's fingerprint (docs/spec.md §5): combo 0 (L = 6) of the default series and grid makes
  * HS_STUDY_TRADES trades for HS_STUDY_PNL percentage points, the article's -5165.58 as these rules compute
@@ -147,6 +152,12 @@ HS_API hs_status hs_windows_from_lengths(int64_t hma_length, int64_t hma3_length
  * combos; both lists non-empty). */
 HS_API hs_status hs_grid_2d(const int64_t *hma_lengths, size_t n_hma, const int64_t *hma3_lengths, size_t n_hma3,
                             hs_windows *out, hs_error *err);
+/* The combos' lengths from the text of the front ends' options: `lengths` "A,B,..." (each an integer >= 2)
+ * when non-NULL, else `grid` "LO:HI:COUNT" (hs_grid's arguments, 1 <= COUNT <= HS_GRID_COUNT_MAX) when
+ * non-NULL, else the default grid.  *out is malloc'ed (free it).  A bad text is HS_ERR_USAGE with a
+ * message that starts "lengths: " or "grid" and names the text; front ends prefix their option's "--". */
+#define HS_GRID_COUNT_MAX 1000000
+HS_API hs_status hs_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n, hs_error *err);
 /* Every window >= 1 and <= n_bars. */
 HS_API hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, size_t n_bars, hs_error *err);
 
@@ -356,6 +367,8 @@ typedef struct {
     char isas_runnable[64]; /* those of them this CPU runs */
     char default_isa[16];  /* what hs_sweep picks with isa = NULL: the same code decides */
     const char *role;      /* "reference", "port", "production" or "experiment" (gap-study instruments) */
+    /* 1.2 (hs_variant_describe_sized only; older callers' structs end above): */
+    const char *kernel;    /* the kernel family it runs (static storage); variants may share one */
 } hs_variant_info;
 
 /* The default variant (hs_sweep_options.variant = NULL): an alias of the registry. */
@@ -366,8 +379,13 @@ HS_API const char *hs_variant_alias(const char *name, const char **summary);
 
 /* Number of registered variants (src/variants/registry.def). */
 HS_API size_t hs_variant_count(void);
-/* Describe variant `index` (< hs_variant_count()).  Fails (HS_ERR_ISA, message from hs_sweep's own
- * choice) when $HMASWEEP_ISA names an ISA this CPU cannot run; the other fields are filled even then. */
+/* Describe variant `index` (< hs_variant_count()) into the first `out_size` bytes of *out: pass
+ * sizeof(hs_variant_info).  hs_variant_info only grows at the end, and only the fields out_size covers
+ * are written, so a program built against an older header keeps working.  Fails (HS_ERR_ISA, message from
+ * hs_sweep's own choice) when $HMASWEEP_ISA names an ISA this CPU cannot run; the other fields are filled
+ * even then.  Role "experiment" marks the gap study's instruments, which front ends leave out of lists. */
+HS_API hs_status hs_variant_describe_sized(size_t index, hs_variant_info *out, size_t out_size, hs_error *err);
+/* The same for the 1.1 fields (name .. role): the call of programs built against 1.1. */
 HS_API hs_status hs_variant_describe(size_t index, hs_variant_info *out, hs_error *err);
 /* SHA-256 of the series' bytes (little-endian f64), as 64 hex digits and a NUL (docs/spec.md §1's check). */
 HS_API void hs_series_sha256(const double *close, size_t n_bars, char hex[65]);

@@ -38,3 +38,10 @@ endif()
 # (issue 8 §4).  bench_variants is also linked against libhmasweep.so, whose interface has include/ only.
 add_test(NAME test_public_headers COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_public_headers.sh ${CMAKE_SOURCE_DIR})
 set_tests_properties(test_public_headers PROPERTIES LABELS library)
+# test_layers: the targets are the layers (issue 19 §1): front ends on include/ only, no cli <-> universe
+# cycle, and no server code in libhmasweep.so.
+if(HS_NM AND NOT APPLE)
+  add_test(NAME test_layers COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_layers.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}
+                                    ${HS_NM} $<TARGET_FILE:hmasweep_shared> $<TARGET_FILE:hmasweep_engine>)
+  set_tests_properties(test_layers PROPERTIES LABELS library)
+endif()

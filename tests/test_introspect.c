@@ -4,7 +4,8 @@
  *   - the sweep report (variant, ISA, threads) and the options extension rule (struct_size);
  *   - the environment is read once: changing it after the first call changes nothing;
  *   - the caller's OpenMP schedule (omp_set_schedule) is left as it was;
- *   - hs_series_sha256 gives docs/spec.md §1's hash of the default series. */
+ *   - hs_series_sha256 gives docs/spec.md §1's hash of the default series;
+ *   - hs_variant_describe_sized fills `kernel` (1.2), hs_variant_describe writes only the 1.1 fields. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,29 @@ static void describe_matches_sweep(const char *cap) {
         }
     }
     CHECK(capped > 0 || strcmp(cap, "scalar") == 0, "no variant is built for %s", cap);
+}
+
+/* The struct grows at the end: a 1.1 caller's struct ends before `kernel`, and nothing past it is written. */
+static void describe_sizes(void) {
+    hs_error err;
+    size_t simd_wma = hs_variant_count(), omp = simd_wma;
+    for (size_t k = 0; k < hs_variant_count(); k++) {
+        hs_variant_info v;
+        hs_variant_describe_sized(k, &v, sizeof v, NULL);
+        CHECK(v.kernel && *v.kernel, "%s: no kernel", v.name);
+        if (!strcmp(v.name, "simd_wma")) simd_wma = k;
+        if (!strcmp(v.name, "simd_wma_omp")) omp = k;
+    }
+    hs_variant_info a, b;
+    CHECK(simd_wma < hs_variant_count() && omp < hs_variant_count(), "simd_wma or simd_wma_omp is not registered");
+    hs_variant_describe_sized(simd_wma, &a, sizeof a, NULL);
+    hs_variant_describe_sized(omp, &b, sizeof b, NULL);
+    CHECK(!strcmp(a.kernel, "simd_wma") && !strcmp(b.kernel, "simd_wma"), "kernels %s, %s", a.kernel, b.kernel);
+    const char *marker = "untouched";
+    b.kernel = marker;
+    CHECK(hs_variant_describe(omp, &b, &err) == HS_OK, "%s", err.msg);
+    CHECK(b.kernel == marker && !strcmp(b.name, "simd_wma_omp"), "hs_variant_describe wrote past the 1.1 fields");
+    CHECK(hs_variant_describe_sized(omp, &b, 8, &err) == HS_ERR_USAGE, "a struct smaller than 1.1's was filled");
 }
 
 static void options_rule(void) {
@@ -115,6 +139,7 @@ int main(void) {
     setenv("HMASWEEP_ISA", "no_such_isa", 1); /* read once: this is never seen */
     describe_matches_sweep(cap);
     options_rule();
+    describe_sizes();
     openmp_state_untouched();
 
     hs_variant_info info;

@@ -2,8 +2,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "args.h"
 
-#include "options.h"
-
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -12,7 +10,7 @@
 const char *const hs_universe_usage =
     "  --inputs SPEC       a directory, a glob ('data/*.npy') or a manifest file (`PATH` or `SYMBOL PATH`\n"
     "                      per line); every reader format, mixed\n"
-    "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default " CLI_DEFAULT_GRID ")\n"
+    "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default " HS_DEFAULT_GRID_SPEC ")\n"
     "  --lengths A,B,...   explicit lengths (each >= 2)\n"
     "  --variant NAME --isa NAME --threads N   as for one series\n"
     "  --fee X             the round-trip cost, a fraction 0 <= X < 1 (default 0.0009; docs/spec.md §8)\n"
@@ -29,12 +27,23 @@ __attribute__((format(printf, 2, 3))) static hs_status usage(hs_error *err, cons
     return HS_ERR_USAGE;
 }
 
-/* --grid / --lengths through the CLI's own parsers (cli/options.c), their messages into err. */
+/* --grid / --lengths through the library's parser, the one the CLI uses, its message with the option's "--". */
 static hs_status parse_grid_or_lengths(const char *grid, const char *lengths, hs_universe_args *a, hs_error *err) {
-    cli_capture_messages(err->msg, sizeof err->msg);
-    int rc = cli_parse_combo_lengths(lengths, grid, &a->lengths, &a->n_combos);
-    cli_capture_messages(NULL, 0);
-    return rc == 0 ? HS_OK : rc == EXIT_USAGE ? HS_ERR_USAGE : HS_ERR_NOMEM;
+    hs_error why;
+    hs_status st = hs_parse_combo_lengths(lengths, grid, &a->lengths, &a->n_combos, &why);
+    if (st == HS_ERR_USAGE) snprintf(err->msg, sizeof err->msg, "--%.*s", (int)sizeof err->msg - 3, why.msg);
+    else if (st != HS_OK) *err = why;
+    return st;
+}
+
+/* --threads: a whole decimal integer in [1, 4096]. */
+static int parse_threads(const char *v, int *threads) {
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (!*v || errno || *end || n < 1 || n > 4096) return 0;
+    *threads = (int)n;
+    return 1;
 }
 
 /* "--name VALUE" or "--name=VALUE". */
@@ -68,7 +77,6 @@ static hs_status parse_one(int argc, char **argv, int *i, int mpi, hs_universe_a
                            const char **lengths, hs_error *err) {
     const char *v = NULL;
     hs_status st = HS_OK;
-    long long n = 0;
     if (option(argc, argv, i, "--inputs", &v, &st, err)) a->inputs = v;
     else if (option(argc, argv, i, "--grid", &v, &st, err)) *grid = v;
     else if (option(argc, argv, i, "--lengths", &v, &st, err)) *lengths = v;
@@ -78,9 +86,8 @@ static hs_status parse_one(int argc, char **argv, int *i, int mpi, hs_universe_a
     else if (option(argc, argv, i, "--isa", &v, &st, err)) a->sweep.isa = v;
     else if (fee_option(argc, argv, i, a, &st, err)) (void)0;
     else if (option(argc, argv, i, "--threads", &v, &st, err)) {
-        if (st == HS_OK && (!cli_parse_i64(v, &n) || n < 1 || n > 4096))
+        if (st == HS_OK && !parse_threads(v, &a->sweep.threads))
             st = usage(err, "--threads needs an integer between 1 and 4096");
-        else a->sweep.threads = (int)n;
     } else if (mpi && option(argc, argv, i, "--checkpoint", &v, &st, err)) a->checkpoint = v;
     else if (mpi && !strcmp(argv[*i], "--resume")) a->resume = 1;
     else if (!strcmp(argv[*i], "--progress")) a->progress = 1;

@@ -18,4 +18,6 @@ typedef struct {
 hs_status hs_universe_parse(int argc, char **argv, int mpi, hs_universe_args *a, hs_error *err);
 void hs_universe_args_free(hs_universe_args *a);
 extern const char *const hs_universe_usage;
+/* `hmasweep run --inputs ...` (universe/cli.c): argv after `run`; returns the exit status. */
+int hs_universe_cli(int argc, char **argv);
 #endif

@@ -7,8 +7,6 @@
 #include "args.h"
 #include "options.h"
 
-int hs_universe_cli(int argc, char **argv);
-
 /* Messages name paths, which may hold any byte: escaped as the rows are (universe.h). */
 static int complain(int code, const char *msg) {
     char buf[2048];

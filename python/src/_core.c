@@ -23,8 +23,6 @@
 
 #include "hmasweep.h"
 #include "hmasweep_client.h"
-/* The registry, for variants() and the "best" alias, until the library exports an introspection API. */
-#include "variant.h"
 
 /* HS_ERR_NOMEM: MemoryError; HS_ERR_IO (a client's connection failed): ConnectionError, an OSError;
  * every other status: ValueError. */
@@ -266,15 +264,6 @@ done:
     return w;
 }
 
-/* "best" is the default name: an alias in the registry (HS_ALIAS), reported as the variant it names;
- * without such a line it means the library's default (hs_sweep_options.variant = NULL). */
-static const char *resolve_variant(const char *name) {
-    const char *target = hs_variant_alias(name, NULL);
-    if (target) return target;
-    if (name && strcmp(name, "best") == 0 && !hs_variant_find("best")) return NULL;
-    return name;
-}
-
 /* ---- SweepResult ------------------------------------------------------------------------------ */
 
 static PyStructSequence_Field result_fields[] = {
@@ -423,7 +412,6 @@ PyDoc_STRVAR(sweep_doc,
 enum { KW_CLOSE, KW_LENGTHS, KW_WINDOWS, KW_VARIANT, KW_ISA, KW_THREADS, KW_HMA, KW_HMA3, KW_FEE, KW_COUNT };
 static const char *const kw_names[KW_COUNT] = {"close", "lengths", "windows", "variant", "isa", "threads", "hma", "hma3", "fee"};
 static PyObject *kw_interned[KW_COUNT];
-static PyObject *unchecked_name; /* r.variant when "best" resolves to the library default */
 
 static int kw_index(PyObject *name) {
     for (int k = 0; k < KW_COUNT; k++)
@@ -534,9 +522,8 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyErr_NoMemory();
         goto done;
     }
-    const char *resolved = resolve_variant(variant);
-    hs_sweep_report ran;
-    hs_sweep_options opt = {.variant = resolved, .isa = isa, .threads = threads, .struct_size = sizeof opt, .report = &ran,
+    hs_sweep_report ran; /* r.variant, r.isa, r.threads: what the library says ran (an alias resolved) */
+    hs_sweep_options opt = {.variant = variant, .isa = isa, .threads = threads, .struct_size = sizeof opt, .report = &ran,
                             .stats = PyArray_DATA(stats), .fee = fee, .has_fee = has_fee};
     poll_state ps;
     poll_attach(&opt, &ps, NULL);
@@ -559,9 +546,8 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
         t[k] = res[k].trades;
     }
     if (!(result = PyStructSequence_New(SweepResult))) goto done;
-    PyObject *name = !resolved ? unchecked_name : NULL;
-    if (name) Py_INCREF(name);
-    else if (!(name = PyUnicode_FromString(resolved))) {
+    PyObject *name = PyUnicode_FromString(ran.variant);
+    if (!name) {
         Py_CLEAR(result);
         goto done;
     }
@@ -747,19 +733,19 @@ static PyObject *isa_list(const char *csv) {
     return list;
 }
 
-/* Built and runnable ISAs come from hs_variant_describe, the same choice hs_sweep makes; only `kernel`
- * (not in the public hs_variant_info) is still read from the registry table. */
+/* The registry as the public API describes it (built and runnable ISAs: the same choice hs_sweep makes),
+ * without the gap study's instruments (role "experiment"), as `hmasweep variants` lists it. */
 static PyObject *py_variants(PyObject *self, PyObject *unused) {
-    size_t n;
-    const hs_variant *v = hs_variants(&n);
     PyObject *list = PyList_New(0);
     if (!list) return NULL;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0, n = hs_variant_count(); k < n; k++) {
         hs_variant_info info;
-        hs_variant_describe(k, &info, NULL); /* every field but default_isa is filled even on HS_ERR_ISA */
+        /* every field but default_isa is filled even on HS_ERR_ISA */
+        hs_variant_describe_sized(k, &info, sizeof info, NULL);
+        if (strcmp(info.role, "experiment") == 0) continue;
         PyObject *built = isa_list(info.isas_built), *runs = isa_list(info.isas_runnable), *d = NULL;
         if (!built || !runs) goto fail;
-        d = Py_BuildValue("{s:s,s:s,s:i,s:O,s:O,s:O,s:s}", "name", info.name, "kernel", v[k].kernel, "tier",
+        d = Py_BuildValue("{s:s,s:s,s:i,s:O,s:O,s:O,s:s}", "name", info.name, "kernel", info.kernel, "tier",
                           info.tier, "threaded", info.threaded ? Py_True : Py_False, "isas", built, "runnable", runs,
                           "summary", info.summary);
         if (!d || PyList_Append(list, d) < 0) goto fail;
@@ -938,7 +924,7 @@ static PyObject *py_c_sweep_loop(PyObject *self, PyObject *args) {
     }
     size_t n = (size_t)PyArray_DIM(win, 0);
     hs_result *res = malloc((n ? n : 1) * sizeof *res);
-    hs_sweep_options opt = {.variant = resolve_variant(variant), .isa = NULL, .threads = 0};
+    hs_sweep_options opt = {.variant = variant, .isa = NULL, .threads = 0};
     hs_error err;
     hs_status st = HS_OK;
     struct timespec t0, t1;
@@ -1358,7 +1344,7 @@ static PyObject *py_sweep_many(PyObject *self, PyObject *args) {
         if (!(arrays[s] = as_close(PySequence_Fast_GET_ITEM(seq, s)))) goto done;
         refs[s] = (hs_series_ref){NULL, PyArray_DATA(arrays[s]), (size_t)PyArray_DIM(arrays[s], 0)};
     }
-    hs_sweep_options opt = {.variant = resolve_variant(variant ? variant : "best"), .isa = isa, .threads = threads,
+    hs_sweep_options opt = {.variant = variant, .isa = isa, .threads = threads,
                             .struct_size = sizeof opt, .stats = PyArray_DATA(stats), .fee = fee, .has_fee = has_fee};
     poll_state ps;
     poll_attach(&opt, &ps, report == Py_None ? NULL : report);
@@ -1477,7 +1463,6 @@ PyMODINIT_FUNC PyInit__core(void) {
     if (!m) return NULL;
     for (int k = 0; k < KW_COUNT; k++)
         if (!(kw_interned[k] = PyUnicode_InternFromString(kw_names[k]))) goto fail;
-    if (!(unchecked_name = PyUnicode_InternFromString("unchecked"))) goto fail;
     if (PyType_Ready(&CClientType) < 0) goto fail;
     Py_INCREF(&CClientType);
     if (PyModule_AddObject(m, "_CClient", (PyObject *)&CClientType) < 0) {

@@ -151,6 +151,7 @@ def test_serve(server, transport):
     with Client(url, timeout=60) as c:
         hello = c.hello()
         assert hello["protocol_version"] == 2 and "unchecked" in hello["variants"]
+        assert not [n for n in hello["variants"] if n.startswith("x_")]  # experiments are not offered
         r = c.sweep(close)
         assert r.pnl.tobytes() == local.pnl.tobytes()
         np.testing.assert_array_equal(r.trades, local.trades)

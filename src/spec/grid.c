@@ -1,6 +1,10 @@
-/* The parameter grid and the six windows of a combo (docs/spec.md §2), and the 2-D grid (§8). */
+/* The parameter grid, the six windows of a combo (docs/spec.md §2), the 2-D grid (§8), and the lengths
+ * read from text. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "hmasweep.h"
@@ -113,4 +117,98 @@ hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, size_t n_b
             }
         }
     return HS_OK;
+}
+
+/* ---- the combos' lengths from text: `--lengths A,B,...` and `--grid LO:HI:COUNT` ------------------------ */
+/* Every front end (the CLI, the universe, hmasweep-mpi, the profilers) reads these two texts; one parser,
+ * here, so that they accept and refuse the same things with the same words. */
+
+/* s is one whole decimal integer (strtoll's syntax, nothing after it, no overflow). */
+static int whole_integer(const char *s, long long *out) {
+    char *end;
+    if (!*s) return 0;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end) return 0;
+    *out = v;
+    return 1;
+}
+
+static hs_status parse_lengths(const char *spec, int64_t **out, size_t *n, hs_error *err) {
+    size_t count = 1;
+    for (const char *p = spec; *p; p++) count += *p == ',';
+    int64_t *v = malloc(count * sizeof *v);
+    char *copy = malloc(strlen(spec) + 1);
+    if (!v || !copy) {
+        free(v);
+        free(copy);
+        return hs_fail(err, HS_ERR_NOMEM, "out of memory");
+    }
+    strcpy(copy, spec);
+    size_t k = 0;
+    hs_status st = HS_OK;
+    /* strtok would skip empty fields; walk the commas by hand so "6,,8" is an error. */
+    for (char *field = copy;;) {
+        char *comma = strchr(field, ',');
+        if (comma) *comma = '\0';
+        long long L;
+        if (!whole_integer(field, &L)) {
+            st = hs_fail(err, HS_ERR_USAGE, "lengths: '%s' is not an integer (expected A,B,... with each length >= 2)",
+                         field);
+            break;
+        }
+        if (L < 2) {
+            st = hs_fail(err, HS_ERR_USAGE, "lengths: length %lld is out of range (L must be >= 2)", L);
+            break;
+        }
+        v[k++] = L;
+        if (!comma) break;
+        field = comma + 1;
+    }
+    free(copy);
+    if (st != HS_OK) {
+        free(v);
+        return st;
+    }
+    *out = v;
+    *n = k;
+    return HS_OK;
+}
+
+/* hs_grid(lo, hi, count) into a new array. */
+static hs_status grid_array(long long lo, long long hi, size_t count, int64_t **out, size_t *n, hs_error *err) {
+    int64_t *v = malloc(count * sizeof *v);
+    if (!v) return hs_fail(err, HS_ERR_NOMEM, "out of memory");
+    hs_error why;
+    if (hs_grid(lo, hi, count, v, &why) != HS_OK) {
+        free(v);
+        return hs_fail(err, HS_ERR_USAGE, "grid: %s", why.msg);
+    }
+    *out = v;
+    *n = count;
+    return HS_OK;
+}
+
+static hs_status parse_grid(const char *spec, int64_t **out, size_t *n, hs_error *err) {
+    char part[3][64];
+    const char *p1 = strchr(spec, ':'), *p2 = p1 ? strchr(p1 + 1, ':') : NULL;
+    if (!p1 || !p2 || strchr(p2 + 1, ':') || (size_t)(p1 - spec) >= sizeof part[0] ||
+        (size_t)(p2 - p1 - 1) >= sizeof part[1] || strlen(p2 + 1) >= sizeof part[2])
+        return hs_fail(err, HS_ERR_USAGE, "grid '%s': expected LO:HI:COUNT, e.g. " HS_DEFAULT_GRID_SPEC, spec);
+    snprintf(part[0], sizeof part[0], "%.*s", (int)(p1 - spec), spec);
+    snprintf(part[1], sizeof part[1], "%.*s", (int)(p2 - p1 - 1), p1 + 1);
+    snprintf(part[2], sizeof part[2], "%s", p2 + 1);
+    long long lo, hi, count;
+    if (!whole_integer(part[0], &lo) || !whole_integer(part[1], &hi) || !whole_integer(part[2], &count))
+        return hs_fail(err, HS_ERR_USAGE, "grid '%s': LO, HI and COUNT must be integers", spec);
+    if (count < 1 || count > HS_GRID_COUNT_MAX)
+        return hs_fail(err, HS_ERR_USAGE, "grid '%s': COUNT must be between 1 and %d", spec, HS_GRID_COUNT_MAX);
+    return grid_array(lo, hi, (size_t)count, out, n, err);
+}
+
+hs_status hs_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n, hs_error *err) {
+    if (!out || !n) return hs_fail(err, HS_ERR_USAGE, "hs_parse_combo_lengths: NULL out or n");
+    if (lengths) return parse_lengths(lengths, out, n, err);
+    if (grid) return parse_grid(grid, out, n, err);
+    return grid_array(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, out, n, err);
 }

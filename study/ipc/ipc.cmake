@@ -12,7 +12,7 @@ if(NOT CMAKE_CROSSCOMPILING)
 endif()
 if(JANSSON_FOUND AND NOT CMAKE_CROSSCOMPILING)
   add_executable(hs_json_server ${CMAKE_CURRENT_LIST_DIR}/json_server.c)
-  target_link_libraries(hs_json_server PRIVATE hmasweep_core PkgConfig::JANSSON)
+  target_link_libraries(hs_json_server PRIVATE hmasweep_internal PkgConfig::JANSSON)
   if(BUILD_TESTING AND Python3_Interpreter_FOUND)
     # Each malformed request gets an error reply naming the problem; then a sweep equal to `hmasweep run`.
     add_test(NAME prof_json_server_errors
@@ -40,7 +40,7 @@ endif()
 # public C client.  Live mode over the wire is used when the client header declares it.
 if(EXISTS ${CMAKE_SOURCE_DIR}/include/hmasweep_client.h)
   add_executable(hs_ipc_client ${CMAKE_CURRENT_LIST_DIR}/ipc_client.c)
-  target_link_libraries(hs_ipc_client PRIVATE hmasweep_core)
+  target_link_libraries(hs_ipc_client PRIVATE hmasweep_internal)
   target_include_directories(hs_ipc_client PRIVATE ${CMAKE_SOURCE_DIR}/engine) # codec.h (the handle command's parts)
   file(STRINGS ${CMAKE_SOURCE_DIR}/include/hmasweep_client.h _hs_client_live REGEX "hs_client_live_open")
   if(_hs_client_live)

@@ -41,7 +41,7 @@ static int parse_args(int argc, char **argv, long long *rounds, long long *bars,
         } else if (!strcmp(name, "--grid")) {
             free(*len);
             *len = NULL;
-            int rc = cli_parse_grid(value, len, count);
+            int rc = cli_parse_combo_lengths(NULL, value, len, count);
             if (rc) return rc;
         } else {
             return cli_fail(EXIT_USAGE, "seg_profile: unknown option %s", name);

@@ -2,7 +2,7 @@
 # errors, timeouts and a 32-client load; conformance of a docs/spec.md §6-only client over every transport;
 # faults.  The Python ones need only python3 (struct, socket).
 add_executable(test_engine_client ${CMAKE_CURRENT_LIST_DIR}/test_engine_client.c)
-target_link_libraries(test_engine_client PRIVATE hmasweep_core)
+target_link_libraries(test_engine_client PRIVATE hmasweep_internal)
 target_compile_definitions(test_engine_client PRIVATE HS_CLI="${HS_CLI_COMMAND}")  # tests/cli_command.cmake
 add_test(NAME engine_client COMMAND test_engine_client)
 add_test(NAME engine_conformance COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_conformance.py ${CMAKE_SOURCE_DIR} ${HS_CLI_COMMAND})
