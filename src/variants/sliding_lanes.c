@@ -35,7 +35,7 @@ static lanes_scratch split_scratch(double *scratch, size_t n) {
                            tables + stride, nc};
 }
 
-size_t HS_SCRATCH(sliding_x)(size_t n) {
+size_t HS_SCRATCH(sliding_lanes)(size_t n) {
     size_t nc = cert_chunks(n); /* the tables: chunk maxima, V taus and the work per chunk */
     return hs_scratch_sum((3 * HS_VN + 1) * hs_scratch_stride(n), certified_tail_doubles(n, (HS_VN + 2) * nc));
 }
