@@ -5,8 +5,9 @@
 #include <stdint.h>
 
 #include "hmasweep.h"
+#include "interrupt.h" /* the SIGINT flag (its own leaf target) */
 
-enum { EXIT_DATA = 1, EXIT_USAGE = 2, EXIT_INTERRUPTED = 130 /* 128 + SIGINT, as a shell shows a Ctrl-C */ };
+enum { EXIT_DATA = 1, EXIT_USAGE = 2 }; /* EXIT_INTERRUPTED: interrupt.h */
 
 typedef struct {
     const char *variant, *isa, *input, *grid, *lengths, *format, *output;
@@ -38,14 +39,4 @@ int cli_parse_run(int argc, char **argv, cli_options *o, int *help);
 /* --fee X: 1 and o->fee set when argv[*i] is --fee (a bad fee: *rc = EXIT_USAGE, named on stderr). */
 int cli_parse_fee(int argc, char **argv, int *i, cli_options *o, int *rc);
 
-/* Ctrl-C (issue 18 §2): cli_catch_sigint makes the first SIGINT set a flag instead of killing the process
- * (a second one kills it as usual).  cli_stop_requested is the library's progress hook
- * (hs_sweep_options.progress, hs_trade_log_opt): it answers "stop" once the flag is set, so the
- * sweep ends with HS_ERR_CANCELLED; the command keeps what is finished, says so on stderr, and exits
- * EXIT_INTERRUPTED. */
-void cli_catch_sigint(void);
-int cli_interrupted(void);
-int cli_stop_requested(void *user, size_t done, size_t total);
-/* The message and exit status of a command stopped by SIGINT: "hmasweep: interrupted (SIGINT): what". */
-int cli_interrupted_exit(const char *what);
 #endif

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "options.h"
+#include "interrupt.h"
 
 /* Messages name paths, which may hold any byte: escaped as the rows are (universe.h). */
 static int complain(int code, const char *msg) {
