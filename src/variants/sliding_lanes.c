@@ -219,7 +219,7 @@ static void sliding_lanes(const double *close, size_t n, const hs_windows *win, 
 }
 
 void HS_BATCH(sliding_lanes)(const double *close, size_t n, const hs_windows *win, size_t count,
-                         double keep, hs_outcome *out, double *scratch) {
+                             double keep, hs_outcome *out, double *scratch) {
     lanes_scratch s = split_scratch(scratch, n);
     certify_chunk_max(close, n, s.chunk_max);
     for (size_t c = 0; c < count;) {
