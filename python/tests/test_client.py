@@ -273,7 +273,7 @@ def test_late_reply_every_transport(server, transport):
 
 
 @pytest.mark.parametrize("transport", ["unix", "tcp", "shm"])
-def test_server_options_honoured_or_refused(server, transport):
+def test_server_choices_honoured_or_refused(server, transport):
     """Issue 18: Client.sweep never ignores variant, isa or threads.  The protocol cannot choose them per
     request, so anything but what the server runs is a ValueError naming it; the server's own variant
     (hello()'s first) and None are accepted."""
