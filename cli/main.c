@@ -14,6 +14,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "interrupt.h" /* universe/: the SIGINT flag run, trades and run --inputs share */
 #include "hmasweep.h"
 #include "options.h"
 #include "wire.h"

@@ -1,7 +1,7 @@
 /* The CLI's option parsing, apart from execution so that fuzz/fuzz_cli.c reaches it: every function here
  * reads argv words, fills cli_options, and on a bad option names the problem on stderr and returns the
- * exit status (EXIT_USAGE); none writes stdout, exits or sweeps.  Also the SIGINT flag every sweeping
- * command shares (cli_catch_sigint). */
+ * exit status (EXIT_USAGE); none writes stdout, exits or sweeps.  (The SIGINT flag the sweeping
+ * commands share is universe/interrupt.c.) */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>

@@ -5,7 +5,6 @@
 #include <stdint.h>
 
 #include "hmasweep.h"
-#include "interrupt.h" /* the SIGINT flag (its own leaf target) */
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 }; /* EXIT_INTERRUPTED: interrupt.h */
 

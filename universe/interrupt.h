@@ -1,6 +1,6 @@
 /* The SIGINT flag every sweeping command shares: `hmasweep run`, `trades` (cli/main.c) and `run --inputs`
- * (universe/cli.c).  A leaf target of its own (hmasweep_cli_interrupt: libc only), so that universe/ gets
- * it without reaching the CLI's option parsers (the cli <-> universe cycle, issue 19 §1). */
+ * (universe/cli.c).  Here, in the lower of the two front-end layers, so that the CLI includes it from
+ * universe/ and universe/ never includes cli/ (no cli <-> universe cycle, issue 19 §1, tests/test_layers.sh). */
 #ifndef HS_CLI_INTERRUPT_H
 #define HS_CLI_INTERRUPT_H
 #include <stddef.h>
