@@ -60,6 +60,9 @@ r = hmasweep.sweep(hmasweep.series())
 print("%s: combo 0: %d trades, pnl %r" % (os.path.dirname(hmasweep.__file__), r.trades[0], float(r.pnl[0])))
 assert hmasweep.__file__.startswith(sys.prefix), "imported %s, not the installed wheel" % hmasweep.__file__
 assert (r.trades[0], r.pnl[0]) == (57029, -5165.579954235863), "fingerprint mismatch"
+import importlib.metadata as md
+assert md.version("hmasweep") == hmasweep.__version__, "wheel %s, library %s" % (md.version("hmasweep"), hmasweep.__version__)
+print("version %s (wheel metadata = hs_version)" % hmasweep.__version__)
 EOF
   )
   # The extension must load the wheel's own libsleef, not the system's.

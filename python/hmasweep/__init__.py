@@ -13,6 +13,7 @@ wire protocol (docs/protocol.md) with the same `sweep()` signature.  docs/python
 """
 
 from ._core import (
+    __version__,
     STATS_DTYPE,
     SweepResult,
     grid,

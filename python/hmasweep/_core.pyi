@@ -89,6 +89,7 @@ def _c_sweep_loop(close: _ArrayLike, windows: _ArrayLike, variant: Optional[str]
 TRADE_RECORD_SIZE: int
 STATS_DTYPE: np.dtype[np.void]
 DEFAULT_FEE: float
+__version__: str
 
 def _sweep_many(
     closes: Sequence[_ArrayLike], windows: _ArrayLike, variant: Optional[str] = None, isa: Optional[str] = None,

@@ -1477,6 +1477,9 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(SweepResult); /* the module took one reference; the sweep function keeps its own */
     if (PyModule_AddIntConstant(m, "TRADE_RECORD_SIZE", (long)sizeof(hs_trade)) < 0) goto fail;
     if (PyModule_AddObject(m, "DEFAULT_FEE", PyFloat_FromDouble(HS_DEFAULT_FEE)) < 0) goto fail;
+    /* hmasweep.__version__ is the library's own (hs_version); the wheel's metadata reads the same number
+       from CMakeLists.txt, and python/build_wheel.sh --test checks that they agree. */
+    if (PyModule_AddStringConstant(m, "__version__", hs_version()) < 0) goto fail;
     return m;
 fail:
     Py_DECREF(m);

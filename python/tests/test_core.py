@@ -277,3 +277,12 @@ def test_argument_errors_are_typeerrors():
         with pytest.raises(TypeError):
             call()
     assert hmasweep.sweep(close=s, lengths=[6], variant=None, isa=None, threads=1).trades.shape == (1,)
+
+
+def test_version_is_the_projects(source_dir):
+    """hmasweep.__version__ is the C library's hs_version(), and it is CMakeLists.txt's project(VERSION),
+    the number the wheel's metadata is read from (pyproject.toml: dynamic version, regex provider)."""
+    import re
+    m = re.search(r"project\(hmasweep VERSION ([0-9]+\.[0-9]+\.[0-9]+)", (source_dir / "CMakeLists.txt").read_text())
+    assert m, "CMakeLists.txt has no project(hmasweep VERSION x.y.z)"
+    assert hmasweep.__version__ == m.group(1)
