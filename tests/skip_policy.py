@@ -12,6 +12,7 @@ test can consult it before it imports anything that may be absent.
                              own summary names them without one (tests/run.sh runs this after ctest)
 """
 import importlib
+import importlib.util
 import os
 import shutil
 import sys
@@ -65,6 +66,9 @@ def _module(name):
 # How to tell that a tool is there, for `needs`.
 TOOLS = {"numba": (_module("numba"), "numba is not importable (pip install numba)"),
          "vectorbt": (_module("vectorbt"), "vectorbt is not importable (pip install vectorbt)"),
+         # the real quotes' files only (conftest.real_quotes): found, not imported
+         "backtesting": (lambda: importlib.util.find_spec("backtesting") is not None,
+                         "backtesting is not installed (pip install backtesting: the real quotes it ships)"),
          "cargo": (lambda: shutil.which("cargo") is not None, "cargo is not on PATH (https://rustup.rs)"),
          "chromium": (lambda: shutil.which("chromium") is not None or shutil.which("chromium-browser") is not None,
                       "chromium is not on PATH (apt-get install chromium)")}

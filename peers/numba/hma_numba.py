@@ -12,7 +12,9 @@ server was ported from, line for line.  Written to docs/spec.md (kernel spec v1,
   * the event loop and the books of docs/spec.md §4, fee 0.09 % per round trip on the gross return
     (--fee: spec v2's round-trip cost, keep = 1 - fee computed once).
   * spec v2's six statistics (docs/spec.md §8), kept as the loop books each trade, written from §8's table
-    (the independent oracle of the C books' statistics: tests/golden/gate_numba.py).
+    (the independent oracle of the C books' statistics: tests/golden/gate_numba.py and
+    python/tests/test_numba_oracle.py); `trade_log` returns the trades those books booked, and
+    `windows_2d` derives §8's 2-D grid's windows.
   * per-call allocation the way numpy/numba does it: every wma returns a fresh array, every array
     expression (`2*a - b`) allocates its result (numba fuses the expression into one loop, one array).
 
@@ -100,9 +102,22 @@ def book(state, p, entry_bar, exit_bar):
 
 
 @njit
-def backtest_v2(close, w0, w1, w2, w3, w4, w5, fee):
-    """pnl, trades and the six statistics of docs/spec.md §8 (wins, gross_profit, gross_loss, sum_sq,
-    max_drawdown, bars_held)."""
+def record(log_i, log_f, k, entry_bar, exit_bar, side, entry_price, exit_price, p):
+    """Trade k into the log (entry_bar, exit_bar, side | entry_price, exit_price, pnl) when the log has a row
+    for it: backtest_v2 passes 0-row arrays, so the timed sweep records nothing."""
+    if k < log_i.shape[0]:
+        log_i[k, 0] = entry_bar
+        log_i[k, 1] = exit_bar
+        log_i[k, 2] = side
+        log_f[k, 0] = entry_price
+        log_f[k, 1] = exit_price
+        log_f[k, 2] = p
+
+
+@njit
+def books(close, w0, w1, w2, w3, w4, w5, fee, log_i, log_f):
+    """The event loop and books of docs/spec.md §4 with spec v2's six statistics (§8), recording each booked
+    trade into log_i/log_f while they have rows."""
     h = hma(close, w0, w1, w2)
     h3 = hma3(close, w3, w4, w5)
     n = close.shape[0]
@@ -124,6 +139,7 @@ def backtest_v2(close, w0, w1, w2, w3, w4, w5, fee):
                 r = pos * (close[i] / entry - 1.0)
                 p = ((1.0 + r) * keep - 1.0) * 100.0
                 book(state, p, entry_bar, i)
+                record(log_i, log_f, trades, entry_bar, i, pos, entry, close[i], p)
                 trades += 1
                 wins += 1 if p > 0.0 else 0
                 held += i - entry_bar
@@ -136,10 +152,30 @@ def backtest_v2(close, w0, w1, w2, w3, w4, w5, fee):
         r = pos * (close[n - 1] / entry - 1.0)
         p = ((1.0 + r) * keep - 1.0) * 100.0
         book(state, p, entry_bar, n - 1)
+        record(log_i, log_f, trades, entry_bar, n - 1, pos, entry, close[n - 1], p)
         trades += 1
         wins += 1 if p > 0.0 else 0
         held += (n - 1) - entry_bar
     return state[0], trades, wins, state[2], state[3], state[4], state[5], held
+
+
+@njit
+def backtest_v2(close, w0, w1, w2, w3, w4, w5, fee):
+    """pnl, trades and the six statistics of docs/spec.md §8 (wins, gross_profit, gross_loss, sum_sq,
+    max_drawdown, bars_held)."""
+    return books(close, w0, w1, w2, w3, w4, w5, fee, np.empty((0, 3), dtype=np.int64), np.empty((0, 3)))
+
+
+@njit
+def trade_log(close, w0, w1, w2, w3, w4, w5, fee):
+    """One combo's trades in booking order, from the books above: ints (k x 3: entry_bar, exit_bar, side)
+    and floats (k x 3: entry_price, exit_price, pnl).  A trade closes at most once per bar, plus the final
+    close, so n + 1 rows always suffice."""
+    n = close.shape[0]
+    log_i = np.zeros((n + 1, 3), dtype=np.int64)
+    log_f = np.zeros((n + 1, 3))
+    trades = books(close, w0, w1, w2, w3, w4, w5, fee, log_i, log_f)[1]
+    return log_i[:trades], log_f[:trades]
 
 
 @njit
@@ -268,6 +304,12 @@ def windows_from_length(length):
     p = round(length / 2)
     return [length // 2, length, int(math.floor(math.sqrt(length))),
             max(1, round(p / 3)), max(1, round(p / 2)), p]
+
+
+def windows_2d(hma_lengths, hma3_lengths):
+    """docs/spec.md §8's 2-D grid: every (Lh, L3) pair, Lh outer; w0..w2 from Lh and w3..w5 from L3, each by
+    §2's rules (windows_from_length)."""
+    return [windows_from_length(lh)[:3] + windows_from_length(l3)[3:] for lh in hma_lengths for l3 in hma3_lengths]
 
 
 def parse_lengths(text):

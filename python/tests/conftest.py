@@ -1,4 +1,7 @@
-"""Shared fixtures: where the repository's data and the CLI are (ctest sets HS_SOURCE_DIR and HS_CLI)."""
+"""Shared fixtures: where the repository's data and the CLI are (ctest sets HS_SOURCE_DIR and HS_CLI), and the
+real quotes."""
+import csv
+import importlib.util
 import json
 import os
 import pathlib
@@ -17,6 +20,20 @@ def load_source(relative_path, name):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+def real_quotes():
+    """Real daily and hourly closes: GOOG 2004-2013 (2,148 days) and EURUSD 2017-2018 (5,000 hours), the
+    CSV files that backtesting.py (pip backtesting; tests/deps.sh) ships as its test data.  Read from the
+    installed package at test time: the data is not ours to commit (backtesting.py is AGPL)."""
+    spec = importlib.util.find_spec("backtesting")  # the files only: nothing of the package is imported
+    if spec is None:
+        pytest.skip("backtesting: not installed (pip install backtesting: its real quotes; CI installs it)")
+    out = {}
+    for name in ("GOOG", "EURUSD"):
+        with open(f"{spec.submodule_search_locations[0]}/test/{name}.csv") as f:
+            out[name] = np.array([float(row["Close"]) for row in csv.DictReader(f)])
+    return out
 
 
 @pytest.fixture(scope="session")

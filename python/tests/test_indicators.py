@@ -4,31 +4,16 @@ The values are checked against sources outside this code: the trade log (the sig
 the combo's entries), hand-worked WMAs, and TA-Lib's WMA (an indicator library no one here wrote) on the
 default series and on real quotes.  The numba peer's own hma/hma3 (bit for bit) are checked in
 test_numba_peer.py, which ctest runs as python_numba_peer."""
-import csv
-import importlib.util
-
 import numpy as np
 import pytest
 
 import hmasweep
+from conftest import real_quotes
 
 try:
     import talib
 except ImportError:  # CI installs it (tests/deps.sh); a skip there fails (tests/skips.allow)
     talib = None
-
-
-def real_quotes():
-    """Real daily and hourly closes: GOOG 2004-2013 (2,148 days) and EURUSD 2017-2018 (5,000 hours), the
-    CSV files that backtesting.py (pip backtesting; tests/deps.sh) ships as its test data."""
-    spec = importlib.util.find_spec("backtesting")  # the files only: nothing of the package is imported
-    if spec is None:
-        pytest.skip("backtesting: not installed (pip install backtesting: its real quotes; CI installs it)")
-    out = {}
-    for name in ("GOOG", "EURUSD"):
-        with open(f"{spec.submodule_search_locations[0]}/test/{name}.csv") as f:
-            out[name] = np.array([float(row["Close"]) for row in csv.DictReader(f)])
-    return out
 
 
 def flips(d):
