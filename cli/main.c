@@ -66,7 +66,7 @@ static const char *const usage_run =
     "                      outer; w0-w2 from the first, w3-w5 from the second; each list may be LO:HI:COUNT\n"
     "  --fee X             round-trip cost as a fraction, 0 <= X < 1 (default 0.0009 = 0.09%; docs/spec.md §8)\n"
     "  --format FMT        table (default), json or csv; every format carries the six statistics of\n"
-    "                      docs/spec.md §8 (json/csv in full, %.17g; the table shows win rate, profit\n"
+    "                      docs/spec.md §8 (json/csv in full, %%.17g; the table shows win rate, profit\n"
     "                      factor and max drawdown)\n"
     "  --repeat N          run the sweep N times and report the median time\n"
     "  --inputs SPEC       sweep a universe of series instead (`hmasweep run --inputs x --help`)\n"

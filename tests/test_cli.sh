@@ -160,6 +160,7 @@ ok "fee 0.0025" -- run "${small[@]}" --lengths 6,9 --fee 0.0025
 ok "usage: hmasweep run" -- run --help
 ok "(default 42, 150000, 0.0008, 100)" -- run --help  # HS_DEFAULT_* through the help text
 ok "(default 6:200:80)" -- run --help
+ok "(json/csv in full, %.17g;" -- run --help  # a printf field with no argument printed garbage here
 ok "usage: hmasweep gen" -- gen --help
 ok "usage: hmasweep variants" -- variants --help
 
