@@ -63,15 +63,13 @@ static inline size_t tail_last(const live_tail *t) { return t->len - 1; }
 /* ---- one combo's state ------------------------------------------------------------------------------ */
 
 typedef struct {
-    double wd[SUM_COUNT], inv[SUM_COUNT]; /* window as a double, and 1 / denom (as sliding.c) */
-    int64_t wl[SUM_COUNT];                /* window length of each running sum */
+    live_consts cst;                      /* windows and certification constants (live_lanes.h) */
     slide_sums sum[SUM_COUNT];
     live_tail raw, raw3;
     live_tail raw_x, raw3_x;              /* raw and raw3 in the reference's order (the exact tails) */
     size_t exact_through;                 /* the newest bar in the exact tails (SIZE_MAX: not kept) */
     size_t exact_until;                   /* keep the exact tails up to this bar */
     hs_windows win;
-    double coef, range_max;               /* tau = 4·(coef·M) for M <= range_max (certify_threshold_eps) */
     size_t raw_first, raw3_first;         /* first bar (global index) where raw / raw3 are defined */
     size_t hma_first, hma3_first, start;  /* ... HMA, HMA3, and d */
     unsigned since_anchor;                /* bars since the sums were last re-anchored */
@@ -98,6 +96,7 @@ typedef struct {
 /* The ISA's group step (src/live/live_lanes.c), chosen at open like a variant's (hs_isa_default). */
 typedef struct {
     live_lanes_step_fn step;
+    live_sym_step_fn sym_step; /* symbols in lanes (many-symbol sessions) */
     int width;
 } live_lanes_kernel;
 
@@ -118,30 +117,30 @@ static void combo_init_windows(live_combo *c, const hs_windows *win) {
     const int64_t lens[SUM_COUNT] = {w[0], w[1], w[3], w[4], w[5], w[2], w[5]};
     c->win = *win;
     for (int k = 0; k < SUM_COUNT; k++) {
-        c->wl[k] = lens[k];
-        c->wd[k] = (double)lens[k];
-        c->inv[k] = 1.0 / hs_wma_denom(lens[k]);
+        c->cst.w[k] = lens[k];
+        c->cst.wd[k] = (double)lens[k];
+        c->cst.inv[k] = 1.0 / hs_wma_denom(lens[k]);
     }
     /* Where the reference's arrays stop being NaN, for any six windows (no ordering assumed). */
     hs_first_bars f = hs_first_bars_of(w);
     c->raw_first = f.raw, c->raw3_first = f.raw3, c->hma_first = f.hma, c->hma3_first = f.hma3, c->start = f.start;
-    c->coef = pipeline_bound(w, eps_slide) + pipeline_bound(w, eps_tier0) + 8.0 * 0x1p-53;
+    c->cst.coef = pipeline_bound(w, eps_slide) + pipeline_bound(w, eps_tier0) + 8.0 * 0x1p-53;
     int64_t wmax = 1;
     for (int k = 0; k < 6; k++) wmax = w[k] > wmax ? w[k] : wmax;
-    c->range_max = DBL_MAX / (16.0 * hs_wma_denom(wmax));
+    c->cst.range_max = DBL_MAX / (16.0 * hs_wma_denom(wmax));
     c->exact_through = SIZE_MAX;
 }
 
 /* certify_threshold_eps(m, w, eps_slide), with the combo's constants computed once. */
 static inline double combo_tau(const live_combo *c, double m) {
-    return m >= 0x1p-900 && m <= c->range_max ? 4.0 * (c->coef * m) : INFINITY;
+    return m >= 0x1p-900 && m <= c->cst.range_max ? 4.0 * (c->cst.coef * m) : INFINITY;
 }
 
 /* Closes a combo needs behind the newest: the tier-0 recompute of d reads raw_first + w2 (and
  * raw3_first + w5) bars, a slide reads the value w bars back. */
 static size_t combo_close_history(const live_combo *c) {
     size_t need = hs_max_size(c->hma_first, c->hma3_first) + 1;
-    for (int k = SUM_W0; k <= SUM_W5; k++) need = hs_max_size(need, (size_t)c->wl[k] + 1);
+    for (int k = SUM_W0; k <= SUM_W5; k++) need = hs_max_size(need, (size_t)c->cst.w[k] + 1);
     return need;
 }
 
@@ -150,12 +149,12 @@ static size_t combo_close_history(const live_combo *c) {
 static inline void sum_update(live_combo *c, int k, const live_tail *t, size_t bar, size_t first, int anchor) {
     size_t i = tail_last(t);
     if (bar == first || anchor)
-        c->sum[k] = slide_anchor(t->p, i, c->wl[k]);
+        c->sum[k] = slide_anchor(t->p, i, c->cst.w[k]);
     else
-        slide_step(&c->sum[k], c->wd[k], t->p[i], t->p[i - (size_t)c->wl[k]]);
+        slide_step(&c->sum[k], c->cst.wd[k], t->p[i], t->p[i - (size_t)c->cst.w[k]]);
 }
 
-static inline double sum_wma(const live_combo *c, int k) { return c->sum[k].s2 * c->inv[k]; }
+static inline double sum_wma(const live_combo *c, int k) { return c->sum[k].s2 * c->cst.inv[k]; }
 
 /* raw and raw3 in the reference's order at the bar `back` bars before the newest close. */
 static inline double raw_exact(const live_combo *c, const live_tail *close, size_t back) {
@@ -262,7 +261,7 @@ static void group_enter(hs_live *s, live_group *g, size_t bar) {
     g->raw3_len = g->raw3_keep - 1;
     memset(g->raw, 0, 2 * g->raw_keep * (size_t)V * sizeof *g->raw);
     memset(g->raw3, 0, 2 * g->raw3_keep * (size_t)V * sizeof *g->raw3);
-    g->prevset = g->prevneg = g->exact = 0;
+    g->f.prevset = g->f.prevneg = g->f.exact = 0;
     for (int l = 0; l < V; l++) {
         const live_combo *c = &s->combos[lane_combo(g, l)];
         for (size_t i = 1; i <= c->raw.len && i < g->raw_keep; i++)
@@ -271,30 +270,88 @@ static void group_enter(hs_live *s, live_group *g, size_t bar) {
             g->raw3[(g->raw3_keep - 1 - i) * (size_t)V + (size_t)l] = c->raw3.p[c->raw3.len - i];
         if (l >= g->lanes) continue;
         double prev = s->books.prev[lane_combo(g, l)];
-        g->prevset |= (unsigned)(prev != 0.0) << l;
-        g->prevneg |= (unsigned)(prev < 0.0) << l;
-        if (c->exact_through != SIZE_MAX && c->exact_through + 1 == bar) g->exact |= 1u << l;
+        g->f.prevset |= (unsigned)(prev != 0.0) << l;
+        g->f.prevneg |= (unsigned)(prev < 0.0) << l;
+        if (c->exact_through != SIZE_MAX && c->exact_through + 1 == bar) g->f.exact |= 1u << l;
     }
     g->tau_m = NAN; /* every threshold recomputed at the first step */
 }
 
-static inline void group_book(hs_live *s, live_group *g, int l, double d, double price, size_t bar, uint8_t *crossed) {
-    size_t c = lane_combo(g, l);
-    if (d != d) return; /* docs/spec.md §4: NaN bars are skipped */
-    if (book_step(&s->books, c, d, price, bar) && crossed) crossed[c] = 1;
+/* The newest close of a session, and its bar. */
+static inline double newest_price(const hs_live *s) { return s->close.p[tail_last(&s->close)]; }
+
+/* Combo c's books at the session's newest bar with d (NaN: skipped, docs/spec.md §4). */
+static inline void combo_book(hs_live *s, size_t c, double d, uint8_t *crossed) {
+    if (d != d) return;
+    if (book_step(&s->books, c, d, newest_price(s), s->bars - 1) && crossed) crossed[c] = 1;
+}
+
+/* Which (session, combo) lane l of a group is, in either layout: combos in lanes (one session, combos
+ * combo + l) or symbols in lanes (sessions sess[l], one combo).  Lane l's crossed array (indexed by combo)
+ * is crossed + l·crossed_step. */
+typedef struct {
+    hs_live *const *sess;
+    size_t sess_step, combo, combo_step;
+    uint8_t *crossed;
+    size_t crossed_step;
+} lane_map;
+
+static inline hs_live *lane_session(const lane_map *mp, int l) { return mp->sess[(size_t)l * mp->sess_step]; }
+static inline size_t lane_combo_of(const lane_map *mp, int l) { return mp->combo + (size_t)l * mp->combo_step; }
+static inline uint8_t *lane_crossed(const lane_map *mp, int l) {
+    return mp->crossed ? mp->crossed + (size_t)l * mp->crossed_step : NULL;
+}
+
+/* Lane l's books with d, and the lane's flags after them. */
+static inline void lane_book(const lane_map *mp, live_lane_flags *f, int l, double d) {
+    hs_live *s = lane_session(mp, l);
+    size_t c = lane_combo_of(mp, l);
+    if (d != d) return;
+    combo_book(s, c, d, lane_crossed(mp, l));
     double prev = s->books.prev[c];
     unsigned bit = 1u << l;
-    g->prevset = (g->prevset & ~bit) | (prev != 0.0 ? bit : 0);
-    g->prevneg = (g->prevneg & ~bit) | (prev < 0.0 ? bit : 0);
+    f->prevset = (f->prevset & ~bit) | (prev != 0.0 ? bit : 0);
+    f->prevneg = (f->prevneg & ~bit) | (prev < 0.0 ? bit : 0);
+}
+
+/* After a vector step (either layout): the lanes keeping exact tails extend them (or stop), the uncertified
+ * live lanes take the reference's d, and the certified lanes visit their books where the sign flips. */
+static void lanes_settle(const lane_map *mp, live_lane_flags *f, unsigned live, unsigned certain, unsigned signs,
+                         const double *d) {
+    for (unsigned ex = f->exact; ex; ex &= ex - 1) { /* lanes keeping exact tails: extend them, or stop */
+        int l = __builtin_ctz(ex);
+        hs_live *s = lane_session(mp, l);
+        live_combo *c = &s->combos[lane_combo_of(mp, l)];
+        size_t bar = s->bars - 1;
+        if (bar <= c->exact_until) {
+            tail_push(&c->raw_x, raw_exact(c, &s->close, 0));
+            tail_push(&c->raw3_x, raw3_exact(c, &s->close, 0));
+            c->exact_through = bar;
+        } else {
+            c->exact_through = SIZE_MAX;
+            f->exact &= ~(1u << l);
+        }
+    }
+    for (unsigned amb = live & ~certain; amb; amb &= amb - 1) { /* the reference's order decides */
+        int l = __builtin_ctz(amb);
+        hs_live *s = lane_session(mp, l);
+        double dl = exact_d(&s->combos[lane_combo_of(mp, l)], &s->close, s->bars - 1);
+        f->exact |= 1u << l;
+        lane_book(mp, f, l, dl);
+    }
+    /* Certified lanes need their books only where the sign flips against the last non-zero d, or where
+     * there is none yet: elsewhere hs_book_step would only replace prev by a d of the same sign. */
+    for (unsigned st = certain & (~f->prevset | (signs ^ f->prevneg)); st; st &= st - 1) {
+        int l = __builtin_ctz(st);
+        lane_book(mp, f, l, d[l]);
+    }
 }
 
 /* One bar through a group: the scalar path per combo before every lane has a d, the vector step after. */
-static void group_step(hs_live *s, live_group *g, size_t bar, double price, double m, uint8_t *crossed) {
+static void group_step(hs_live *s, live_group *g, size_t bar, double m, uint8_t *crossed) {
+    lane_map mp = {&s, 0, g->first, 1, crossed, 0};
     if (bar < g->start) {
-        for (int l = 0; l < g->lanes; l++) {
-            double d = combo_d(&s->combos[g->first + (size_t)l], &s->close, bar, m);
-            group_book(s, g, l, d, price, bar, crossed);
-        }
+        for (int l = 0; l < g->lanes; l++) lane_book(&mp, &g->f, l, combo_d(&s->combos[g->first + (size_t)l], &s->close, bar, m));
         return;
     }
     int anchor = 1;
@@ -308,38 +365,24 @@ static void group_step(hs_live *s, live_group *g, size_t bar, double price, doub
     }
     unsigned signs, live = (1u << g->lanes) - 1;
     unsigned certain = s->k.step(g, s->close.p, tail_last(&s->close), m, anchor, &signs) & live;
-    for (unsigned ex = g->exact; ex; ex &= ex - 1) { /* lanes keeping exact tails: extend them, or stop */
-        int l = __builtin_ctz(ex);
-        live_combo *c = &s->combos[g->first + (size_t)l];
-        if (bar <= c->exact_until) {
-            tail_push(&c->raw_x, raw_exact(c, &s->close, 0));
-            tail_push(&c->raw3_x, raw3_exact(c, &s->close, 0));
-            c->exact_through = bar;
-        } else {
-            c->exact_through = SIZE_MAX;
-            g->exact &= ~(1u << l);
-        }
-    }
-    for (unsigned amb = live & ~certain; amb; amb &= amb - 1) { /* the reference's order decides */
-        int l = __builtin_ctz(amb);
-        double d = exact_d(&s->combos[g->first + (size_t)l], &s->close, bar);
-        g->exact |= 1u << l;
-        group_book(s, g, l, d, price, bar, crossed);
-    }
-    /* Certified lanes need their books only where the sign flips against the last non-zero d, or where
-     * there is none yet: elsewhere hs_book_step would only replace prev by a d of the same sign. */
-    for (unsigned st = certain & (~g->prevset | (signs ^ g->prevneg)); st; st &= st - 1) {
-        int l = __builtin_ctz(st);
-        group_book(s, g, l, g->d[l], price, bar, crossed);
-    }
+    lanes_settle(&mp, &g->f, live, certain, signs, g->d);
 }
 
-/* The newest bar through every combo; crossed[c] |= a cross happened here. */
-static void live_step(hs_live *s, double price, uint8_t *crossed) {
+/* The newest bar into a session's close tail and local maximum; returns its bar index, the maximum in *m. */
+static inline size_t live_bar_push(hs_live *s, double price, double *m) {
     tail_push(&s->close, price);
-    double m = local_max_push(&s->m, price);
-    size_t bar = s->bars++;
-    for (size_t g = 0; g < s->n_groups; g++) group_step(s, &s->groups[g], bar, price, m, crossed);
+    *m = local_max_push(&s->m, price);
+    return s->bars++;
+}
+
+/* The newest bar through every combo; crossed[c] |= a cross happened here.  A session without groups (a
+ * symbol of a many-symbol session, before its combos run in symbol lanes) takes the scalar path. */
+static void live_step(hs_live *s, double price, uint8_t *crossed) {
+    double m;
+    size_t bar = live_bar_push(s, price, &m);
+    for (size_t g = 0; g < s->n_groups; g++) group_step(s, &s->groups[g], bar, m, crossed);
+    if (!s->n_groups)
+        for (size_t c = 0; c < s->n_combos; c++) combo_book(s, c, combo_d(&s->combos[c], &s->close, bar, m), crossed);
 }
 
 /* ---- the public API ------------------------------------------------------------------------------- */
@@ -401,20 +444,23 @@ static combo_tails tails_of(const hs_windows *win) {
 
 /* The group step of the ISA hs_sweep would choose (hs_isa_default: the widest built and supported, or
  * $HMASWEEP_ISA). */
-#define LIVE_LANES_DECLARE(k, isa, ...) live_lanes_step hs_live_lanes_step__##isa; int hs_live_lanes_width__##isa(void);
+#define LIVE_LANES_DECLARE(k, isa, ...) \
+    live_lanes_step hs_live_lanes_step__##isa; live_sym_step hs_live_sym_step__##isa; int hs_live_lanes_width__##isa(void);
 HS_ISA_LIST(LIVE_LANES_DECLARE, ~)
 
 static live_lanes_kernel lanes_kernel_of(hs_isa isa) {
     static const struct {
         live_lanes_step_fn step;
+        live_sym_step_fn sym_step;
         int (*width)(void);
     } built[HS_ISA_COUNT] = {
-#define LIVE_LANES_IF_BUILT(k, isa, ISA, ...) \
-    {HS_IF_BUILT(ISA, hs_live_lanes_step__##isa), HS_IF_BUILT(ISA, hs_live_lanes_width__##isa)},
+#define LIVE_LANES_IF_BUILT(k, isa, ISA, ...)                                                         \
+    {HS_IF_BUILT(ISA, hs_live_lanes_step__##isa), HS_IF_BUILT(ISA, hs_live_sym_step__##isa), \
+     HS_IF_BUILT(ISA, hs_live_lanes_width__##isa)},
         HS_ISA_LIST(LIVE_LANES_IF_BUILT, ~)
     };
     if ((unsigned)isa >= HS_ISA_COUNT || !built[isa].step) isa = HS_ISA_SCALAR;
-    return (live_lanes_kernel){built[isa].step, built[isa].width()};
+    return (live_lanes_kernel){built[isa].step, built[isa].sym_step, built[isa].width()};
 }
 
 size_t hs_live_bytes_for(const hs_windows *combos, size_t n_combos) {
@@ -444,17 +490,17 @@ static int group_init(hs_live *s, size_t gi) {
     for (int l = 0; l < V; l++) {
         const live_combo *c = &s->combos[lane_combo(g, l)];
         for (int k = 0; k < SUM_COUNT; k++) {
-            g->w[k][l] = c->wl[k];
-            g->wd[k][l] = c->wd[k];
-            g->inv[k][l] = c->inv[k];
+            g->w[k][l] = c->cst.w[k];
+            g->wd[k][l] = c->cst.wd[k];
+            g->inv[k][l] = c->cst.inv[k];
         }
-        for (int k = SUM_W0; k <= SUM_W5; k++) g->back_close[k][l] = -c->wl[k];
-        g->back_raw[0][l] = -c->wl[SUM_HMA] * V + l;
-        g->back_raw[1][l] = -c->wl[SUM_HMA3] * V + l;
-        g->coef[l] = c->coef;
-        g->range_max[l] = c->range_max;
-        g->raw_keep = hs_max_size(g->raw_keep, (size_t)c->wl[SUM_HMA] + 1);
-        g->raw3_keep = hs_max_size(g->raw3_keep, (size_t)c->wl[SUM_HMA3] + 1);
+        for (int k = SUM_W0; k <= SUM_W5; k++) g->back_close[k][l] = -c->cst.w[k];
+        g->back_raw[0][l] = -c->cst.w[SUM_HMA] * V + l;
+        g->back_raw[1][l] = -c->cst.w[SUM_HMA3] * V + l;
+        g->coef[l] = c->cst.coef;
+        g->range_max[l] = c->cst.range_max;
+        g->raw_keep = hs_max_size(g->raw_keep, (size_t)c->cst.w[SUM_HMA] + 1);
+        g->raw3_keep = hs_max_size(g->raw3_keep, (size_t)c->cst.w[SUM_HMA3] + 1);
         g->start = hs_max_size(g->start, c->start);
     }
     g->raw = malloc(2 * g->raw_keep * (size_t)V * sizeof *g->raw);
@@ -462,7 +508,9 @@ static int group_init(hs_live *s, size_t gi) {
     return g->raw && g->raw3;
 }
 
-static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes_kernel k, double keep) {
+/* A session over these combos, its combos in groups of the kernel's lanes, or with no groups (`grouped` 0:
+ * every combo on the scalar path; a many-symbol session runs them in symbol lanes instead). */
+static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes_kernel k, double keep, int grouped) {
     hs_live *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->k = k;
@@ -490,6 +538,7 @@ static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes
     if (!s->m.ring || !s->books.pnl || !s->books.entry || !s->books.prev || !s->books.pos || !s->books.trades ||
         !s->books.first_bar || !s->books.peak || !s->books.stats)
         return hs_live_free(s), NULL;
+    if (!grouped) return s;
     s->n_groups = (n_combos + (size_t)s->k.width - 1) / (size_t)s->k.width;
     s->groups = calloc(s->n_groups, sizeof *s->groups);
     if (!s->groups) return hs_live_free(s), NULL;
@@ -498,8 +547,9 @@ static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes
     return s;
 }
 
-hs_status hs_live_open_opt(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
-                           const hs_sweep_options *opt, hs_live **out, hs_error *err) {
+/* hs_live_open_opt, grouped or not (live_alloc). */
+static hs_status live_open(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                           const hs_sweep_options *opt, int grouped, hs_live **out, hs_error *err) {
     if (!out) return hs_fail(err, HS_ERR_USAGE, "live open: the session pointer is NULL");
     *out = NULL;
     hs_sweep_options known;
@@ -518,11 +568,16 @@ hs_status hs_live_open_opt(const double *close, size_t n_bars, const hs_windows 
     hs_isa isa;
     st = hs_isa_default(&isa, err);
     if (st != HS_OK) return st;
-    hs_live *s = live_alloc(combos, n_combos, lanes_kernel_of(isa), hs_keep(fee));
+    hs_live *s = live_alloc(combos, n_combos, lanes_kernel_of(isa), hs_keep(fee), grouped);
     if (!s) return hs_fail(err, HS_ERR_NOMEM, "live open: out of memory for %zu combos", n_combos);
     for (size_t i = 0; i < n_bars; i++) live_step(s, close[i], NULL);
     *out = s;
     return HS_OK;
+}
+
+hs_status hs_live_open_opt(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                           const hs_sweep_options *opt, hs_live **out, hs_error *err) {
+    return live_open(close, n_bars, combos, n_combos, opt, 1, out, err);
 }
 
 hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos, hs_live **out,
@@ -581,18 +636,178 @@ size_t hs_live_combos(const hs_live *s) { return s ? s->n_combos : 0; }
 
 size_t hs_live_bars(const hs_live *s) { return s ? s->bars : 0; }
 
-/* ---- many symbols ------------------------------------------------------------------------------------- */
+/* ---- many symbols: symbols in vector lanes (live_lanes.h) ----------------------------------------------
+ * Every symbol keeps a session without groups (its close tail, local maximum, books and exact tails; and,
+ * until a combo runs in symbol lanes, that combo's scalar-path sums and tails, freed then).  Symbols are
+ * grouped by the ISA's lanes (the last group padded with its first symbol, never read back); a group's
+ * closes are one interleaved tail, and each combo runs in the group's lanes from the first call where every
+ * symbol of the group has a d for it (before: the scalar path per symbol, as a one-symbol session's
+ * warm-up).  Certification, recompute and books are the one-symbol session's (lanes_settle). */
+typedef struct {
+    size_t first;          /* lane l is symbol first + l (l < lanes) */
+    int lanes;             /* real symbols in the group */
+    double *close;         /* the group's closes, interleaved; the newest close_keep entries contiguous */
+    size_t close_len;
+    double *arena;         /* every combo's sums and rings, 64-byte aligned per combo */
+    live_sym_combo *combo; /* [n_combos] */
+} live_sym_group;
+
 struct hs_live_many {
-    size_t n_symbols;
-    hs_live **s;
+    size_t n_symbols, n_combos;
+    hs_live **s;           /* one session per symbol, without groups */
+    live_lanes_kernel k;
+    live_consts *cst;      /* per combo, shared by every group */
+    size_t *start;         /* per combo: its first bar with a d */
+    size_t close_keep;     /* closes a group keeps: the longest close window + 1 */
+    size_t n_groups;
+    live_sym_group *groups;
 };
 
 void hs_live_free_many(hs_live_many *m) {
     if (!m) return;
     if (m->s)
         for (size_t i = 0; i < m->n_symbols; i++) hs_live_free(m->s[i]);
+    if (m->groups)
+        for (size_t g = 0; g < m->n_groups; g++) {
+            free(m->groups[g].close);
+            free(m->groups[g].arena);
+            free(m->groups[g].combo);
+        }
+    free(m->groups);
+    free(m->cst);
+    free(m->start);
     free(m->s);
     free(m);
+}
+
+static size_t round64(size_t bytes) { return (bytes + 63) / 64 * 64; }
+
+/* Doubles of one combo's block in a group's arena: the sums, the raw and raw3 rings (whole lines). */
+static size_t sym_combo_doubles(const live_consts *k, int V) {
+    return round64((2 * SUM_COUNT + (size_t)k->w[SUM_HMA] + (size_t)k->w[SUM_HMA3]) * (size_t)V * sizeof(double)) /
+           sizeof(double);
+}
+
+/* Group gi: its symbols' closes so far (as far back as close_keep) into the interleaved tail, and its
+ * combos' blocks. */
+static int sym_group_init(hs_live_many *m, size_t gi) {
+    live_sym_group *G = &m->groups[gi];
+    int V = m->k.width;
+    G->first = gi * (size_t)V;
+    G->lanes = (int)(m->n_symbols - G->first < (size_t)V ? m->n_symbols - G->first : (size_t)V);
+    size_t keep = m->close_keep, arena = 0;
+    for (size_t c = 0; c < m->n_combos; c++) arena += sym_combo_doubles(&m->cst[c], V);
+    G->close = calloc(2 * keep * (size_t)V, sizeof *G->close);
+    G->arena = aligned_alloc(64, arena * sizeof(double));
+    G->combo = calloc(m->n_combos, sizeof *G->combo);
+    if (!G->close || !G->arena || !G->combo) return 0;
+    memset(G->arena, 0, arena * sizeof(double));
+    G->close_len = keep;
+    for (int l = 0; l < V; l++) {
+        const live_tail *t = &m->s[G->first + (size_t)(l < G->lanes ? l : 0)]->close;
+        for (size_t back = 0; back < keep && back < t->len; back++)
+            G->close[(keep - 1 - back) * (size_t)V + (size_t)l] = t->p[t->len - 1 - back];
+    }
+    double *at = G->arena;
+    for (size_t c = 0; c < m->n_combos; c++) {
+        live_sym_combo *sc = &G->combo[c];
+        const live_consts *k = &m->cst[c];
+        sc->sums = at;
+        sc->raw = at + 2 * SUM_COUNT * (size_t)V;
+        sc->raw3 = sc->raw + (size_t)k->w[SUM_HMA] * (size_t)V;
+        at += sym_combo_doubles(k, V);
+    }
+    return 1;
+}
+
+/* Lane l's symbol (the padding lanes repeat the group's first). */
+static inline hs_live *sym_session(const hs_live_many *m, const live_sym_group *G, int l) {
+    return m->s[G->first + (size_t)(l < G->lanes ? l : 0)];
+}
+
+/* Combo c's first bar in the group's lanes: its raw rings from each symbol's scalar tails (bars up to the
+ * previous one), the lanes' flags from the books and exact tails as the scalar path left them; then the
+ * scalar tails are freed.  The step anchors every sum at this bar. */
+static void sym_enter(hs_live_many *m, live_sym_group *G, size_t c, size_t gi) {
+    int V = m->k.width;
+    live_sym_combo *sc = &G->combo[c];
+    size_t w2 = (size_t)m->cst[c].w[SUM_HMA], w5 = (size_t)m->cst[c].w[SUM_HMA3];
+    sc->f = (live_lane_flags){0, 0, 0};
+    for (int l = 0; l < V; l++) {
+        hs_live *s = sym_session(m, G, l);
+        const live_combo *lc = &s->combos[c];
+        for (size_t e = 0; e < w2; e++) /* entry e: the raw of bar (this one) − w2 + e */
+            sc->raw[e * (size_t)V + (size_t)l] = w2 - e <= lc->raw.len ? lc->raw.p[lc->raw.len - (w2 - e)] : 0.0;
+        for (size_t e = 0; e < w5; e++)
+            sc->raw3[e * (size_t)V + (size_t)l] = w5 - e <= lc->raw3.len ? lc->raw3.p[lc->raw3.len - (w5 - e)] : 0.0;
+        if (l >= G->lanes) continue;
+        double prev = s->books.prev[c];
+        sc->f.prevset |= (unsigned)(prev != 0.0) << l;
+        sc->f.prevneg |= (unsigned)(prev < 0.0) << l;
+        if (lc->exact_through != SIZE_MAX && lc->exact_through + 1 == s->bars - 1) sc->f.exact |= 1u << l;
+    }
+    for (int l = 0; l < G->lanes; l++) { /* the scalar path's tails are no longer read */
+        live_combo *lc = &sym_session(m, G, l)->combos[c];
+        free(lc->raw.p);
+        free(lc->raw3.p);
+        lc->raw = lc->raw3 = (live_tail){NULL, 0, 0, 0};
+    }
+    sc->raw_pos = sc->raw3_pos = 0;
+    sc->since_anchor = (unsigned)((c * 37 + gi * 11) % SLIDE_BLOCK); /* staggered anchors: a flatter p99 */
+    sc->entered = 1;
+}
+
+/* Push one entry (V lanes) onto a group's interleaved close tail. */
+static void sym_close_push(live_sym_group *G, size_t keep, int V, const double *entry) {
+    if (G->close_len == 2 * keep) {
+        memmove(G->close, G->close + keep * (size_t)V, keep * (size_t)V * sizeof *G->close);
+        G->close_len = keep;
+    }
+    memcpy(G->close + G->close_len * (size_t)V, entry, (size_t)V * sizeof *entry);
+    G->close_len++;
+}
+
+/* One bar for each symbol of group gi, through every combo. */
+static void sym_group_step(hs_live_many *m, size_t gi, const double *bars, uint8_t *crossed) {
+    live_sym_group *G = &m->groups[gi];
+    int V = m->k.width;
+    double mv[LIVE_LANES_MAX], entry[LIVE_LANES_MAX], d[LIVE_LANES_MAX];
+    size_t min_bar = SIZE_MAX;
+    for (int l = 0; l < V; l++) {
+        entry[l] = bars[G->first + (size_t)(l < G->lanes ? l : 0)];
+        if (l >= G->lanes) {
+            mv[l] = mv[0];
+            continue;
+        }
+        size_t bar = live_bar_push(m->s[G->first + (size_t)l], entry[l], &mv[l]);
+        min_bar = bar < min_bar ? bar : min_bar;
+    }
+    sym_close_push(G, m->close_keep, V, entry);
+    size_t nc = m->n_combos;
+    lane_map mp = {m->s + G->first, 1, 0, 0, crossed ? crossed + G->first * nc : NULL, nc};
+    unsigned live = (1u << G->lanes) - 1;
+    for (size_t c = 0; c < nc; c++) {
+        live_sym_combo *sc = &G->combo[c];
+        mp.combo = c;
+        int anchor = 1;
+        if (!sc->entered) {
+            if (min_bar < m->start[c]) { /* a symbol has no d for it yet: the scalar path per symbol */
+                for (int l = 0; l < G->lanes; l++) {
+                    hs_live *s = m->s[G->first + (size_t)l];
+                    combo_book(s, c, combo_d(&s->combos[c], &s->close, s->bars - 1, mv[l]), lane_crossed(&mp, l));
+                }
+                continue;
+            }
+            sym_enter(m, G, c, gi);
+        } else if (++sc->since_anchor >= SLIDE_BLOCK) {
+            sc->since_anchor = 0;
+        } else {
+            anchor = 0;
+        }
+        unsigned signs;
+        unsigned certain = m->k.sym_step(sc, &m->cst[c], G->close, G->close_len - 1, mv, anchor, d, &signs) & live;
+        lanes_settle(&mp, &sc->f, live, certain, signs, d);
+    }
 }
 
 hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_bars, size_t n_symbols,
@@ -609,12 +824,28 @@ hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_ba
     m->n_symbols = n_symbols;
     for (size_t i = 0; i < n_symbols; i++) {
         hs_error why;
-        hs_status st = hs_live_open_opt(history[i], n_bars[i], combos, n_combos, opt, &m->s[i], &why);
+        hs_status st = live_open(history[i], n_bars[i], combos, n_combos, opt, 0, &m->s[i], &why);
         if (st != HS_OK) {
             hs_live_free_many(m);
             return hs_fail(err, st, "live open many, symbol %zu: %s", i, why.msg);
         }
     }
+    m->n_combos = n_combos;
+    m->k = m->s[0]->k;
+    m->cst = malloc(n_combos * sizeof *m->cst);
+    m->start = malloc(n_combos * sizeof *m->start);
+    m->n_groups = (n_symbols + (size_t)m->k.width - 1) / (size_t)m->k.width;
+    m->groups = calloc(m->n_groups, sizeof *m->groups);
+    int ok = m->cst && m->start && m->groups;
+    m->close_keep = 1;
+    for (size_t c = 0; ok && c < n_combos; c++) {
+        const live_combo *lc = &m->s[0]->combos[c];
+        m->cst[c] = lc->cst;
+        m->start[c] = lc->start;
+        for (int k = SUM_W0; k <= SUM_W5; k++) m->close_keep = hs_max_size(m->close_keep, (size_t)lc->cst.w[k] + 1);
+    }
+    for (size_t g = 0; ok && g < m->n_groups; g++) ok = sym_group_init(m, g);
+    if (!ok) return hs_live_free_many(m), hs_fail(err, HS_ERR_NOMEM, "live open many: out of memory for %zu symbols", n_symbols);
     *out = m;
     return HS_OK;
 }
@@ -629,13 +860,16 @@ hs_status hs_live_append_many(hs_live_many *m, const double *bars, double *pnl, 
     if (st != HS_OK)
         return hs_fail(err, st, "live append many of %zu symbols: %s (the index is the symbol's; no session changed)",
                        m->n_symbols, why.msg);
-    size_t nc = m->s[0]->n_combos;
+    size_t nc = m->n_combos;
     if (crossed) memset(crossed, 0, m->n_symbols * nc);
-    for (size_t i = 0; i < m->n_symbols; i++) {
-        size_t at = i * nc;
-        live_step(m->s[i], bars[i], crossed ? crossed + at : NULL);
-        live_results(&m->s[i]->books, nc, bars[i], pnl ? pnl + at : NULL, trades ? trades + at : NULL,
-                     position ? position + at : NULL);
+    for (size_t g = 0; g < m->n_groups; g++) {
+        sym_group_step(m, g, bars, crossed);
+        const live_sym_group *G = &m->groups[g];
+        for (size_t i = G->first; i < G->first + (size_t)G->lanes; i++) {
+            size_t at = i * nc;
+            live_results(&m->s[i]->books, nc, bars[i], pnl ? pnl + at : NULL, trades ? trades + at : NULL,
+                         position ? position + at : NULL);
+        }
     }
     return HS_OK;
 }
@@ -647,7 +881,7 @@ hs_status hs_live_open_many(const double *const *history, const size_t *n_bars, 
 
 hs_status hs_live_many_stats(const hs_live_many *m, hs_stats *out, hs_error *err) {
     if (!m || !out) return hs_fail(err, HS_ERR_USAGE, "live stats many: the %s pointer is NULL", m ? "out" : "session");
-    size_t nc = m->s[0]->n_combos;
+    size_t nc = m->n_combos;
     for (size_t i = 0; i < m->n_symbols; i++) live_stats_of(m->s[i], out + i * nc);
     return HS_OK;
 }

@@ -15,15 +15,28 @@
 
 int HS_CAT3(hs_live_lanes_width__, HS_ISA_SUFFIX, )(void) { return HS_VN; }
 
-static inline void vslide(live_group *g, int k, hs_vd x_new, hs_vd x_old) {
-    hs_vd s1 = vd_loadu(g->s1[k]), s2 = vd_loadu(g->s2[k]);
-    s2 = vd_add(s2, vd_sub(vd_mul(vd_loadu(g->wd[k]), x_new), s1));
+/* The running-sum recurrence of every layout (the scalar path's slide_step, lane-wise):
+ * S2 += w·x_new − S1; S1 += x_new − x_old. */
+static inline void vslide_at(double *s1p, double *s2p, hs_vd wd, hs_vd x_new, hs_vd x_old) {
+    hs_vd s1 = vd_loadu(s1p), s2 = vd_loadu(s2p);
+    s2 = vd_add(s2, vd_sub(vd_mul(wd, x_new), s1));
     s1 = vd_add(s1, vd_sub(x_new, x_old));
-    vd_storeu(g->s1[k], s1);
-    vd_storeu(g->s2[k], s2);
+    vd_storeu(s1p, s1);
+    vd_storeu(s2p, s2);
 }
 
-static inline hs_vd vvalue(const live_group *g, int k) { return vd_mul(vd_loadu(g->s2[k]), vd_loadu(g->inv[k])); }
+/* The WMA of a running sum, and the two raw series from them: hs_hma_raw and hs_hma3_raw lane-wise. */
+static inline hs_vd vwma(const double *s2p, hs_vd inv) { return vd_mul(vd_loadu(s2p), inv); }
+static inline hs_vd vraw(hs_vd half, hs_vd full) { return vd_sub(vd_mul(vd_set1(2.0), half), full); }
+static inline hs_vd vraw3(hs_vd third, hs_vd half, hs_vd full) {
+    return vd_sub(vd_sub(vd_mul(vd_set1(3.0), third), half), full);
+}
+
+static inline void vslide(live_group *g, int k, hs_vd x_new, hs_vd x_old) {
+    vslide_at(g->s1[k], g->s2[k], vd_loadu(g->wd[k]), x_new, x_old);
+}
+
+static inline hs_vd vvalue(const live_group *g, int k) { return vwma(g->s2[k], vd_loadu(g->inv[k])); }
 
 /* Direct sums over an interleaved tail: the w entries ending at entry e, lane l. */
 static slide_sums anchor_interleaved(const double *p, size_t e, int64_t w, int l) {
@@ -61,8 +74,8 @@ unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_SUFFIX, )(live_group *g, const dou
         const double *newest = close + last;
         for (int k = SUM_W0; k <= SUM_W5; k++) vslide(g, k, x_new, vd_gather(newest, vi_loadu(g->back_close[k])));
     }
-    hs_vd raw = vd_sub(vd_mul(vd_set1(2.0), vvalue(g, SUM_W0)), vvalue(g, SUM_W1));
-    hs_vd raw3 = vd_sub(vd_sub(vd_mul(vd_set1(3.0), vvalue(g, SUM_W3)), vvalue(g, SUM_W4)), vvalue(g, SUM_W5));
+    hs_vd raw = vraw(vvalue(g, SUM_W0), vvalue(g, SUM_W1));
+    hs_vd raw3 = vraw3(vvalue(g, SUM_W3), vvalue(g, SUM_W4), vvalue(g, SUM_W5));
     size_t e = push_entry(g->raw, &g->raw_len, g->raw_keep, raw);
     size_t e3 = push_entry(g->raw3, &g->raw3_len, g->raw3_keep, raw3);
     if (anchor) {
@@ -85,4 +98,71 @@ unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_SUFFIX, )(live_group *g, const dou
     }
     *signs = vd_signbits(d);
     return vd_certain_bits(d, vd_loadu(g->tau));
+}
+
+/* ---- symbols in lanes ----------------------------------------------------------------------------------- */
+
+/* Direct sums of w entries of an interleaved series, every lane at once (all lanes have the same window):
+ * entry j of the window (oldest first) at p + ((first + j) mod len)·V.  The order of an anchor's sums is
+ * free (certify.h), so one vector chain per sum. */
+static inline void vanchor(const double *p, size_t first, size_t len, int64_t w, double *s1p, double *s2p) {
+    hs_vd s1 = vd_zero(), s2 = vd_zero();
+    size_t e = first;
+    for (int64_t j = 0; j < w; j++) {
+        hs_vd v = vd_loadu(p + e * HS_VN);
+        s1 = vd_add(s1, v);
+        s2 = vd_add(s2, vd_mul(v, vd_set1((double)(j + 1))));
+        e = e + 1 == len ? 0 : e + 1;
+    }
+    vd_storeu(s1p, s1);
+    vd_storeu(s2p, s2);
+}
+
+/* Push v onto a ring of exactly w entries; returns the entry it replaced (the one leaving the window).  The
+ * new value goes where the leaving one was, so a lane's ring line serves 64 / (8·V) bars. */
+static inline hs_vd ring_push(double *ring, uint32_t *pos, int64_t w, hs_vd v) {
+    double *at = ring + (size_t)*pos * HS_VN;
+    hs_vd old = vd_loadu(at);
+    vd_storeu(at, v);
+    *pos = *pos + 1 == (uint32_t)w ? 0 : *pos + 1;
+    return old;
+}
+
+/* certify_threshold_eps per lane, from each lane's local maximum (live.c's combo_tau, lane-wise). */
+static inline hs_vd vtau(const live_consts *k, hs_vd m) {
+    hs_vd tau = vd_mul(vd_set1(4.0), vd_mul(vd_set1(k->coef), m)), inf = vd_set1(INFINITY);
+    tau = vd_blend(vd_cmpgt_mask(m, vd_set1(k->range_max)), tau, inf);
+    return vd_blend(vd_cmpgt_mask(vd_set1(0x1p-900), m), tau, inf);
+}
+
+unsigned HS_CAT3(hs_live_sym_step__, HS_ISA_SUFFIX, )(live_sym_combo *sc, const live_consts *k, const double *close,
+                                                    size_t last, const double *m, int anchor, double *d_out,
+                                                    unsigned *signs) {
+    double *s1 = sc->sums, *s2 = sc->sums + SUM_COUNT * HS_VN;
+    const double *newest = close + last * HS_VN;
+    hs_vd x_new = vd_loadu(newest);
+    for (int j = SUM_W0; j <= SUM_W5; j++) {
+        if (anchor)
+            vanchor(close, last + 1 - (size_t)k->w[j], SIZE_MAX, k->w[j], s1 + j * HS_VN, s2 + j * HS_VN);
+        else
+            vslide_at(s1 + j * HS_VN, s2 + j * HS_VN, vd_set1(k->wd[j]), x_new,
+                      vd_loadu(newest - (size_t)k->w[j] * HS_VN));
+    }
+    hs_vd raw = vraw(vwma(s2 + SUM_W0 * HS_VN, vd_set1(k->inv[SUM_W0])), vwma(s2 + SUM_W1 * HS_VN, vd_set1(k->inv[SUM_W1])));
+    hs_vd raw3 = vraw3(vwma(s2 + SUM_W3 * HS_VN, vd_set1(k->inv[SUM_W3])), vwma(s2 + SUM_W4 * HS_VN, vd_set1(k->inv[SUM_W4])),
+                       vwma(s2 + SUM_W5 * HS_VN, vd_set1(k->inv[SUM_W5])));
+    int64_t w2 = k->w[SUM_HMA], w5 = k->w[SUM_HMA3];
+    hs_vd raw_old = ring_push(sc->raw, &sc->raw_pos, w2, raw);
+    hs_vd raw3_old = ring_push(sc->raw3, &sc->raw3_pos, w5, raw3);
+    if (anchor) {
+        vanchor(sc->raw, sc->raw_pos, (size_t)w2, w2, s1 + SUM_HMA * HS_VN, s2 + SUM_HMA * HS_VN);
+        vanchor(sc->raw3, sc->raw3_pos, (size_t)w5, w5, s1 + SUM_HMA3 * HS_VN, s2 + SUM_HMA3 * HS_VN);
+    } else {
+        vslide_at(s1 + SUM_HMA * HS_VN, s2 + SUM_HMA * HS_VN, vd_set1(k->wd[SUM_HMA]), raw, raw_old);
+        vslide_at(s1 + SUM_HMA3 * HS_VN, s2 + SUM_HMA3 * HS_VN, vd_set1(k->wd[SUM_HMA3]), raw3, raw3_old);
+    }
+    hs_vd d = vd_sub(vwma(s2 + SUM_HMA3 * HS_VN, vd_set1(k->inv[SUM_HMA3])), vwma(s2 + SUM_HMA * HS_VN, vd_set1(k->inv[SUM_HMA])));
+    vd_storeu(d_out, d);
+    *signs = vd_signbits(d);
+    return vd_certain_bits(d, vtau(k, vd_loadu(m)));
 }

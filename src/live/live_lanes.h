@@ -17,6 +17,12 @@
 /* The seven running sums of a combo: five over close, the HMA smoothing over raw, HMA3's over raw3. */
 enum { SUM_W0, SUM_W1, SUM_W3, SUM_W4, SUM_W5, SUM_HMA, SUM_HMA3, SUM_COUNT };
 
+/* What src/live/live.c keeps per lane of a group, in either layout: bit l is lane l. */
+typedef struct {
+    unsigned prevset, prevneg; /* the books' last non-zero d exists / is negative */
+    unsigned exact;            /* the lane keeps its exact tails (live.c) */
+} live_lane_flags;
+
 typedef struct {
     double s1[SUM_COUNT][LIVE_LANES_MAX], s2[SUM_COUNT][LIVE_LANES_MAX];
     double wd[SUM_COUNT][LIVE_LANES_MAX], inv[SUM_COUNT][LIVE_LANES_MAX];
@@ -34,8 +40,7 @@ typedef struct {
     int lanes;           /* combos in this group */
     size_t start;        /* the first bar where every lane has a d: the vector step from here */
     unsigned since_anchor;
-    unsigned prevset, prevneg; /* per lane: the books' last non-zero d exists / is negative */
-    unsigned exact;      /* lanes keeping their exact tails (live.c) */
+    live_lane_flags f;
 } live_group;
 
 /* One bar through a group in vector mode: the sums slid (or re-anchored when `anchor`, reading the close
@@ -45,5 +50,40 @@ typedef unsigned live_lanes_step(live_group *g, const double *close, size_t last
                                  unsigned *signs);
 typedef live_lanes_step *live_lanes_step_fn;
 
-/* Declared per ISA by src/live/live_lanes.c: hs_live_lanes_step__<isa> and hs_live_lanes_width__<isa>. */
+/* ---- symbols in lanes (a many-symbol session, hs_live_open_many) ------------------------------------------
+ * All symbols of a session share the combos, so a group of HS_VN symbols runs ONE combo in its lanes: every
+ * lane has the same windows (broadcast from one live_consts per combo, stored once for the session), the
+ * closes of the group's symbols are one interleaved tail (entry e, lane l at [e·V + l]) shared by every
+ * combo, so a leaving value is one contiguous load, not a gather, and a combo's seven running sums for
+ * the V symbols are fourteen vectors.  Per (symbol group, combo) a call touches those sums (14·8 bytes per
+ * symbol), one entry of each raw ring and the books, against ~40 lines per group per symbol for the
+ * combos-in-lanes layout (reports/live.md). */
+
+/* One combo's windows and certification constants (live.c's live_combo holds the same). */
+typedef struct {
+    double wd[SUM_COUNT], inv[SUM_COUNT]; /* window as a double, and 1 / denom (as sliding.c) */
+    int64_t w[SUM_COUNT];                 /* window of each running sum */
+    double coef, range_max;               /* tau = 4·(coef·M) for M <= range_max (certify_threshold_eps) */
+} live_consts;
+
+/* One combo in the lanes of one symbol group. */
+typedef struct {
+    double *sums;            /* s1[SUM_COUNT][V], then s2[SUM_COUNT][V] (V = the ISA's lanes) */
+    double *raw, *raw3;      /* rings of exactly w2 (w5) entries, entry e lane l at [e·V + l]; the entry at
+                              * *_pos is the oldest, the one the next bar's value replaces (it leaves the sum) */
+    uint32_t raw_pos, raw3_pos;
+    unsigned since_anchor;
+    int entered;             /* the lanes run this combo (before: live.c's scalar path per symbol) */
+    live_lane_flags f;
+} live_sym_combo;
+
+/* One bar of combo `k` through its symbol group: the sums slid (or re-anchored when `anchor`) over the
+ * interleaved close tail `close` (newest entry `last`), raw and raw3 pushed onto their rings, d into d[],
+ * tau from each lane's local maximum m[l].  Returns the certified lanes, their sign bits in *signs. */
+typedef unsigned live_sym_step(live_sym_combo *sc, const live_consts *k, const double *close, size_t last,
+                               const double *m, int anchor, double *d, unsigned *signs);
+typedef live_sym_step *live_sym_step_fn;
+
+/* Declared per ISA by src/live/live_lanes.c: hs_live_lanes_step__<isa>, hs_live_sym_step__<isa> and
+ * hs_live_lanes_width__<isa>. */
 #endif
