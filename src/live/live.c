@@ -133,7 +133,7 @@ static void combo_init_windows(live_combo *c, const hs_windows *win) {
 
 /* certify_threshold_eps(m, w, eps_slide), with the combo's constants computed once. */
 static inline double combo_tau(const live_combo *c, double m) {
-    return m >= 0x1p-900 && m <= c->cst.range_max ? 4.0 * (c->cst.coef * m) : INFINITY;
+    return m >= CERTIFY_M_MIN && m <= c->cst.range_max ? 4.0 * (c->cst.coef * m) : INFINITY;
 }
 
 /* Closes a combo needs behind the newest: the tier-0 recompute of d reads raw_first + w2 (and

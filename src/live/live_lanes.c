@@ -93,7 +93,7 @@ unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_SUFFIX, )(live_group *g, const dou
     vd_storeu(g->d, d);
     if (m != g->tau_m) { /* the local maximum moved: every lane's threshold (certify_threshold_eps) */
         for (int l = 0; l < HS_VN; l++)
-            g->tau[l] = m >= 0x1p-900 && m <= g->range_max[l] ? 4.0 * (g->coef[l] * m) : INFINITY;
+            g->tau[l] = m >= CERTIFY_M_MIN && m <= g->range_max[l] ? 4.0 * (g->coef[l] * m) : INFINITY;
         g->tau_m = m;
     }
     *signs = vd_signbits(d);
@@ -132,7 +132,7 @@ static inline hs_vd ring_push(double *ring, uint32_t *pos, int64_t w, hs_vd v) {
 static inline hs_vd vtau(const live_consts *k, hs_vd m) {
     hs_vd tau = vd_mul(vd_set1(4.0), vd_mul(vd_set1(k->coef), m)), inf = vd_set1(INFINITY);
     tau = vd_blend(vd_cmpgt_mask(m, vd_set1(k->range_max)), tau, inf);
-    return vd_blend(vd_cmpgt_mask(vd_set1(0x1p-900), m), tau, inf);
+    return vd_blend(vd_cmpgt_mask(vd_set1(CERTIFY_M_MIN), m), tau, inf);
 }
 
 unsigned HS_CAT3(hs_live_sym_step__, HS_ISA_SUFFIX, )(live_sym_combo *sc, const live_consts *k, const double *close,

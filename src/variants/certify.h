@@ -127,10 +127,14 @@ static inline double max_price(const double *close, size_t n) {
  * Outside that range no sign is certified (tau = inf) and every bar is recomputed in tier-0 order.
  * Found by a random search (live mode, tests/test_live.c): prices near DBL_MAX/k with windows up to 12
  * made the reference's sums overflow where the running sums did not, and the trades differed. */
+/* The smallest largest-price M for which the bound holds (see above); live mode's per-combo and per-lane
+ * thresholds test it too. */
+#define CERTIFY_M_MIN 0x1p-900
+
 static inline int certify_in_range(double m, const int64_t *w) {
     int64_t wmax = 1;
     for (int k = 0; k < 6; k++) wmax = w[k] > wmax ? w[k] : wmax;
-    return m >= 0x1p-900 && m <= DBL_MAX / (16.0 * hs_wma_denom(wmax));
+    return m >= CERTIFY_M_MIN && m <= DBL_MAX / (16.0 * hs_wma_denom(wmax));
 }
 
 /* TAU for a kernel whose WMAs are off by at most eps(w)·M (relative to the largest price m); +inf (no
