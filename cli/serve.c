@@ -48,8 +48,10 @@ static const char *const usage_serve =
     "                           (default 5000); until then it holds no --max-clients slot\n"
     "  --max-pending N          connections per listener still waiting for that first frame (default 16)\n"
     "  --frame-deadline-ms N    a started frame must arrive, and its reply leave, within this (default 30000)\n"
-    "  --ready                  print one line 'ready URL...' on stdout once listening\n"
-    "  --ready-fd N             write that line to file descriptor N instead, then close it\n"
+    "  --ready                  print one line 'ready URL...' on stdout once listening (refused with stdio:,\n"
+    "                           where stdout carries the replies: use --ready-fd there)\n"
+    "  --ready-fd N             write that line to file descriptor N instead, then close it (with stdio:,\n"
+    "                           N must not be 0 or 1, the connection itself)\n"
     "  --verbose                one stderr line per connection event\n"
     "\n"
     "SIGTERM or SIGINT: stop accepting, finish the frames in flight, close, remove the socket file.\n";
@@ -190,6 +192,21 @@ static void announce(const serve_args *a, const hs_listener *ls, int n) {
     }
 }
 
+/* With stdio: stdin and stdout are the connection: a ready line on stdout would reach the client as the
+ * start of a reply (a length prefix of "read"), and --ready-fd 0 or 1 would write into, then close, the
+ * connection.  Refused before anything is served, so a client never sees a corrupted stream. */
+static int check_ready(const serve_args *a) {
+    if (hs_transport_find(a->urls[0], NULL) != &hs_transport_stdio) return 0;
+    if (a->ready && a->ready_fd < 0)
+        return cli_fail(EXIT_USAGE, "serve: --ready prints on stdout, which carries the replies when serving stdin/stdout "
+                                    "(stdio:, the default with no listener), so its line would corrupt them; "
+                                    "use --ready-fd N (another descriptor) or a listener (--unix, --tcp, --shm)");
+    if (a->ready_fd == STDIN_FILENO || a->ready_fd == STDOUT_FILENO)
+        return cli_fail(EXIT_USAGE, "serve: --ready-fd %d: when serving stdin/stdout (stdio:) fd %d is the connection "
+                                    "itself; use another descriptor", a->ready_fd, a->ready_fd);
+    return 0;
+}
+
 /* stdio: stdin/stdout are the one connection.  On a terminal that looks like a hang (issue 20 §12), so
  * it is said on stderr; a reply that could not be written (stdout closed or full) is an error (§8), not
  * exit 0. */
@@ -273,6 +290,7 @@ int hs_serve_cli(int argc, char **argv) {
             return cli_fail(EXIT_USAGE, "serve: %s: stdin/stdout is one connection and cannot be combined with other listeners",
                             a.given[i]);
     if (a.n_urls == 0 && (rc = add_listener(&a, "(no --listen)", "stdio:", ""))) return rc;
+    if ((rc = check_ready(&a))) return rc;
     static unsigned char token[4096];
     size_t token_len = 0;
     if (a.token_file && (rc = read_token(a.token_file, token, sizeof token, &token_len))) return rc;

@@ -2,7 +2,8 @@
 """`hmasweep serve --listen URL`: every scheme of the transport table (engine/transport.h) through --listen,
 each answering HELLO, ECHO and a sweep with the same bytes as `hmasweep run`; several listeners at once;
 the old flags as sugar for the same URLs; and the refusals, each exit 2 with a message that names the
-URL: an unknown scheme, a malformed address, stdio: with another listener, more than 8 listeners.
+URL: an unknown scheme, a malformed address, stdio: with another listener, more than 8 listeners; and a
+ready line that would land in stdio:'s reply stream (--ready, --ready-fd 0 or 1), while --ready-fd 2 works.
 
 usage: test_listen.py path/to/hmasweep [emulator prefix...]"""
 import os, struct, subprocess, sys, tempfile
@@ -60,6 +61,14 @@ with tempfile.TemporaryDirectory() as tmp:
         pnl, trades = results(frames[0][1], len(combos))
         check(struct.pack("<%dd" % len(pnl), *pnl) == want_pnl, "--listen stdio:: sweep differs from `hmasweep run`")
 
+    # stdio: with its ready line on another descriptor: the reply stream is byte for byte the one without
+    requests = frame(0, close, windows) + frame(1, close, [])
+    plain = subprocess.run(cli + ["serve", "--listen", "stdio:"], input=requests, capture_output=True, timeout=120)
+    fd2 = subprocess.run(cli + ["serve", "--stdio", "--ready-fd", "2"], input=requests, capture_output=True, timeout=120)
+    check(fd2.returncode == 0 and fd2.stdout == plain.stdout and fd2.stderr.startswith(b"ready stdio:\n"),
+          f"--stdio --ready-fd 2: exit {fd2.returncode}, replies {'equal' if fd2.stdout == plain.stdout else 'differ'}, "
+          f"stderr {fd2.stderr[:60]!r}")
+
     # the old flags are sugar for the same URLs
     server = Server(cli, "--unix", os.path.join(tmp, "c.sock"), "--tcp", "127.0.0.1:0", "--shm", shm + "x")
     try:
@@ -86,10 +95,16 @@ with tempfile.TemporaryDirectory() as tmp:
         (["--listen", "stdio:", "--listen", "unix:" + os.path.join(tmp, "d.sock")], ["--listen 'stdio:'", "cannot be combined"]),
         (many, ["at most 8 listeners", "'unix:" + os.path.join(tmp, "m8.sock") + "'"]),
         (["--listen"], ["--listen needs a value"]),
+        # stdout is stdio:'s reply stream: no ready line there, nor on fd 0 / 1 (the connection)
+        (["--ready"], ["--ready prints on stdout", "carries the replies", "--ready-fd N"]),
+        (["--stdio", "--ready"], ["--ready prints on stdout", "carries the replies", "--ready-fd N"]),
+        (["--listen", "stdio:", "--ready-fd", "1"], ["--ready-fd 1", "connection itself"]),
+        (["--ready-fd", "0"], ["--ready-fd 0", "connection itself"]),
     ):
         p = subprocess.run(cli + ["serve", *argv], capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
         err = p.stderr.decode()
-        check(p.returncode == 2 and all(s in err for s in says), f"serve {' '.join(argv)[:80]}: exit {p.returncode}, {err!r}")
+        check(p.returncode == 2 and all(s in err for s in says) and p.stdout == b"",
+              f"serve {' '.join(argv)[:80]}: exit {p.returncode}, stdout {p.stdout[:40]!r}, {err!r}")
     check(not any(os.path.exists(os.path.join(tmp, "m%d.sock" % k)) for k in range(9)) and
           not os.path.exists(os.path.join(tmp, "d.sock")), "a refused command line leaves no socket file")
 
