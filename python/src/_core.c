@@ -1318,9 +1318,16 @@ static PyObject *py_sweep_many(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "progress must be a callable(done, total) or None");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(closes_obj, "closes must be a sequence of 1-D float64 series");
-    if (!seq) return NULL;
-    Py_ssize_t n_series = PySequence_Fast_GET_SIZE(seq);
+    /* A tuple, not PySequence_Fast: that returns a list itself, whose items are only borrowed, and
+     * converting one item (its __array__, __float__) may run Python code that empties the list, which
+     * freed the item in use and left the rest to be read past the list's end. */
+    PyObject *seq = PySequence_Tuple(closes_obj);
+    if (!seq) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError))
+            PyErr_SetString(PyExc_TypeError, "closes must be a sequence of 1-D float64 series");
+        return NULL;
+    }
+    Py_ssize_t n_series = PyTuple_GET_SIZE(seq);
     PyArrayObject *windows = combos_from_windows(windows_obj), **arrays = NULL, *pnl = NULL, *trades = NULL, *stats = NULL;
     hs_series_ref *refs = NULL;
     hs_result *rows = NULL;
@@ -1341,7 +1348,7 @@ static PyObject *py_sweep_many(PyObject *self, PyObject *args) {
     }
     if (!(stats = new_stats_array(2, dims))) goto done; /* hs_sweep_many's layout: [s * n_combos + c] */
     for (Py_ssize_t s = 0; s < n_series; s++) {
-        if (!(arrays[s] = as_close(PySequence_Fast_GET_ITEM(seq, s)))) goto done;
+        if (!(arrays[s] = as_close(PyTuple_GET_ITEM(seq, s)))) goto done;
         refs[s] = (hs_series_ref){NULL, PyArray_DATA(arrays[s]), (size_t)PyArray_DIM(arrays[s], 0)};
     }
     hs_sweep_options opt = {.variant = variant, .isa = isa, .threads = threads,
@@ -1367,8 +1374,11 @@ static PyObject *py_sweep_many(PyObject *self, PyObject *args) {
         if (!e) goto done;
         PyList_SET_ITEM(errors, s, e);
     }
+    /* "N" hands the four references over whether or not the tuple is made (CPython releases them itself
+     * when it fails), so they are forgotten here either way: releasing them again at done was a double
+     * release when the tuple's allocation failed. */
     result = Py_BuildValue("(NNNN)", (PyObject *)pnl, (PyObject *)trades, errors, (PyObject *)stats);
-    if (result) pnl = trades = stats = NULL, errors = NULL;
+    pnl = trades = stats = NULL, errors = NULL;
 done:
     for (Py_ssize_t s = 0; arrays && s < n_series; s++) Py_XDECREF(arrays[s]);
     free(arrays), free(refs), free(rows), free(errs), free(status);
@@ -1424,8 +1434,9 @@ static PyObject *py_derive(PyObject *self, PyObject *args) {
         double v[6] = {d.win_rate, d.profit_factor, d.mean_trade, d.std_trade, d.sharpe, d.exposure};
         for (int k = 0; k < 6; k++) ((double *)PyArray_DATA(cols[k]))[c] = v[k];
     }
+    /* "N" takes the six references even when the tuple cannot be made (as in _sweep_many). */
     out = Py_BuildValue("(NNNNNN)", cols[0], cols[1], cols[2], cols[3], cols[4], cols[5]);
-    if (out) memset(cols, 0, sizeof cols);
+    memset(cols, 0, sizeof cols);
 done:
     for (int k = 0; k < 6; k++) Py_XDECREF(cols[k]);
     Py_XDECREF(pnl);
