@@ -45,3 +45,8 @@ if(HS_NM AND NOT APPLE)
                                     ${HS_NM} $<TARGET_FILE:hmasweep_shared> $<TARGET_FILE:hmasweep_engine>)
   set_tests_properties(test_layers PROPERTIES LABELS library)
 endif()
+# Run by hand without its arguments, test_layers.sh says what it needs and exits 2 (expect_exit.cmake
+# checks both: a pass regex alone would let a usage line with exit 0, or set -u's error, through).
+add_test(NAME test_layers_usage COMMAND ${CMAKE_COMMAND} -DEXIT=2 "-DREGEX=usage: test_layers.sh SOURCE_DIR BUILD_DIR NM"
+                                        -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_exit.cmake -- bash ${CMAKE_CURRENT_SOURCE_DIR}/test_layers.sh)
+set_tests_properties(test_layers_usage PROPERTIES LABELS library)

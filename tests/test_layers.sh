@@ -9,6 +9,12 @@
 #      shows any symbol that libhmasweep_engine.a defines.
 # Usage: test_layers.sh SOURCE_DIR BUILD_DIR NM LIBHMASWEEP_SO LIBHMASWEEP_ENGINE_A
 set -euo pipefail
+# Run by hand without them, set -u stopped it at "$1: unbound variable", which names nothing to give.
+if [[ $# -ne 5 ]]; then
+  echo "usage: test_layers.sh SOURCE_DIR BUILD_DIR NM LIBHMASWEEP_SO LIBHMASWEEP_ENGINE_A (got $# arguments;" \
+       "ctest test_layers passes them: ctest --test-dir BUILD_DIR -R test_layers)" >&2
+  exit 2
+fi
 src=$1 build=$2 nm=$3 so=$4 engine=$5
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
