@@ -59,7 +59,8 @@ typedef live_lanes_step *live_lanes_step_fn;
  * symbol), one entry of each raw ring and the books, against ~40 lines per group per symbol for the
  * combos-in-lanes layout (reports/live.md). */
 
-/* One combo's windows and certification constants (live.c's live_combo holds the same). */
+/* One combo's windows and certification constants, computed once by live.c's combo_init_windows into its
+ * live_combo (field cst); a many-symbol session copies symbol 0's into one array shared by every group. */
 typedef struct {
     double wd[SUM_COUNT], inv[SUM_COUNT]; /* window as a double, and 1 / denom (as sliding.c) */
     int64_t w[SUM_COUNT];                 /* window of each running sum */
