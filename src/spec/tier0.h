@@ -117,18 +117,50 @@ static inline void hs_stats_book(hs_stats *s, double *peak, double pnl_after, do
     s->bars_held = (int64_t)bar - first_bar;
 }
 
-/* Close the open position at `exit` (bar `bar`) and book one trade.  The trade's PnL is rounded on its
- * own before it is added, so the logged PnLs summed in order give the book's total bit for bit. */
-static inline void hs_book_close_at(hs_book *b, double exit, size_t bar, hs_trade_sink *log) {
+/* Close the open position at `exit` (bar `bar`): the trade's PnL, counted and logged, the position flat.
+ * The PnL is rounded on its own before anything adds it, so the logged PnLs summed in order give the
+ * book's total bit for bit. */
+static inline double hs_book_take(hs_book *b, double exit, size_t bar, hs_trade_sink *log) {
     double p = hs_trade_pnl((double)b->pos, b->entry, exit, b->keep);
     if (log) {
         if (log->n < log->cap) log->out[log->n] = (hs_trade){log->entry_bar, (int64_t)bar, (int8_t)b->pos, b->entry, exit, p};
         log->n++;
     }
-    b->pnl += p;
     b->trades += 1;
-    hs_stats_book(&b->stats, &b->peak, b->pnl, p, bar, b->first_bar);
     b->pos = 0;
+    return p;
+}
+
+/* Close the open position at `exit` (bar `bar`) and book one trade: its PnL into the total and §8's
+ * statistics. */
+static inline void hs_book_close_at(hs_book *b, double exit, size_t bar, hs_trade_sink *log) {
+    double p = hs_book_take(b, exit, bar, log);
+    b->pnl += p;
+    hs_stats_book(&b->stats, &b->peak, b->pnl, p, bar, b->first_bar);
+}
+
+/* Booking deferred: the trades' PnLs, in booking order, into one column of a table whose rows are booked
+ * later, a row of several combos' columns at a time, by the lane form of the same updates (book_lanes.h:
+ * the statistics' selects and sums cost ~17 instructions per trade done one trade at a time, ~3 done
+ * HS_VN at a time; reports/stats.md).  The book keeps counting trades and its positions; its pnl, peak
+ * and stats stay untouched.  `last_bar` is the last close's bar (bars_held telescopes to it). */
+typedef struct {
+    double *p;       /* the column's next free cell */
+    size_t stride;   /* doubles between a column's cells */
+    size_t n;        /* PnLs written since the table was last booked */
+    int64_t last_bar;
+} hs_pnl_column;
+
+/* Close with the booking now (col NULL: every caller but a deferring one passes the constant, so the
+ * test folds away) or deferred into `col`. */
+static inline void hs_book_close_to(hs_book *b, double exit, size_t bar, hs_trade_sink *log, hs_pnl_column *col) {
+    if (col) {
+        col->p[col->n * col->stride] = hs_book_take(b, exit, bar, log);
+        col->n++;
+        col->last_bar = (int64_t)bar;
+    } else {
+        hs_book_close_at(b, exit, bar, log);
+    }
 }
 
 /* Reverse (or, on the first cross, open) to a position of sign `pos` at `price`. */
@@ -139,15 +171,20 @@ static inline void hs_book_open(hs_book *b, int pos, double price) {
 
 /* Visit bar `bar` with a non-NaN d: reverse at a strict sign change of d against the last non-zero d.
  * Every path passes the true bar index: the statistics need it (bars_held). */
-static inline void hs_book_step_at(hs_book *b, double d, double price, size_t bar, hs_trade_sink *log) {
+static inline void hs_book_step_to(hs_book *b, double d, double price, size_t bar, hs_trade_sink *log,
+                                   hs_pnl_column *col) {
     int cross = (b->prev > 0.0 && d < 0.0) || (b->prev < 0.0 && d > 0.0);
     if (cross) {
-        if (b->pos != 0) hs_book_close_at(b, price, bar, log);
+        if (b->pos != 0) hs_book_close_to(b, price, bar, log, col);
         else b->first_bar = (int64_t)bar; /* the first trade (every later one enters where one closed) */
         hs_book_open(b, d > 0.0 ? 1 : -1, price);
         if (log) log->entry_bar = (int64_t)bar;
     }
     if (d != 0.0) b->prev = d;
+}
+
+static inline void hs_book_step_at(hs_book *b, double d, double price, size_t bar, hs_trade_sink *log) {
+    hs_book_step_to(b, d, price, bar, log, NULL);
 }
 
 static inline void hs_book_step(hs_book *b, double d, double price, size_t bar) { hs_book_step_at(b, d, price, bar, NULL); }

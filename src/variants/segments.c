@@ -29,7 +29,10 @@
  * or NaN, tier0.h hs_books_over), or when it or the bar before is uncertified.  Visiting runs the
  * reference's hs_book_step with the bar's certified sign (or its tier-0 d), so the trades, their prices
  * and the order their PnL is summed are the reference's: bit-identical PnL on every ISA.  The visits are
- * found 64 bars at a time from the byte masks (a multiply gathers one lane's bits of 8 bytes).
+ * found 64 bars at a time from the byte masks (a multiply gathers one lane's bits of 8 bytes).  A group's
+ * books advance together and defer their trades' PnLs, booked HS_VN combos at a time by the books' lane
+ * form (book_lanes.h, group_books): the statistics cost 0-1% of the sweep that way, ~4% one trade at a
+ * time (reports/stats.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +43,7 @@
 #include "error.h"
 #include "pipeline.h" /* certify.h, and pipeline_d for the tier-0 ranges */
 #include "vec.h"
+#include "book_lanes.h"
 
 /* Steps between re-anchors.  Larger blocks anchor less often but widen TAU (the drift term grows with
  * the block length squared), so more bars are recomputed.  Measured with the anchors' own clock
@@ -110,28 +114,40 @@ typedef struct {
 #define SEG_GROUP_BYTES ((size_t)32 << 20)
 #endif
 
-/* What a thread's combos share: the window of the interleaved series, the tier-0 range buffer, the
- * count of recomputed bars. */
+/* Bars of a lane the books of a group advance together (group_books): each combo's trades of a span
+ * are deferred into its column of the book table, then booked a row of combos at a time.  The table
+ * holds a span's rows (a combo trades at most once per bar): SEG_BOOK_SPAN × SEG_BOOK_COLS doubles,
+ * 128 KiB, in L2. */
+#ifndef SEG_BOOK_SPAN
+#define SEG_BOOK_SPAN 2048
+#endif
+#define SEG_BOOK_VECS ((SEG_GROUP + HS_VN - 1) / HS_VN)
+#define SEG_BOOK_COLS (SEG_BOOK_VECS * HS_VN)
+
+/* What a thread's combos share: the window of the interleaved series, the book table, the count of
+ * recomputed bars. */
 typedef struct {
     long long recomputed;
-    /* The tier-0 d over a range of bars, for stretches where most bars are uncertain (tier0_range):
-     * d of bar g at t0_d[g − t0_lo] for g in [t0_lo, t0_hi); bars before t0_sparse were counted and
-     * judged sparse (recomputed one by one).  Allocated on first need (t0_cap doubles), freed with the
-     * thread: data with no such stretch (the default sweep) never allocates it. */
-    double *t0_buf, *t0_d;
-    size_t t0_cap, t0_lo, t0_hi, t0_sparse;
+    double *book_table; /* SEG_BOOK_SPAN rows × SEG_BOOK_COLS, +0.0 where nothing is deferred */
     /* The interleaved series, a window of it at a time (window_rows): rows [xw_base, xw_hi) of XT (step k,
      * lane l = close[l·S − P + k], clamped) at xw[(k − xw_base)·HS_VN + l], room for xw_rows rows. */
     double *xw;
     size_t xw_rows, xw_base, xw_hi;
 } seg_shared;
 
-/* One combo's slot in a thread: rings of raw/raw3 (ring × HS_VN doubles each) and the per-step masks. */
+/* One combo's slot in a thread: rings of raw/raw3 (ring × HS_VN doubles each), the per-step masks, and
+ * the tier-0 d over a range of bars, for stretches where most bars are uncertain (tier0_range): d of bar
+ * g at t0_d[g − t0_lo] for g in [t0_lo, t0_hi); bars before t0_sparse were counted and judged sparse
+ * (recomputed one by one).  The range is the slot's own because a group's books advance together, a span
+ * of each combo in turn.  Allocated on first need (t0_cap doubles), freed with the thread: data with no
+ * such stretch (the default sweep) never allocates it. */
 typedef struct {
     double *ring_raw, *ring_raw3;
     size_t ring_mask;
     unsigned char *signs, *uncertain; /* seg + 128 bytes each (thread_bytes) */
     unsigned uncertain_lanes;         /* OR of this combo's uncertain bytes: lanes that need them read */
+    double *t0_buf, *t0_d;
+    size_t t0_cap, t0_lo, t0_hi, t0_sparse;
     seg_shared *sh;
 } seg_thread;
 
@@ -491,7 +507,7 @@ static size_t count_uncertain(const seg_thread *t, const seg_layout *L, size_t g
  * over close[g − start, hi), start = the combo's first bar with a d, so every value it forms reads the
  * same prices in the same order as the reference's at that bar.  0 when out of memory (the caller then
  * recomputes bar by bar). */
-static int tier0_range(const double *close, seg_shared *t, const hs_windows *win, size_t g, size_t hi) {
+static int tier0_range(const double *close, seg_thread *t, const hs_windows *win, size_t g, size_t hi) {
     size_t start = combo_first_d(win->w), s0 = g - start, len = hi - s0, stride = hs_scratch_stride(len);
     size_t need = PIPELINE_BUFFERS * stride;
     if (need > t->t0_cap) {
@@ -517,38 +533,46 @@ static int tier0_range(const double *close, seg_shared *t, const hs_windows *win
  * look-back), so no input makes the books cost more than a small multiple of the reference. */
 static double tier0_d(const double *close, const seg_layout *L, seg_thread *t, const hs_windows *win, size_t g) {
     t->sh->recomputed++;
-    seg_shared *x = t->sh;
-    if (g >= x->t0_lo && g < x->t0_hi) return x->t0_d[g - x->t0_lo];
+    if (g >= t->t0_lo && g < t->t0_hi) return t->t0_d[g - t->t0_lo];
     const int64_t *w = win->w;
-    if (g >= x->t0_sparse) {
+    if (g >= t->t0_sparse) {
         size_t start = combo_first_d(w), span = start * 4 > SEG_T0_SPAN ? start * 4 : SEG_T0_SPAN;
         size_t hi = L->n - g < span ? L->n : g + span;
         double per_bar = (double)(w[2] * (w[0] + w[1]) + w[5] * (w[3] + w[4] + w[5]));
         double per_range = (double)(hi - g + start) * (double)(w[0] + w[1] + w[2] + w[3] + w[4] + 2 * w[5]);
-        if ((double)count_uncertain(t, L, g, hi) * per_bar >= per_range && tier0_range(close, x, win, g, hi))
-            return x->t0_d[0];
-        x->t0_sparse = hi;
+        if ((double)count_uncertain(t, L, g, hi) * per_bar >= per_range && tier0_range(close, t, win, g, hi))
+            return t->t0_d[0];
+        t->t0_sparse = hi;
     }
     return recompute_d(close, g, w);
 }
 
 /* A visit known to be a cross with a position open: the previous bar's sign (certified, = prev) is the
  * opposite of this one.  Exactly what hs_book_step does then, without its tests. */
-static inline void book_reverse(hs_book *b, int negative, double price, size_t bar) {
-    hs_book_close_at(b, price, bar, NULL);
+static inline void book_reverse(hs_book *b, int negative, double price, size_t bar, hs_pnl_column *col) {
+    hs_book_close_to(b, price, bar, NULL, col);
     hs_book_open(b, negative ? -1 : 1, price);
     b->prev = negative ? -1.0 : 1.0;
 }
 
-/* The books of lane `lane`, bars [lane·S + j_lo, lane·S + j_hi), continuing `*io`.  They are stepped in a
- * local copy: through the pointer, every field would be stored and reloaded per trade (a double field may
- * alias price[]), and with the statistics' six fields that cost 6.6% of the sweep (reports/stats.md). */
-static __attribute__((noinline)) void lane_books(const double *close, const seg_layout *L, seg_thread *t, const hs_windows *win, int lane,
-                       size_t j_lo, size_t j_hi, hs_book *io) {
+/* Where a combo's books stopped in a lane: the sign and uncertain bits of the last bar visited. */
+typedef struct {
+    uint64_t prev_sign, prev_unc;
+} seg_cursor;
+
+/* The books of lane `lane`, bars [lane·S + j_lo, lane·S + j_hi), continuing `*io` from `*cur` (j_lo a
+ * multiple of 64 unless `lane_first`: then j_lo is the lane's first bar with a d, visited whatever its
+ * sign), their trades' PnLs deferred into `*col_io`.  They are stepped in local copies: through the
+ * pointers, every field would be stored and reloaded per trade (a double field may alias price[]; with
+ * the statistics' six fields in the book that cost 6.6% of the sweep, reports/stats.md). */
+static __attribute__((noinline)) void lane_books(const double *close, const seg_layout *L, seg_thread *t,
+                                                 const hs_windows *win, int lane, size_t j_lo, size_t j_hi,
+                                                 int lane_first, seg_cursor *cur, hs_book *io, hs_pnl_column *col_io) {
     hs_book local = *io, *book = &local;
+    hs_pnl_column col_local = *col_io, *col = &col_local;
     size_t lane_bar = (size_t)lane * L->seg; /* the global bar of the lane's j = 0 */
     const double *price = close + lane_bar;
-    uint64_t prev_sign = 0, prev_unc = 0;
+    uint64_t prev_sign = lane_first ? 0 : cur->prev_sign, prev_unc = lane_first ? 0 : cur->prev_unc;
     int any_uncertain = t->uncertain_lanes >> lane & 1; /* usually not: skip reading those bits */
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
         uint64_t s = vb_lane_bits64(t->signs + at, lane), u = any_uncertain ? vb_lane_bits64(t->uncertain + at, lane) : 0;
@@ -556,7 +580,7 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
         uint64_t prev_unc_bit = prev_unc;
         prev_sign = s >> 63;
         prev_unc = u >> 63;
-        int first_here = j_lo >= at && j_lo < at + 64;
+        int first_here = lane_first && j_lo >= at && j_lo < at + 64;
         if (at < j_lo) visit &= ~0ULL << (j_lo - at);
         if (first_here) visit |= 1ULL << (j_lo - at); /* the lane's first bar */
         if (j_hi < at + 64) visit &= (1ULL << (j_hi - at)) - 1;
@@ -570,7 +594,7 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
             while (visit) {
                 int b = __builtin_ctzll(visit);
                 visit &= visit - 1;
-                book_reverse(book, (int)(s >> b & 1), price[at + (size_t)b], lane_bar + at + (size_t)b);
+                book_reverse(book, (int)(s >> b & 1), price[at + (size_t)b], lane_bar + at + (size_t)b, col);
             }
             continue;
         }
@@ -584,10 +608,26 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
             } else {
                 d = (s >> b & 1) ? -1.0 : 1.0; /* certified: the tier-0 d has this sign and is not 0 */
             }
-            if (d == d) hs_book_step(book, d, price[j], lane_bar + j);
+            if (d == d) hs_book_step_to(book, d, price[j], lane_bar + j, NULL, col);
         }
     }
+    cur->prev_sign = prev_sign;
+    cur->prev_unc = prev_unc;
     *io = local;
+    *col_io = col_local;
+}
+
+/* Book the table's rows [0, rows): each row's HS_VN-combo vectors in turn (independent chains), then
+ * the rows back to +0.0 and every column empty. */
+static void book_table(double *table, hs_pnl_column *col, size_t count, hs_book_lanes *acc) {
+    size_t rows = 0, vecs = (count + HS_VN - 1) / HS_VN;
+    for (size_t g = 0; g < count; g++) {
+        rows = col[g].n > rows ? col[g].n : rows;
+        col[g].n = 0;
+    }
+    for (size_t r = 0; r < rows; r++)
+        for (size_t v = 0; v < vecs; v++) hs_book_lanes_book(&acc[v], vd_loadu(table + r * SEG_BOOK_COLS + v * HS_VN));
+    memset(table, 0, rows * SEG_BOOK_COLS * sizeof(double));
 }
 
 static void combo_consts(seg_consts *c, const int64_t *w) {
@@ -604,22 +644,52 @@ static void combo_consts(seg_consts *c, const int64_t *w) {
     c->reach = (size_t)combo_lookback(w) + SEG_BLOCK;
 }
 
-/* The books of one combo after its pass: lane by lane in time order. */
-static hs_outcome combo_books(const double *close, const seg_layout *L, seg_thread *t, const hs_windows *win,
-                              double keep) {
-    hs_book book = hs_book_new(keep);
-    size_t first_d = combo_first_d(win->w);
-    t->sh->t0_lo = t->sh->t0_hi = t->sh->t0_sparse = 0;
+/* The books of a group's combos after their pass, each lane by lane in time order.  They advance
+ * together, SEG_BOOK_SPAN bars of a lane at a time: every combo's trades of the span are deferred into
+ * its column of the book table, then the table is booked HS_VN combos at a time (book_lanes.h: the same
+ * updates in the same order per combo, bit-identical).  Measured: reports/stats.md. */
+static void group_books(const double *close, const seg_layout *L, seg_thread *slots, const hs_windows *wins,
+                        const int *live, size_t count, double keep, hs_outcome *out) {
+    hs_book book[SEG_GROUP];
+    seg_cursor cur[SEG_GROUP];
+    hs_pnl_column col[SEG_GROUP];
+    size_t first_d[SEG_GROUP];
+    hs_book_lanes acc[SEG_BOOK_VECS];
+    double *table = slots[0].sh->book_table;
+    for (size_t v = 0; v < SEG_BOOK_VECS; v++) acc[v] = hs_book_lanes_new();
+    for (size_t g = 0; g < count; g++) {
+        book[g] = hs_book_new(keep);
+        cur[g] = (seg_cursor){0, 0};
+        col[g] = (hs_pnl_column){table + g, SEG_BOOK_COLS, 0, 0};
+        first_d[g] = combo_first_d(wins[g].w);
+        slots[g].t0_lo = slots[g].t0_hi = slots[g].t0_sparse = 0;
+    }
     for (int lane = 0; lane < HS_VN; lane++) {
         size_t lo = (size_t)lane * L->seg, hi = lo + L->seg < L->n ? lo + L->seg : L->n;
-        if (hi <= lo || hi <= first_d) continue;
-        size_t j_lo = first_d > lo ? first_d - lo : 0;
-        lane_books(close, L, t, win, lane, j_lo, hi - lo, &book);
+        for (size_t a = 0; lo + a < hi; a += SEG_BOOK_SPAN) {
+            size_t b = hi - lo - a < SEG_BOOK_SPAN ? hi - lo : a + SEG_BOOK_SPAN;
+            for (size_t g = 0; g < count; g++) {
+                if (!live[g] || hi <= first_d[g]) continue;
+                size_t j_first = first_d[g] > lo ? first_d[g] - lo : 0;
+                if (j_first >= b) continue;
+                int lane_first = j_first >= a;
+                lane_books(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first, &cur[g],
+                           &book[g], &col[g]);
+            }
+            book_table(table, col, count, acc);
+        }
     }
-    /* level2_signs leaves the uncertain bytes of an all-certain chunk unwritten: they must be zero for
-     * the next combo (thread_init zeroes them; only level2_masks and d_masks write them). */
-    if (t->uncertain_lanes) memset(t->uncertain, 0, L->seg);
-    return hs_book_finish(&book, close[L->n - 1], L->n - 1);
+    for (size_t g = 0; g < count; g++)
+        if (live[g] && book[g].pos != 0) hs_book_close_to(&book[g], close[L->n - 1], L->n - 1, NULL, &col[g]);
+    book_table(table, col, count, acc);
+    for (size_t g = 0; g < count; g++) {
+        out[g] = live[g] ? hs_book_lanes_outcome(&acc[g / HS_VN], (int)(g % HS_VN), book[g].trades, book[g].first_bar,
+                                                 col[g].last_bar)
+                         : hs_outcome_empty();
+        /* level2_signs leaves the uncertain bytes of an all-certain chunk unwritten: they must be zero for
+         * the next group (thread_init zeroes them; only level2_masks and d_masks write them). */
+        if (slots[g].uncertain_lanes) memset(slots[g].uncertain, 0, L->seg);
+    }
 }
 
 /* `count` (<= SEG_GROUP) combos, one slot each, run block by block over the same window of the
@@ -650,11 +720,11 @@ static void segments_group(const double *close, const seg_layout *L, seg_thread 
             if (live[g] && k0[g] < end)
                 combo_block(L, &slots[g], &c[g], xt, slots[0].sh->xw_base, blk > k0[g] ? blk : k0[g], end, second);
     });
+    hs_outcome o[SEG_GROUP];
+    SEG_TIMED(SEG_PART_BOOKS, group_books(close, L, slots, wins, live, count, keep, o));
     for (size_t g = 0; g < count; g++) {
-        hs_outcome o;
-        SEG_TIMED(SEG_PART_BOOKS, o = live[g] ? combo_books(close, L, &slots[g], &wins[g], keep) : hs_outcome_empty());
-        out[g] = o.r;
-        if (stats) stats[g] = o.s;
+        out[g] = o[g].r;
+        if (stats) stats[g] = o[g].s;
     }
 }
 
@@ -665,8 +735,9 @@ static size_t ring_bytes(size_t ring) { return (2 * ring * HS_VN * sizeof(double
 static size_t mask_bytes(const seg_layout *L) { return (L->seg + 128 + 63) & ~(size_t)63; }
 static size_t window_bytes(size_t rows) { return (rows * HS_VN * sizeof(double) + 63) & ~(size_t)63; }
 static size_t slot_bytes(const seg_layout *L, size_t ring) { return ring_bytes(ring) + 2 * mask_bytes(L); }
+static size_t book_table_bytes(void) { return SEG_BOOK_SPAN * SEG_BOOK_COLS * sizeof(double); }
 static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t group) {
-    return group * slot_bytes(L, ring) + window_bytes(rows);
+    return group * slot_bytes(L, ring) + window_bytes(rows) + book_table_bytes();
 }
 
 /* Rows of the interleaved window beyond the widest window and a block: it slides (a memmove of the
@@ -688,11 +759,15 @@ static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, 
         t->uncertain = t->signs + masks;
         memset(t->signs, 0, 2 * masks);
         t->uncertain_lanes = 0;
+        t->t0_buf = t->t0_d = NULL;
+        t->t0_cap = t->t0_lo = t->t0_hi = t->t0_sparse = 0;
         t->sh = sh;
     }
     *sh = (seg_shared){0};
     sh->xw = (double *)(void *)base;
     sh->xw_rows = rows;
+    sh->book_table = (double *)(void *)(base + window_bytes(rows));
+    memset(sh->book_table, 0, book_table_bytes());
 }
 
 /* Tile maxima of lane l (see seg_layout), tiles [t_from, t_to): lane l's steps are the contiguous bars
@@ -777,7 +852,7 @@ hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *co
             hs_cancel_tick(cancel, count, me == 0);
         }
         recomputed += sh.recomputed;
-        free(sh.t0_buf);
+        for (size_t g = 0; g < group; g++) free(slots[g].t0_buf);
     }
     free(L.weight); /* the start of the one allocation */
     hs_kernel_count_recomputed(recomputed);
