@@ -45,7 +45,10 @@ step "auditwheel repair"
 auditwheel repair -w "$out/dist" "$out"/raw/hmasweep-*.whl 2>&1 | grep -v '^INFO' || true
 whl=$(ls "$out"/dist/hmasweep-*manylinux*.whl)
 auditwheel show "$whl"
-unzip -l "$whl" | grep -q 'hmasweep\.libs/libsleef' || { echo "build_wheel.sh: libsleef is not bundled in $whl" >&2; exit 1; }
+# The listing is read whole before grep looks at it: with pipefail, `unzip -l | grep -q` fails whenever grep
+# exits at its match while unzip is still writing (SIGPIPE), which CI hit on a wheel that had the library.
+listing=$(unzip -l "$whl")
+grep -q 'hmasweep\.libs/libsleef' <<<"$listing" || { echo "build_wheel.sh: libsleef is not bundled in $whl" >&2; exit 1; }
 
 if [[ $test_it == 1 ]]; then
   venv=$out/venv work=$(mktemp -d "${TMPDIR:-/tmp}/hs_wheel_test.XXXXXX")
@@ -68,7 +71,7 @@ EOF
   # The extension must load the wheel's own libsleef, not the system's.
   core=$(ls "$venv"/lib/python3*/site-packages/hmasweep/_core*.so)
   ldd "$core" | grep libsleef
-  ldd "$core" | grep -q 'hmasweep\.libs/libsleef' || { echo "build_wheel.sh: _core does not load the bundled libsleef" >&2; exit 1; }
+  grep -q 'hmasweep\.libs/libsleef' <<<"$(ldd "$core")" || { echo "build_wheel.sh: _core does not load the bundled libsleef" >&2; exit 1; }
   step "pytest python/tests against the installed wheel, from $work"
   cp -r "$here/python/tests" "$work/tests"
   (cd "$work" && HS_SOURCE_DIR=$here HS_CLI=$cli "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider tests)
