@@ -127,12 +127,17 @@ class Server:
 # The study holds each connection for the whole run, and a lane uses an architecture every other round:
 # at load 10-16 a round took ~135 s (2026-12-03), so the server's default 5-minute idle close broke
 # three architectures' connections (Broken pipe).  An hour bounds a forgotten server all the same.
+# The same holds for admission: a connection is opened when its architecture starts and sends its first
+# frame only when the round reaches it, and with the lanes and a loaded machine that passed the server's
+# default 5 s (--admit-timeout-ms): every C server's unix/tcp arm then failed with Broken pipe
+# (prof_ipc_quick in CI, 2026-12-05, while a benchmark ran on the other vCPU).
 STUDY_IDLE_TIMEOUT_MS = 3_600_000
+STUDY_TIMEOUT_ARGS = ["--idle-timeout-ms", str(STUDY_IDLE_TIMEOUT_MS), "--admit-timeout-ms", str(STUDY_IDLE_TIMEOUT_MS)]
 
 
 def serve_argv(env, transport, variant, isa=None):
     """`hmasweep serve` on one transport; returns (argv, client address)."""
-    argv = [env.cli, "serve", "--variant", variant, "--idle-timeout-ms", str(STUDY_IDLE_TIMEOUT_MS)]
+    argv = [env.cli, "serve", "--variant", variant] + STUDY_TIMEOUT_ARGS
     if isa:
         argv += ["--isa", isa]
     if transport == "unix":

@@ -60,8 +60,7 @@ def may_raise_priority():
 
 def _server(env, variant, nice):
     """One pinned `hmasweep serve` (at `nice`) on unix, tcp and (when built) shm; returns (server, [urls])."""
-    argv, urls = [env.cli, "serve", "--variant", variant, "--threads", "1", "--idle-timeout-ms",
-                  str(arch.STUDY_IDLE_TIMEOUT_MS)], []
+    argv, urls = [env.cli, "serve", "--variant", variant, "--threads", "1"] + arch.STUDY_TIMEOUT_ARGS, []
     for tr in ("unix", "tcp") + (("shm",) if env.serve_supports("--shm") else ()):
         a, url = arch.serve_argv(env, tr, variant)
         argv += a[-2:]
