@@ -20,6 +20,10 @@
 
 enum { ADV_FLAT, ADV_ULP, ADV_OUT_OF_RANGE, ADV_SPIKE, ADV_VOL03, ADV_COUNT };
 
+/* The one-price events' prices. */
+#define ADV_OUT_OF_RANGE_PRICE 1e306
+#define ADV_SPIKE_PRICE 1e12
+
 static const char *const adv_names[ADV_COUNT] = {"flat", "ulp", "out-of-range", "spike", "vol-0.3"};
 
 /* close[0..n) of series `kind` (the walks: the study's generator, seed 7). */
@@ -33,16 +37,24 @@ static inline void adv_series(int kind, double *x, size_t n) {
             break;
         case ADV_OUT_OF_RANGE:
             hs_make_close(7, n, HS_DEFAULT_VOL, HS_DEFAULT_START, x, NULL);
-            x[0] = 1e306;
+            x[0] = ADV_OUT_OF_RANGE_PRICE;
             break;
         case ADV_SPIKE:
             hs_make_close(7, n, HS_DEFAULT_VOL, 1.0, x, NULL);
-            x[n / 2] = 1e12;
+            x[n / 2] = ADV_SPIKE_PRICE;
             break;
         default: /* ADV_VOL03: prices over hundreds of orders of magnitude */
             hs_make_close(7, n, 0.3, 1.0, x, NULL);
             break;
     }
+}
+
+/* The one-price events (out-of-range, spike) again at bars from, from + every, ...: live mode's bound is
+ * local (the closes of the last few hundred bars), so one event poisons only the bars just after it, and a
+ * live benchmark wants every timed append behind one (prof/live_bench --series).  Other kinds unchanged. */
+static inline void adv_repeat_event(int kind, double *x, size_t n, size_t from, size_t every) {
+    if (kind != ADV_OUT_OF_RANGE && kind != ADV_SPIKE) return;
+    for (size_t i = from; i < n; i += every) x[i] = kind == ADV_OUT_OF_RANGE ? ADV_OUT_OF_RANGE_PRICE : ADV_SPIKE_PRICE;
 }
 
 #endif

@@ -19,8 +19,9 @@
  * move the ratios.
  *
  * THE list below is every tier-0 production variant and live mode (`live`: the whole series replayed as
- * one-bar appends, against unchecked's batch); the registry check fails on a tier-0 production variant
- * missing from it.  Usage: test_worst_case [--reps N] [--bench] [--series NAME] [VARIANT...] (default:
+ * one-bar appends, against unchecked's batch; `live_many`: LIVE_SYMBOLS symbols of that series in one
+ * many-symbol session, one call per bar, its time divided by LIVE_SYMBOLS); the registry check fails on a
+ * tier-0 production variant missing from it.  Usage: test_worst_case [--reps N] [--bench] [--series NAME] [VARIANT...] (default:
  * the list).  One line of JSON per (series, variant) on stdout, for study/segments/adversarial.py. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_PROCESS_CPUTIME_ID under -std=c11 (clang) */
 #include <stdint.h>
@@ -36,9 +37,14 @@
 #define MAX_RATIO 3.0
 
 #define LIVE "live"
+#define LIVE_MANY "live_many"
 static const char *default_variants[] = {"segments",  "segments_omp", "sliding",       "sliding_omp",
                                          "sliding_lanes", "sliding_lanes_omp", "simd_wma_dot", "simd_wma",
-                                         "simd_wma_omp",       LIVE};
+                                         "simd_wma_omp",       LIVE,   LIVE_MANY};
+
+/* Symbols of a live_many session: past two full groups on AVX2, one past a full one on AVX-512, so every
+ * ISA has full and padded groups, all of whose lanes take the reference's d at once. */
+enum { LIVE_SYMBOLS = 9 };
 
 enum { SERIES = ADV_COUNT, MAX_COMBOS = 80 };
 #define series_names adv_names
@@ -115,8 +121,37 @@ static double timed_live(const series *s, hs_result *out) {
     return t;
 }
 
+/* live_many: LIVE_SYMBOLS symbols of the series, open on the first bar, then one call per bar; every symbol's
+ * final state must be the same (symbol 0's is returned).  The time per symbol. */
+static double timed_live_many(const series *s, hs_result *out) {
+    static double pnl[LIVE_SYMBOLS * MAX_COMBOS];
+    static int64_t trades[LIVE_SYMBOLS * MAX_COMBOS];
+    const double *hist[LIVE_SYMBOLS];
+    size_t n_bars[LIVE_SYMBOLS];
+    double bars[LIVE_SYMBOLS];
+    for (size_t k = 0; k < LIVE_SYMBOLS; k++) hist[k] = s->close, n_bars[k] = 1;
+    hs_live_many *m = NULL;
+    hs_error err;
+    double t0 = now();
+    int ok = hs_live_open_many(hist, n_bars, LIVE_SYMBOLS, s->w, s->n_combos, &m, &err) == HS_OK;
+    for (size_t i = 1; ok && i < s->n; i++) {
+        for (size_t k = 0; k < LIVE_SYMBOLS; k++) bars[k] = s->close[i];
+        ok = hs_live_append_many(m, bars, pnl, trades, NULL, NULL, &err) == HS_OK;
+    }
+    double t = now() - t0;
+    CHECK(ok, "live_many failed: %s", err.msg);
+    size_t nc = s->n_combos;
+    for (size_t k = 1; k < LIVE_SYMBOLS; k++)
+        CHECK(memcmp(pnl, pnl + k * nc, nc * sizeof *pnl) == 0 && memcmp(trades, trades + k * nc, nc * sizeof *trades) == 0,
+              "live_many: symbol %zu's final state differs from symbol 0's (same series)", k);
+    for (size_t c = 0; c < nc; c++) out[c] = (hs_result){pnl[c], trades[c]};
+    hs_live_free_many(m);
+    return t / LIVE_SYMBOLS;
+}
+
 static double timed(const char *variant, const series *s, hs_result *out) {
     if (!strcmp(variant, LIVE)) return timed_live(s, out);
+    if (!strcmp(variant, LIVE_MANY)) return timed_live_many(s, out);
     hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
     opt.variant = variant;
     opt.threads = 1; /* the same one core for both: the ratio is the kernel's, not the thread count's */

@@ -169,6 +169,11 @@ static inline double raw3_exact(const live_combo *c, const live_tail *close, siz
     return hs_hma3_raw(wma_tier0_at(close->p, i, w[3]), wma_tier0_at(close->p, i, w[4]), wma_tier0_at(close->p, i, w[5]));
 }
 
+/* A combo whose d at `bar` came from the exact tails keeps them for the next max(w2, w5) bars. */
+static inline void exact_keep(live_combo *c, size_t bar) {
+    c->exact_until = bar + (size_t)(c->win.w[2] > c->win.w[5] ? c->win.w[2] : c->win.w[5]);
+}
+
 /* The tier-0 d at `bar` (>= start, the newest bar): two WMAs of the exact tails, filled first (the last w2
  * raw and w5 raw3 values, all defined from `start` on) if they are not current. */
 static double exact_d(live_combo *c, const live_tail *close, size_t bar) {
@@ -179,7 +184,7 @@ static double exact_d(live_combo *c, const live_tail *close, size_t bar) {
         for (size_t b = (size_t)w[5]; b-- > 0;) tail_push(&c->raw3_x, raw3_exact(c, close, b));
         c->exact_through = bar;
     }
-    c->exact_until = bar + (size_t)(w[2] > w[5] ? w[2] : w[5]);
+    exact_keep(c, bar);
     return wma_tier0_at(c->raw3_x.p, tail_last(&c->raw3_x), w[5]) - wma_tier0_at(c->raw_x.p, tail_last(&c->raw_x), w[2]);
 }
 
@@ -314,31 +319,103 @@ static inline void lane_book(const lane_map *mp, live_lane_flags *f, int l, doub
     f->prevneg = (f->prevneg & ~bit) | (prev < 0.0 ? bit : 0);
 }
 
+/* Reference-order WMAs of several lanes (wma_tier0_at), four at a time (wma_tier0_at4): where no sign is
+ * certified (flat, ulp or out-of-range prices) every lane needs seven of them per bar, each a serial add
+ * chain, and side by side the chains overlap.  Entries are added window kind by window kind, so the four
+ * chains of a batch have one length (symbols in lanes) or nearly (neighbouring combos in lanes). */
+enum { WMA_BATCH_MAX = 5 * LIVE_LANES_MAX };
+typedef struct {
+    const double *end[WMA_BATCH_MAX]; /* the window's newest value */
+    int64_t w[WMA_BATCH_MAX];
+    double out[WMA_BATCH_MAX];
+    size_t n;
+} wma_batch;
+
+static inline void wma_batch_add(wma_batch *b, const double *end, int64_t w) {
+    b->end[b->n] = end;
+    b->w[b->n++] = w;
+}
+
+static void wma_batch_run(wma_batch *b) {
+    size_t q = 0;
+    for (; q + 4 <= b->n; q += 4) wma_tier0_at4(b->end + q, b->w + q, b->out + q);
+    if (q == b->n) return;
+    const double *end[4]; /* the last 1-3: padded with the last one, computed twice */
+    int64_t w[4];
+    double out[4];
+    for (size_t r = 0; r < 4; r++) {
+        size_t from = q + r < b->n ? q + r : b->n - 1;
+        end[r] = b->end[from], w[r] = b->w[from];
+    }
+    wma_tier0_at4(end, w, out);
+    for (size_t r = 0; q + r < b->n; r++) b->out[q + r] = out[r];
+}
+
+/* The lanes keeping exact tails extend them by this bar (raw and raw3 in the reference's order:
+ * raw_exact and raw3_exact, every lane's five WMAs in one batch), or stop keeping them. */
+static void lanes_exact_extend(const lane_map *mp, live_lane_flags *f) {
+    static const int kinds[5] = {0, 1, 3, 4, 5}; /* raw: w0, w1; raw3: w3, w4, w5 */
+    live_combo *cs[LIVE_LANES_MAX];
+    size_t bars[LIVE_LANES_MAX], k = 0;
+    wma_batch b;
+    b.n = 0;
+    const double *ends[LIVE_LANES_MAX];
+    for (unsigned ex = f->exact; ex; ex &= ex - 1) {
+        int l = __builtin_ctz(ex);
+        hs_live *s = lane_session(mp, l);
+        live_combo *c = &s->combos[lane_combo_of(mp, l)];
+        if (s->bars - 1 > c->exact_until) {
+            c->exact_through = SIZE_MAX;
+            f->exact &= ~(1u << l);
+            continue;
+        }
+        cs[k] = c, bars[k] = s->bars - 1, ends[k++] = s->close.p + tail_last(&s->close);
+    }
+    for (int t = 0; t < 5; t++)
+        for (size_t q = 0; q < k; q++) wma_batch_add(&b, ends[q], cs[q]->win.w[kinds[t]]);
+    if (k) wma_batch_run(&b);
+    for (size_t q = 0; q < k; q++) {
+        const double *o = b.out;
+        tail_push(&cs[q]->raw_x, hs_hma_raw(o[q], o[k + q]));
+        tail_push(&cs[q]->raw3_x, hs_hma3_raw(o[2 * k + q], o[3 * k + q], o[4 * k + q]));
+        cs[q]->exact_through = bars[q];
+    }
+}
+
+/* The uncertified live lanes `amb` take the reference's d: two WMAs of the exact tails where they are
+ * current (all lanes in one batch), exact_d's refill where not; then their books. */
+static void lanes_exact_books(const lane_map *mp, live_lane_flags *f, unsigned amb) {
+    live_combo *cs[LIVE_LANES_MAX];
+    size_t bars[LIVE_LANES_MAX], k = 0;
+    int lanes[LIVE_LANES_MAX];
+    wma_batch b;
+    b.n = 0;
+    for (; amb; amb &= amb - 1) {
+        int l = __builtin_ctz(amb);
+        hs_live *s = lane_session(mp, l);
+        live_combo *c = &s->combos[lane_combo_of(mp, l)];
+        f->exact |= 1u << l;
+        if (c->exact_through != s->bars - 1) { /* not current: the quadratic refill (exact_d) */
+            lane_book(mp, f, l, exact_d(c, &s->close, s->bars - 1));
+            continue;
+        }
+        cs[k] = c, bars[k] = s->bars - 1, lanes[k++] = l;
+    }
+    for (size_t q = 0; q < k; q++) wma_batch_add(&b, cs[q]->raw3_x.p + tail_last(&cs[q]->raw3_x), cs[q]->win.w[5]);
+    for (size_t q = 0; q < k; q++) wma_batch_add(&b, cs[q]->raw_x.p + tail_last(&cs[q]->raw_x), cs[q]->win.w[2]);
+    if (k) wma_batch_run(&b);
+    for (size_t q = 0; q < k; q++) {
+        exact_keep(cs[q], bars[q]);
+        lane_book(mp, f, lanes[q], b.out[q] - b.out[k + q]); /* exact_d's d: WMA(raw3, w5) − WMA(raw, w2) */
+    }
+}
+
 /* After a vector step (either layout): the lanes keeping exact tails extend them (or stop), the uncertified
  * live lanes take the reference's d, and the certified lanes visit their books where the sign flips. */
 static void lanes_settle(const lane_map *mp, live_lane_flags *f, unsigned live, unsigned certain, unsigned signs,
                          const double *d) {
-    for (unsigned ex = f->exact; ex; ex &= ex - 1) { /* lanes keeping exact tails: extend them, or stop */
-        int l = __builtin_ctz(ex);
-        hs_live *s = lane_session(mp, l);
-        live_combo *c = &s->combos[lane_combo_of(mp, l)];
-        size_t bar = s->bars - 1;
-        if (bar <= c->exact_until) {
-            tail_push(&c->raw_x, raw_exact(c, &s->close, 0));
-            tail_push(&c->raw3_x, raw3_exact(c, &s->close, 0));
-            c->exact_through = bar;
-        } else {
-            c->exact_through = SIZE_MAX;
-            f->exact &= ~(1u << l);
-        }
-    }
-    for (unsigned amb = live & ~certain; amb; amb &= amb - 1) { /* the reference's order decides */
-        int l = __builtin_ctz(amb);
-        hs_live *s = lane_session(mp, l);
-        double dl = exact_d(&s->combos[lane_combo_of(mp, l)], &s->close, s->bars - 1);
-        f->exact |= 1u << l;
-        lane_book(mp, f, l, dl);
-    }
+    if (f->exact) lanes_exact_extend(mp, f);
+    if (live & ~certain) lanes_exact_books(mp, f, live & ~certain);
     /* Certified lanes need their books only where the sign flips against the last non-zero d, or where
      * there is none yet: elsewhere hs_book_step would only replace prev by a d of the same sign. */
     for (unsigned st = certain & (~f->prevset | (signs ^ f->prevneg)); st; st &= st - 1) {
