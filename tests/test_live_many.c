@@ -5,7 +5,8 @@
  * (HMASWEEP_ISA picks it: test_live_many_<isa>).  Each symbol has its own series (seeds, volatilities and
  * history lengths differ, from 1 bar to past the longest window, so the symbols of a group start their
  * combos' d at different calls; four series defeat the certification: flat, integer plateaus, steps within
- * the bound, 1e300/1e-300), over a grid of 12 combos.  After every call, every
+ * the bound, 1e300/1e-300), over a grid of 12 combos and a 2-D grid of 12 whose combos share close windows
+ * (one running sum per distinct window and symbol group).  After every call, every
  * symbol's four arrays must equal a one-symbol session (hs_live_append) fed the same bars, bit for bit; at
  * the end, every symbol against the batch reference (`unchecked` over its whole series) and its
  * statistics against the one-symbol session's.  A bad price for one symbol refuses the whole call, names
@@ -169,6 +170,13 @@ int main(void) {
     for (size_t c = 0; c < COMBOS; c++) hs_windows_from_length(lengths[c], &w[c], &err);
     static const size_t counts[] = {1, 3, 5, 7, 9, 37};
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) check_symbols(counts[i], w);
+    /* A 2-D grid (3 HMA x 4 HMA3 lengths): combos share close windows across combos (a symbol group slides
+     * one sum per distinct window, live_lanes.h), and combos reading one window enter at different calls. */
+    static const int64_t hma[] = {8, 30, 90}, hma3[] = {6, 20, 60, 150};
+    hs_windows shared[COMBOS];
+    CHECK(hs_grid_2d(hma, 3, hma3, 4, shared, &err) == HS_OK, "2-D grid: %s", err.msg);
+    check_symbols(9, shared);
+    check_symbols(37, shared);
     check_refusals(w);
     return hs_check_summary("test_live_many");
 }

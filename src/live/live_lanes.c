@@ -15,6 +15,30 @@
 
 int HS_CAT3(hs_live_lanes_width__, HS_ISA_SUFFIX, )(void) { return HS_VN; }
 
+/* `take` ? t : f by the bits, so the loop below has no branch and the compiler vectorizes it (a float select
+ * stays a branch under the default -ftrapping-math). */
+static inline double select_bits(int take, double t, double f) {
+    uint64_t a, b, m = (uint64_t)0 - (uint64_t)take;
+    memcpy(&a, &t, sizeof a);
+    memcpy(&b, &f, sizeof b);
+    a = (a & m) | (b & ~m);
+    memcpy(&t, &a, sizeof t);
+    return t;
+}
+
+void HS_CAT3(hs_live_results__, HS_ISA_SUFFIX, )(const double *restrict pos, const double *restrict entry,
+                                               const double *restrict book_pnl, const int64_t *restrict book_trades,
+                                               size_t n, double last, double keep, double *restrict pnl,
+                                               int64_t *restrict trades, int8_t *restrict position) {
+    if (pnl)
+        for (size_t c = 0; c < n; c++)
+            pnl[c] = select_bits(pos[c] != 0.0, book_pnl[c] + hs_trade_pnl(pos[c], entry[c], last, keep), book_pnl[c]);
+    if (trades)
+        for (size_t c = 0; c < n; c++) trades[c] = book_trades[c] + (pos[c] != 0.0);
+    if (position)
+        for (size_t c = 0; c < n; c++) position[c] = (int8_t)pos[c];
+}
+
 /* The running-sum recurrence of every layout (the scalar path's slide_step, lane-wise):
  * S2 += w·x_new − S1; S1 += x_new − x_old. */
 static inline void vslide_at(double *s1p, double *s2p, hs_vd wd, hs_vd x_new, hs_vd x_old) {
@@ -37,6 +61,19 @@ static inline void vslide(live_group *g, int k, hs_vd x_new, hs_vd x_old) {
 }
 
 static inline hs_vd vvalue(const live_group *g, int k) { return vwma(g->s2[k], vd_loadu(g->inv[k])); }
+
+/* base[idx[l]] in lane l.  Up to 4 lanes, scalar loads that gcc assembles into the vector (vmovhpd,
+ * vinsertf128): one-symbol append p50 1.04 µs against 1.11 µs with vgatherqpd (AVX2 EPYC, 21 interleaved
+ * reps, lower in 18).  8 lanes keep the gather (not measured: no AVX-512 machine here). */
+static inline hs_vd lanes_at(const double *base, const int64_t *idx) {
+#if HS_VN <= 4
+    double t[HS_VN];
+    for (int l = 0; l < HS_VN; l++) t[l] = base[idx[l]];
+    return vd_loadu(t);
+#else
+    return vd_gather(base, vi_loadu(idx));
+#endif
+}
 
 /* Direct sums over an interleaved tail: the w entries ending at entry e, lane l. */
 static slide_sums anchor_interleaved(const double *p, size_t e, int64_t w, int l) {
@@ -72,7 +109,7 @@ unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_SUFFIX, )(live_group *g, const dou
     } else {
         hs_vd x_new = vd_set1(close[last]);
         const double *newest = close + last;
-        for (int k = SUM_W0; k <= SUM_W5; k++) vslide(g, k, x_new, vd_gather(newest, vi_loadu(g->back_close[k])));
+        for (int k = SUM_W0; k <= SUM_W5; k++) vslide(g, k, x_new, lanes_at(newest, g->back_close[k]));
     }
     hs_vd raw = vraw(vvalue(g, SUM_W0), vvalue(g, SUM_W1));
     hs_vd raw3 = vraw3(vvalue(g, SUM_W3), vvalue(g, SUM_W4), vvalue(g, SUM_W5));
@@ -86,8 +123,8 @@ unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_SUFFIX, )(live_group *g, const dou
             g->s1[SUM_HMA3][l] = b.s1, g->s2[SUM_HMA3][l] = b.s2;
         }
     } else {
-        vslide(g, SUM_HMA, raw, vd_gather(g->raw + e * HS_VN, vi_loadu(g->back_raw[0])));
-        vslide(g, SUM_HMA3, raw3, vd_gather(g->raw3 + e3 * HS_VN, vi_loadu(g->back_raw[1])));
+        vslide(g, SUM_HMA, raw, lanes_at(g->raw + e * HS_VN, g->back_raw[0]));
+        vslide(g, SUM_HMA3, raw3, lanes_at(g->raw3 + e3 * HS_VN, g->back_raw[1]));
     }
     hs_vd d = vd_sub(vvalue(g, SUM_HMA3), vvalue(g, SUM_HMA));
     vd_storeu(g->d, d);
@@ -125,6 +162,10 @@ static inline hs_vd ring_push(double *ring, uint32_t *pos, int64_t w, hs_vd v) {
     hs_vd old = vd_loadu(at);
     vd_storeu(at, v);
     *pos = *pos + 1 == (uint32_t)w ? 0 : *pos + 1;
+    /* The next call's slot, a whole call ahead, so that by then it is at least in the last-level cache: perf
+     * had 70% of the symbol step on these loads, a miss to memory every other call (500 symbols: 36 MB of
+     * rings), which the prefetch two combos ahead (live.c) was too late to hide alone. */
+    __builtin_prefetch(ring + (size_t)*pos * HS_VN, 1);
     return old;
 }
 
@@ -135,33 +176,44 @@ static inline hs_vd vtau(const live_consts *k, hs_vd m) {
     return vd_blend(vd_cmpgt_mask(vd_set1(CERTIFY_M_MIN), m), tau, inf);
 }
 
-unsigned HS_CAT3(hs_live_sym_step__, HS_ISA_SUFFIX, )(live_sym_combo *sc, const live_consts *k, const double *close,
-                                                    size_t last, const double *m, int anchor, double *d_out,
-                                                    unsigned *signs) {
-    double *s1 = sc->sums, *s2 = sc->sums + SUM_COUNT * HS_VN;
+void HS_CAT3(hs_live_wins_step__, HS_ISA_SUFFIX, )(double *sums, uint16_t *since, const live_win *win, size_t n_win,
+                                                  const double *close, size_t last) {
     const double *newest = close + last * HS_VN;
     hs_vd x_new = vd_loadu(newest);
-    for (int j = SUM_W0; j <= SUM_W5; j++) {
-        if (anchor)
-            vanchor(close, last + 1 - (size_t)k->w[j], SIZE_MAX, k->w[j], s1 + j * HS_VN, s2 + j * HS_VN);
-        else
-            vslide_at(s1 + j * HS_VN, s2 + j * HS_VN, vd_set1(k->wd[j]), x_new,
-                      vd_loadu(newest - (size_t)k->w[j] * HS_VN));
+    for (size_t i = 0; i < n_win; i++) {
+        if (since[i] == LIVE_WIN_OFF) continue;
+        double *s1 = sums + i * 2 * HS_VN, *s2 = s1 + HS_VN;
+        int64_t w = win[i].w;
+        if (since[i] == LIVE_WIN_ANCHOR || ++since[i] >= SLIDE_BLOCK) {
+            if (since[i] != LIVE_WIN_ANCHOR) since[i] = 0;
+            else since[i] = (uint16_t)(i * 37 % SLIDE_BLOCK); /* staggered anchors: a flatter p99 */
+            vanchor(close, last + 1 - (size_t)w, SIZE_MAX, w, s1, s2);
+        } else {
+            vslide_at(s1, s2, vd_set1(win[i].wd), x_new, vd_loadu(newest - (size_t)w * HS_VN));
+        }
     }
-    hs_vd raw = vraw(vwma(s2 + SUM_W0 * HS_VN, vd_set1(k->inv[SUM_W0])), vwma(s2 + SUM_W1 * HS_VN, vd_set1(k->inv[SUM_W1])));
-    hs_vd raw3 = vraw3(vwma(s2 + SUM_W3 * HS_VN, vd_set1(k->inv[SUM_W3])), vwma(s2 + SUM_W4 * HS_VN, vd_set1(k->inv[SUM_W4])),
-                       vwma(s2 + SUM_W5 * HS_VN, vd_set1(k->inv[SUM_W5])));
+}
+
+unsigned HS_CAT3(hs_live_sym_step__, HS_ISA_SUFFIX, )(live_sym_combo *sc, const live_consts *k, const double *wsums,
+                                                    const uint32_t *slot, const double *m, int anchor, double *d_out,
+                                                    unsigned *signs) {
+    enum { HMA, HMA3 }; /* the combo's own two sums */
+    double *s1 = sc->sums, *s2 = sc->sums + 2 * HS_VN;
+#define WIN_WMA(j, sum) vwma(wsums + (size_t)slot[j] * 2 * HS_VN + HS_VN, vd_set1(k->inv[sum]))
+    hs_vd raw = vraw(WIN_WMA(0, SUM_W0), WIN_WMA(1, SUM_W1));
+    hs_vd raw3 = vraw3(WIN_WMA(2, SUM_W3), WIN_WMA(3, SUM_W4), WIN_WMA(4, SUM_W5));
+#undef WIN_WMA
     int64_t w2 = k->w[SUM_HMA], w5 = k->w[SUM_HMA3];
     hs_vd raw_old = ring_push(sc->raw, &sc->raw_pos, w2, raw);
     hs_vd raw3_old = ring_push(sc->raw3, &sc->raw3_pos, w5, raw3);
     if (anchor) {
-        vanchor(sc->raw, sc->raw_pos, (size_t)w2, w2, s1 + SUM_HMA * HS_VN, s2 + SUM_HMA * HS_VN);
-        vanchor(sc->raw3, sc->raw3_pos, (size_t)w5, w5, s1 + SUM_HMA3 * HS_VN, s2 + SUM_HMA3 * HS_VN);
+        vanchor(sc->raw, sc->raw_pos, (size_t)w2, w2, s1 + HMA * HS_VN, s2 + HMA * HS_VN);
+        vanchor(sc->raw3, sc->raw3_pos, (size_t)w5, w5, s1 + HMA3 * HS_VN, s2 + HMA3 * HS_VN);
     } else {
-        vslide_at(s1 + SUM_HMA * HS_VN, s2 + SUM_HMA * HS_VN, vd_set1(k->wd[SUM_HMA]), raw, raw_old);
-        vslide_at(s1 + SUM_HMA3 * HS_VN, s2 + SUM_HMA3 * HS_VN, vd_set1(k->wd[SUM_HMA3]), raw3, raw3_old);
+        vslide_at(s1 + HMA * HS_VN, s2 + HMA * HS_VN, vd_set1(k->wd[SUM_HMA]), raw, raw_old);
+        vslide_at(s1 + HMA3 * HS_VN, s2 + HMA3 * HS_VN, vd_set1(k->wd[SUM_HMA3]), raw3, raw3_old);
     }
-    hs_vd d = vd_sub(vwma(s2 + SUM_HMA3 * HS_VN, vd_set1(k->inv[SUM_HMA3])), vwma(s2 + SUM_HMA * HS_VN, vd_set1(k->inv[SUM_HMA])));
+    hs_vd d = vd_sub(vwma(s2 + HMA3 * HS_VN, vd_set1(k->inv[SUM_HMA3])), vwma(s2 + HMA * HS_VN, vd_set1(k->inv[SUM_HMA])));
     vd_storeu(d_out, d);
     *signs = vd_signbits(d);
     return vd_certain_bits(d, vtau(k, vd_loadu(m)));

@@ -55,9 +55,9 @@ typedef live_lanes_step *live_lanes_step_fn;
  * lane has the same windows (broadcast from one live_consts per combo, stored once for the session), the
  * closes of the group's symbols are one interleaved tail (entry e, lane l at [e·V + l]) shared by every
  * combo, so a leaving value is one contiguous load, not a gather, and a combo's seven running sums for
- * the V symbols are fourteen vectors.  Per (symbol group, combo) a call touches those sums (14·8 bytes per
- * symbol), one entry of each raw ring and the books, against ~40 lines per group per symbol for the
- * combos-in-lanes layout (reports/live.md). */
+ * the V symbols are fourteen vectors (its five close sums shared with every combo of the same windows,
+ * below).  Per (symbol group, combo) a call touches those sums, one entry of each raw ring and the books,
+ * against ~40 lines per group per symbol for the combos-in-lanes layout (reports/live.md). */
 
 /* One combo's windows and certification constants, computed once by live.c's combo_init_windows into its
  * live_combo (field cst); a many-symbol session copies symbol 0's into one array shared by every group. */
@@ -67,9 +67,26 @@ typedef struct {
     double coef, range_max;               /* tau = 4·(coef·M) for M <= range_max (certify_threshold_eps) */
 } live_consts;
 
+/* The close sums of a symbol group are shared by window: combos with equal windows slide one sum (the default
+ * grid has 138 distinct close windows for its 400 close sums).  Per distinct window and group, s1[V] then
+ * s2[V], and `since`: bars since its anchor, LIVE_WIN_OFF while no entered combo reads it, LIVE_WIN_ANCHOR to
+ * anchor at the next bar (a combo entering). */
+typedef struct {
+    int64_t w;
+    double wd;
+} live_win;
+enum { LIVE_WIN_OFF = 0xffff, LIVE_WIN_ANCHOR = 0xfffe };
+
+/* One bar of every active distinct window of a symbol group: slid, or re-anchored every SLIDE_BLOCK bars
+ * (and when asked), over the interleaved close tail `close` (newest entry `last`).  The bound of certify.h
+ * holds for each sum whatever bar it was anchored on, as long as no sum goes SLIDE_BLOCK bars unanchored. */
+typedef void live_wins_step(double *sums, uint16_t *since, const live_win *win, size_t n_win, const double *close,
+                            size_t last);
+typedef live_wins_step *live_wins_step_fn;
+
 /* One combo in the lanes of one symbol group. */
 typedef struct {
-    double *sums;            /* s1[SUM_COUNT][V], then s2[SUM_COUNT][V] (V = the ISA's lanes) */
+    double *sums;            /* its two smoothing sums: s1[2][V], then s2[2][V] (HMA, HMA3; V = the ISA's lanes) */
     double *raw, *raw3;      /* rings of exactly w2 (w5) entries, entry e lane l at [e·V + l]; the entry at
                               * *_pos is the oldest, the one the next bar's value replaces (it leaves the sum) */
     uint32_t raw_pos, raw3_pos;
@@ -78,13 +95,20 @@ typedef struct {
     live_lane_flags f;
 } live_sym_combo;
 
-/* One bar of combo `k` through its symbol group: the sums slid (or re-anchored when `anchor`) over the
- * interleaved close tail `close` (newest entry `last`), raw and raw3 pushed onto their rings, d into d[],
- * tau from each lane's local maximum m[l].  Returns the certified lanes, their sign bits in *signs. */
-typedef unsigned live_sym_step(live_sym_combo *sc, const live_consts *k, const double *close, size_t last,
+/* One bar of combo `k` through its symbol group, after live_wins_step: raw and raw3 from the shared close
+ * sums (`wsums`, the combo's windows w0, w1, w3, w4, w5 at slots slot[0..5)), pushed onto their rings, the
+ * two smoothing sums slid (or re-anchored when `anchor`), d into d[], tau from each lane's local maximum
+ * m[l].  Returns the certified lanes, their sign bits in *signs. */
+typedef unsigned live_sym_step(live_sym_combo *sc, const live_consts *k, const double *wsums, const uint32_t *slot,
                                const double *m, int anchor, double *d, unsigned *signs);
 typedef live_sym_step *live_sym_step_fn;
 
-/* Declared per ISA by src/live/live_lanes.c: hs_live_lanes_step__<isa>, hs_live_sym_step__<isa> and
- * hs_live_lanes_width__<isa>. */
+/* Every combo's outputs after an append (live.c's live_results): pnl = the books' pnl plus, where a position
+ * is open, the trade closed at `last` (hs_trade_pnl); trades + 1 where open; the position.  Per ISA because
+ * the compiler vectorizes it with the ISA's flags (the division above all); any output may be NULL. */
+typedef void live_results_fn(const double *pos, const double *entry, const double *book_pnl, const int64_t *book_trades,
+                             size_t n, double last, double keep, double *pnl, int64_t *trades, int8_t *position);
+
+/* Declared per ISA by src/live/live_lanes.c: hs_live_lanes_step__<isa>, hs_live_sym_step__<isa>,
+ * hs_live_wins_step__<isa>, hs_live_results__<isa> and hs_live_lanes_width__<isa>. */
 #endif
