@@ -578,13 +578,13 @@ static int group_init(hs_live *s, size_t gi) {
     for (int l = 0; l < V; l++) {
         const live_combo *c = &s->combos[lane_combo(g, l)];
         for (int k = 0; k < SUM_COUNT; k++) {
-            g->w[k][l] = c->cst.w[k];
-            g->wd[k][l] = c->cst.wd[k];
-            g->inv[k][l] = c->cst.inv[k];
+            g->w[k * V + l] = c->cst.w[k];
+            g->wd[k * V + l] = c->cst.wd[k];
+            g->inv[k * V + l] = c->cst.inv[k];
         }
-        for (int k = SUM_W0; k <= SUM_W5; k++) g->back_close[k][l] = -c->cst.w[k];
-        g->back_raw[0][l] = -c->cst.w[SUM_HMA] * V + l;
-        g->back_raw[1][l] = -c->cst.w[SUM_HMA3] * V + l;
+        for (int k = SUM_W0; k <= SUM_W5; k++) g->back_close[k * V + l] = -c->cst.w[k];
+        g->back_raw[l] = -c->cst.w[SUM_HMA] * V + l;
+        g->back_raw[V + l] = -c->cst.w[SUM_HMA3] * V + l;
         g->coef[l] = c->cst.coef;
         g->range_max[l] = c->cst.range_max;
         g->raw_keep = hs_max_size(g->raw_keep, (size_t)c->cst.w[SUM_HMA] + 1);
@@ -628,8 +628,11 @@ static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes
         return hs_live_free(s), NULL;
     if (!grouped) return s;
     s->n_groups = (n_combos + (size_t)s->k.width - 1) / (size_t)s->k.width;
-    s->groups = calloc(s->n_groups, sizeof *s->groups);
+    /* 64-byte aligned: a group's rows are 64 bytes, and a row that straddles two lines costs split loads */
+    size_t gbytes = (s->n_groups * sizeof *s->groups + 63) / 64 * 64;
+    s->groups = aligned_alloc(64, gbytes);
     if (!s->groups) return hs_live_free(s), NULL;
+    memset(s->groups, 0, gbytes);
     for (size_t g = 0; g < s->n_groups; g++)
         if (!group_init(s, g)) return hs_live_free(s), NULL;
     return s;

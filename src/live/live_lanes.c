@@ -57,10 +57,10 @@ static inline hs_vd vraw3(hs_vd third, hs_vd half, hs_vd full) {
 }
 
 static inline void vslide(live_group *g, int k, hs_vd x_new, hs_vd x_old) {
-    vslide_at(g->s1[k], g->s2[k], vd_loadu(g->wd[k]), x_new, x_old);
+    vslide_at(g->s1 + k * HS_VN, g->s2 + k * HS_VN, vd_loadu(g->wd + k * HS_VN), x_new, x_old);
 }
 
-static inline hs_vd vvalue(const live_group *g, int k) { return vwma(g->s2[k], vd_loadu(g->inv[k])); }
+static inline hs_vd vvalue(const live_group *g, int k) { return vwma(g->s2 + k * HS_VN, vd_loadu(g->inv + k * HS_VN)); }
 
 /* base[idx[l]] in lane l.  Up to 4 lanes, scalar loads that gcc assembles into the vector (vmovhpd,
  * vinsertf128): one-symbol append p50 1.04 µs against 1.11 µs with vgatherqpd (AVX2 EPYC, 21 interleaved
@@ -102,14 +102,14 @@ unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_SUFFIX, )(live_group *g, const dou
     if (anchor) {
         for (int k = SUM_W0; k <= SUM_W5; k++)
             for (int l = 0; l < HS_VN; l++) {
-                slide_sums a = slide_anchor(close, last, g->w[k][l]);
-                g->s1[k][l] = a.s1;
-                g->s2[k][l] = a.s2;
+                slide_sums a = slide_anchor(close, last, g->w[k * HS_VN + l]);
+                g->s1[k * HS_VN + l] = a.s1;
+                g->s2[k * HS_VN + l] = a.s2;
             }
     } else {
         hs_vd x_new = vd_set1(close[last]);
         const double *newest = close + last;
-        for (int k = SUM_W0; k <= SUM_W5; k++) vslide(g, k, x_new, lanes_at(newest, g->back_close[k]));
+        for (int k = SUM_W0; k <= SUM_W5; k++) vslide(g, k, x_new, lanes_at(newest, g->back_close + k * HS_VN));
     }
     hs_vd raw = vraw(vvalue(g, SUM_W0), vvalue(g, SUM_W1));
     hs_vd raw3 = vraw3(vvalue(g, SUM_W3), vvalue(g, SUM_W4), vvalue(g, SUM_W5));
@@ -117,14 +117,14 @@ unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_SUFFIX, )(live_group *g, const dou
     size_t e3 = push_entry(g->raw3, &g->raw3_len, g->raw3_keep, raw3);
     if (anchor) {
         for (int l = 0; l < HS_VN; l++) {
-            slide_sums a = anchor_interleaved(g->raw, e, g->w[SUM_HMA][l], l);
-            slide_sums b = anchor_interleaved(g->raw3, e3, g->w[SUM_HMA3][l], l);
-            g->s1[SUM_HMA][l] = a.s1, g->s2[SUM_HMA][l] = a.s2;
-            g->s1[SUM_HMA3][l] = b.s1, g->s2[SUM_HMA3][l] = b.s2;
+            slide_sums a = anchor_interleaved(g->raw, e, g->w[SUM_HMA * HS_VN + l], l);
+            slide_sums b = anchor_interleaved(g->raw3, e3, g->w[SUM_HMA3 * HS_VN + l], l);
+            g->s1[SUM_HMA * HS_VN + l] = a.s1, g->s2[SUM_HMA * HS_VN + l] = a.s2;
+            g->s1[SUM_HMA3 * HS_VN + l] = b.s1, g->s2[SUM_HMA3 * HS_VN + l] = b.s2;
         }
     } else {
-        vslide(g, SUM_HMA, raw, lanes_at(g->raw + e * HS_VN, g->back_raw[0]));
-        vslide(g, SUM_HMA3, raw3, lanes_at(g->raw3 + e3 * HS_VN, g->back_raw[1]));
+        vslide(g, SUM_HMA, raw, lanes_at(g->raw + e * HS_VN, g->back_raw));
+        vslide(g, SUM_HMA3, raw3, lanes_at(g->raw3 + e3 * HS_VN, g->back_raw + HS_VN));
     }
     hs_vd d = vd_sub(vvalue(g, SUM_HMA3), vvalue(g, SUM_HMA));
     vd_storeu(g->d, d);

@@ -23,12 +23,15 @@ typedef struct {
     unsigned exact;            /* the lane keeps its exact tails (live.c) */
 } live_lane_flags;
 
+/* The rows below are the session's lanes wide: row k of s1 is s1[k·V .. k·V + V) for V = the ISA's lanes
+ * (HS_VN in src/live/live_lanes.c, the kernel's width in live.c), so AVX2's 4 lanes fill whole lines
+ * instead of half of each LIVE_LANES_MAX-wide row. */
 typedef struct {
-    double s1[SUM_COUNT][LIVE_LANES_MAX], s2[SUM_COUNT][LIVE_LANES_MAX];
-    double wd[SUM_COUNT][LIVE_LANES_MAX], inv[SUM_COUNT][LIVE_LANES_MAX];
-    int64_t w[SUM_COUNT][LIVE_LANES_MAX];    /* window of each sum */
-    int64_t back_close[5][LIVE_LANES_MAX];   /* −w: the close leaving each close sum, from the newest */
-    int64_t back_raw[2][LIVE_LANES_MAX];     /* −w·V + lane: the raw (raw3) value leaving, from the newest entry */
+    _Alignas(64) double s1[SUM_COUNT * LIVE_LANES_MAX], s2[SUM_COUNT * LIVE_LANES_MAX];
+    double wd[SUM_COUNT * LIVE_LANES_MAX], inv[SUM_COUNT * LIVE_LANES_MAX];
+    int64_t w[SUM_COUNT * LIVE_LANES_MAX];    /* window of each sum */
+    int64_t back_close[5 * LIVE_LANES_MAX];   /* −w: the close leaving each close sum, from the newest */
+    int64_t back_raw[2 * LIVE_LANES_MAX];     /* −w·V + lane: the raw (raw3) value leaving, from the newest entry */
     double coef[LIVE_LANES_MAX], range_max[LIVE_LANES_MAX]; /* tau = 4·(coef·M) for M in range (certify.h) */
     double tau[LIVE_LANES_MAX], tau_m;       /* tau at the local maximum tau_m */
     double d[LIVE_LANES_MAX];                /* the step's approximate d */
