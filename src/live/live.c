@@ -96,6 +96,7 @@ typedef struct {
 /* The ISA's group step (src/live/live_lanes.c), chosen at open like a variant's (hs_isa_default). */
 typedef struct {
     live_lanes_step_fn step;
+    live_lanes_run_fn run;     /* ... every group at once, once all have entered */
     live_sym_step_fn sym_step; /* symbols in lanes (many-symbol sessions) */
     live_wins_step_fn wins_step; /* ... their shared close sums */
     live_results_fn *results;    /* the outputs after an append */
@@ -112,6 +113,8 @@ struct hs_live {
     live_lanes_kernel k;
     size_t n_groups;
     live_group *groups;
+    size_t run_from;      /* the first bar past every group's first vector bar: live_lanes_run from here */
+    live_settle *settle;  /* [n_groups]: what live_lanes_run leaves to lanes_settle */
 };
 
 static void combo_init_windows(live_combo *c, const hs_windows *win) {
@@ -462,6 +465,15 @@ static inline size_t live_bar_push(hs_live *s, double price, double *m) {
 static void live_step(hs_live *s, double price, uint8_t *crossed) {
     double m;
     size_t bar = live_bar_push(s, price, &m);
+    if (s->n_groups && bar >= s->run_from) { /* the steady state: every group in one call, settled where listed */
+        size_t n = s->k.run(s->groups, s->n_groups, s->close.p, tail_last(&s->close), m, s->settle);
+        for (size_t i = 0; i < n; i++) {
+            live_group *g = &s->groups[s->settle[i].group];
+            lane_map mp = {&s, 0, g->first, 1, crossed, 0};
+            lanes_settle(&mp, &g->f, (1u << g->lanes) - 1, s->settle[i].certain, s->settle[i].signs, g->d);
+        }
+        return;
+    }
     for (size_t g = 0; g < s->n_groups; g++) group_step(s, &s->groups[g], bar, m, crossed);
     if (!s->n_groups)
         for (size_t c = 0; c < s->n_combos; c++) combo_book(s, c, combo_d(&s->combos[c], &s->close, bar, m), crossed);
@@ -497,6 +509,7 @@ void hs_live_free(hs_live *s) {
             free(s->groups[g].raw3);
         }
     free(s->groups);
+    free(s->settle);
     free(s->books.pnl);
     free(s->books.entry);
     free(s->books.prev);
@@ -527,7 +540,8 @@ static combo_tails tails_of(const hs_windows *win) {
 /* The group step of the ISA hs_sweep would choose (hs_isa_default: the widest built and supported, or
  * $HMASWEEP_ISA). */
 #define LIVE_LANES_DECLARE(k, isa, ...)                                                                            \
-    live_lanes_step hs_live_lanes_step__##isa; live_sym_step hs_live_sym_step__##isa;                                 \
+    live_lanes_step hs_live_lanes_step__##isa; live_lanes_run hs_live_lanes_run__##isa;                              \
+    live_sym_step hs_live_sym_step__##isa;                                                                        \
     live_wins_step hs_live_wins_step__##isa; live_results_fn hs_live_results__##isa;                               \
     int hs_live_lanes_width__##isa(void);
 HS_ISA_LIST(LIVE_LANES_DECLARE, ~)
@@ -535,19 +549,21 @@ HS_ISA_LIST(LIVE_LANES_DECLARE, ~)
 static live_lanes_kernel lanes_kernel_of(hs_isa isa) {
     static const struct {
         live_lanes_step_fn step;
+        live_lanes_run_fn run;
         live_sym_step_fn sym_step;
         live_wins_step_fn wins_step;
         live_results_fn *results;
         int (*width)(void);
     } built[HS_ISA_COUNT] = {
 #define LIVE_LANES_IF_BUILT(k, isa, ISA, ...)                                                         \
-    {HS_IF_BUILT(ISA, hs_live_lanes_step__##isa), HS_IF_BUILT(ISA, hs_live_sym_step__##isa), \
+    {HS_IF_BUILT(ISA, hs_live_lanes_step__##isa), HS_IF_BUILT(ISA, hs_live_lanes_run__##isa),  \
+     HS_IF_BUILT(ISA, hs_live_sym_step__##isa),                                                \
      HS_IF_BUILT(ISA, hs_live_wins_step__##isa), HS_IF_BUILT(ISA, hs_live_results__##isa),    \
      HS_IF_BUILT(ISA, hs_live_lanes_width__##isa)},
         HS_ISA_LIST(LIVE_LANES_IF_BUILT, ~)
     };
     if ((unsigned)isa >= HS_ISA_COUNT || !built[isa].step) isa = HS_ISA_SCALAR;
-    return (live_lanes_kernel){built[isa].step, built[isa].sym_step, built[isa].wins_step, built[isa].results,
+    return (live_lanes_kernel){built[isa].step, built[isa].run, built[isa].sym_step, built[isa].wins_step, built[isa].results,
                                built[isa].width()};
 }
 
@@ -562,7 +578,7 @@ size_t hs_live_bytes_for(const hs_windows *combos, size_t n_combos) {
         raw3_keep = hs_max_size(raw3_keep, t.raw3);
     }
     /* groups: at most one per combo, each with interleaved tails of at most LIVE_LANES_MAX lanes */
-    size_t groups = n_combos * (sizeof(live_group) + 2 * LIVE_LANES_MAX * (raw_keep + raw3_keep) * sizeof(double));
+    size_t groups = n_combos * (sizeof(live_group) + sizeof(live_settle) + 2 * LIVE_LANES_MAX * (raw_keep + raw3_keep) * sizeof(double));
     return sizeof(hs_live) + n_combos * (sizeof(live_combo) + 5 * sizeof(double) + 2 * sizeof(int64_t) + sizeof(hs_stats)) + groups +
            (doubles + 2 * history + ring) * sizeof(double);
 }
@@ -633,8 +649,12 @@ static hs_live *live_alloc(const hs_windows *combos, size_t n_combos, live_lanes
     s->groups = aligned_alloc(64, gbytes);
     if (!s->groups) return hs_live_free(s), NULL;
     memset(s->groups, 0, gbytes);
-    for (size_t g = 0; g < s->n_groups; g++)
+    s->settle = malloc(s->n_groups * sizeof *s->settle);
+    if (!s->settle) return hs_live_free(s), NULL;
+    for (size_t g = 0; g < s->n_groups; g++) {
         if (!group_init(s, g)) return hs_live_free(s), NULL;
+        s->run_from = hs_max_size(s->run_from, s->groups[g].start + 1);
+    }
     return s;
 }
 

@@ -97,8 +97,8 @@ static inline size_t push_entry(double *p, size_t *len, size_t keep, hs_vd v) {
     return (*len)++;
 }
 
-unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_SUFFIX, )(live_group *g, const double *close, size_t last, double m,
-                                                      int anchor, unsigned *signs) {
+static inline __attribute__((always_inline)) unsigned lanes_step(live_group *g, const double *close, size_t last,
+                                                                  double m, int anchor, unsigned *signs) {
     if (anchor) {
         for (int k = SUM_W0; k <= SUM_W5; k++)
             for (int l = 0; l < HS_VN; l++) {
@@ -135,6 +135,28 @@ unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_SUFFIX, )(live_group *g, const dou
     }
     *signs = vd_signbits(d);
     return vd_certain_bits(d, vd_loadu(g->tau));
+}
+
+unsigned HS_CAT3(hs_live_lanes_step__, HS_ISA_SUFFIX, )(live_group *g, const double *close, size_t last, double m,
+                                                      int anchor, unsigned *signs) {
+    return lanes_step(g, close, last, m, anchor, signs);
+}
+
+size_t HS_CAT3(hs_live_lanes_run__, HS_ISA_SUFFIX, )(live_group *g, size_t n, const double *close, size_t last,
+                                                   double m, live_settle *out) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        live_group *gi = &g[i];
+        int anchor = ++gi->since_anchor >= SLIDE_BLOCK;
+        if (anchor) gi->since_anchor = 0;
+        unsigned signs, live = (1u << gi->lanes) - 1;
+        unsigned certain = lanes_step(gi, close, last, m, anchor, &signs) & live;
+        const live_lane_flags *f = &gi->f;
+        /* lanes_settle's three conditions, without its work */
+        if (f->exact | (live & ~certain) | (certain & (~f->prevset | (signs ^ f->prevneg))))
+            out[k++] = (live_settle){(uint32_t)i, certain, signs};
+    }
+    return k;
 }
 
 /* ---- symbols in lanes ----------------------------------------------------------------------------------- */

@@ -53,6 +53,22 @@ typedef unsigned live_lanes_step(live_group *g, const double *close, size_t last
                                  unsigned *signs);
 typedef live_lanes_step *live_lanes_step_fn;
 
+/* A group that live.c has to settle after live_lanes_run: its index, certified lanes and their sign bits. */
+typedef struct {
+    uint32_t group;
+    unsigned certain, signs;
+} live_settle;
+
+/* One bar through all n groups of a session, every one past its first vector bar: each group's anchor
+ * schedule (since_anchor, as live.c's group_step) and live_lanes_step.  A group goes into out[] (the count
+ * returned) only where live.c has work (lanes_settle): a lane keeping exact tails, a live lane not certified,
+ * or a certified lane whose sign differs from its books' last non-zero d (or that has none yet); at most
+ * bars that is a few of the 20 groups.  One call per bar instead of a call and a settle per group: the
+ * per-group call, lane map and settle checks were ~15% of a one-symbol append's instructions (callgrind). */
+typedef size_t live_lanes_run(live_group *g, size_t n, const double *close, size_t last, double m,
+                              live_settle *out);
+typedef live_lanes_run *live_lanes_run_fn;
+
 /* ---- symbols in lanes (a many-symbol session, hs_live_open_many) ------------------------------------------
  * All symbols of a session share the combos, so a group of HS_VN symbols runs ONE combo in its lanes: every
  * lane has the same windows (broadcast from one live_consts per combo, stored once for the session), the
@@ -112,6 +128,6 @@ typedef live_sym_step *live_sym_step_fn;
 typedef void live_results_fn(const double *pos, const double *entry, const double *book_pnl, const int64_t *book_trades,
                              size_t n, double last, double keep, double *pnl, int64_t *trades, int8_t *position);
 
-/* Declared per ISA by src/live/live_lanes.c: hs_live_lanes_step__<isa>, hs_live_sym_step__<isa>,
+/* Declared per ISA by src/live/live_lanes.c: hs_live_lanes_step__<isa>, hs_live_lanes_run__<isa>, hs_live_sym_step__<isa>,
  * hs_live_wins_step__<isa>, hs_live_results__<isa> and hs_live_lanes_width__<isa>. */
 #endif
