@@ -269,8 +269,8 @@ static void group_enter(hs_live *s, live_group *g, size_t bar) {
     int V = s->k.width;
     g->raw_len = g->raw_keep - 1;
     g->raw3_len = g->raw3_keep - 1;
-    memset(g->raw, 0, 2 * g->raw_keep * (size_t)V * sizeof *g->raw);
-    memset(g->raw3, 0, 2 * g->raw3_keep * (size_t)V * sizeof *g->raw3);
+    memset(g->raw, 0, (g->raw_keep + LIVE_RAW_SLACK) * (size_t)V * sizeof *g->raw);
+    memset(g->raw3, 0, (g->raw3_keep + LIVE_RAW_SLACK) * (size_t)V * sizeof *g->raw3);
     g->f.prevset = g->f.prevneg = g->f.exact = 0;
     for (int l = 0; l < V; l++) {
         const live_combo *c = &s->combos[lane_combo(g, l)];
@@ -578,7 +578,8 @@ size_t hs_live_bytes_for(const hs_windows *combos, size_t n_combos) {
         raw3_keep = hs_max_size(raw3_keep, t.raw3);
     }
     /* groups: at most one per combo, each with interleaved tails of at most LIVE_LANES_MAX lanes */
-    size_t groups = n_combos * (sizeof(live_group) + sizeof(live_settle) + 2 * LIVE_LANES_MAX * (raw_keep + raw3_keep) * sizeof(double));
+    size_t groups = n_combos * (sizeof(live_group) + sizeof(live_settle) +
+                                LIVE_LANES_MAX * (raw_keep + raw3_keep + 2 * LIVE_RAW_SLACK) * sizeof(double));
     return sizeof(hs_live) + n_combos * (sizeof(live_combo) + 5 * sizeof(double) + 2 * sizeof(int64_t) + sizeof(hs_stats)) + groups +
            (doubles + 2 * history + ring) * sizeof(double);
 }
@@ -607,8 +608,8 @@ static int group_init(hs_live *s, size_t gi) {
         g->raw3_keep = hs_max_size(g->raw3_keep, (size_t)c->cst.w[SUM_HMA3] + 1);
         g->start = hs_max_size(g->start, c->start);
     }
-    g->raw = malloc(2 * g->raw_keep * (size_t)V * sizeof *g->raw);
-    g->raw3 = malloc(2 * g->raw3_keep * (size_t)V * sizeof *g->raw3);
+    g->raw = malloc((g->raw_keep + LIVE_RAW_SLACK) * (size_t)V * sizeof *g->raw);
+    g->raw3 = malloc((g->raw3_keep + LIVE_RAW_SLACK) * (size_t)V * sizeof *g->raw3);
     return g->raw && g->raw3;
 }
 

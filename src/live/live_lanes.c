@@ -67,6 +67,9 @@ static inline hs_vd vvalue(const live_group *g, int k) { return vwma(g->s2 + k *
  * reps, lower in 18).  8 lanes keep the gather (not measured: no AVX-512 machine here). */
 static inline hs_vd lanes_at(const double *base, const int64_t *idx) {
 #if HS_VN <= 4
+    /* base in a register of its own, so each lane is one load at base + idx·8: left alone, gcc rebuilt the
+     * address per lane from the tail's start and the newest index (an add per lane, 28 per group). */
+    __asm__("" : "+r"(base));
     double t[HS_VN];
     for (int l = 0; l < HS_VN; l++) t[l] = base[idx[l]];
     return vd_loadu(t);
@@ -87,9 +90,10 @@ static slide_sums anchor_interleaved(const double *p, size_t e, int64_t w, int l
     return s;
 }
 
-/* Push one entry (HS_VN doubles) onto an interleaved tail; returns the new entry's index. */
+/* Push one entry (HS_VN doubles) onto an interleaved tail of keep + LIVE_RAW_SLACK entries; returns the new
+ * entry's index. */
 static inline size_t push_entry(double *p, size_t *len, size_t keep, hs_vd v) {
-    if (*len == 2 * keep) {
+    if (*len == keep + LIVE_RAW_SLACK) {
         memmove(p, p + (*len - keep) * HS_VN, keep * HS_VN * sizeof *p);
         *len = keep;
     }

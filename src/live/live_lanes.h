@@ -17,6 +17,11 @@
 /* The seven running sums of a combo: five over close, the HMA smoothing over raw, HMA3's over raw3. */
 enum { SUM_W0, SUM_W1, SUM_W3, SUM_W4, SUM_W5, SUM_HMA, SUM_HMA3, SUM_COUNT };
 
+/* Entries a group's raw (raw3) tail holds beyond the `keep` it needs: a full tail moves its newest `keep`
+ * entries to the front once per LIVE_RAW_SLACK bars.  With 2·keep (keep = w2 + 1, 4..15 on the default
+ * grid) the 20 groups of a one-symbol session made ~2.8 of those memmoves per append (callgrind). */
+#define LIVE_RAW_SLACK 64
+
 /* What src/live/live.c keeps per lane of a group, in either layout: bit l is lane l. */
 typedef struct {
     unsigned prevset, prevneg; /* the books' last non-zero d exists / is negative */
@@ -36,7 +41,7 @@ typedef struct {
     double tau[LIVE_LANES_MAX], tau_m;       /* tau at the local maximum tau_m */
     double d[LIVE_LANES_MAX];                /* the step's approximate d */
     /* raw and raw3 interleaved (entry e, lane l at p[e·V + l]), the newest `keep` entries contiguous at
-     * [len − keep, len) in a buffer of 2·keep entries (as live.c's tails) */
+     * [len − keep, len) in a buffer of keep + LIVE_RAW_SLACK entries (live.c's tails have 2·keep) */
     double *raw, *raw3;
     size_t raw_len, raw_keep, raw3_len, raw3_keep;
     size_t first;        /* the group's first combo (lane l is combo first + l while l < lanes) */
