@@ -65,7 +65,7 @@ static kernels kernels_of(hs_isa isa) {
 
 /* ---- the layout --------------------------------------------------------------------------------------- */
 enum { NC = HS_DEFAULT_GRID_COUNT, N_BOOK_ARRAYS = 7 }; /* live_books: pnl entry prev pos trades first_bar peak */
-enum { AHEAD = 2 }; /* how far ahead sym_group_step prefetches a combo's ring slots and sums */
+enum { AHEAD = 4 }; /* how far ahead sym_group_step prefetches a combo's ring slots and sums (live.c's SYM_AHEAD) */
 
 typedef struct {
     double *close, *arena, *wsums;
