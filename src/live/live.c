@@ -420,13 +420,22 @@ static void lanes_exact_books(const lane_map *mp, live_lane_flags *f, unsigned a
  * Inlined into both callers, whose lane maps are then constants: left to itself gcc stopped inlining it
  * once the many-symbol step grew, and one-symbol appends took 1.29 µs p50 instead of 1.18 µs (15 interleaved
  * reps, AVX2 EPYC). */
-static inline __attribute__((always_inline)) void lanes_settle(const lane_map *mp, live_lane_flags *f, unsigned live, unsigned certain, unsigned signs,
-                         const double *d) {
+static inline __attribute__((always_inline)) void lanes_settle_exact(const lane_map *mp, live_lane_flags *f, unsigned live,
+                                                                     unsigned certain) {
     if (f->exact) lanes_exact_extend(mp, f);
     if (live & ~certain) lanes_exact_books(mp, f, live & ~certain);
-    /* Certified lanes need their books only where the sign flips against the last non-zero d, or where
-     * there is none yet: elsewhere hs_book_step would only replace prev by a d of the same sign. */
-    for (unsigned st = certain & (~f->prevset | (signs ^ f->prevneg)); st; st &= st - 1) {
+}
+
+/* Certified lanes need their books only where the sign flips against the last non-zero d, or where there is
+ * none yet: elsewhere hs_book_step would only replace prev by a d of the same sign. */
+static inline unsigned lanes_to_book(const live_lane_flags *f, unsigned certain, unsigned signs) {
+    return certain & (~f->prevset | (signs ^ f->prevneg));
+}
+
+static inline __attribute__((always_inline)) void lanes_settle(const lane_map *mp, live_lane_flags *f, unsigned live, unsigned certain, unsigned signs,
+                         const double *d) {
+    lanes_settle_exact(mp, f, live, certain);
+    for (unsigned st = lanes_to_book(f, certain, signs); st; st &= st - 1) {
         int l = __builtin_ctz(st);
         lane_book(mp, f, l, d[l]);
     }
@@ -760,6 +769,13 @@ typedef struct {
     live_sym_combo *combo; /* [n_combos] */
 } live_sym_group;
 
+/* A certified lane whose books sym_group_step visits after the group's combos, with its d. */
+typedef struct {
+    uint32_t combo;
+    int lane;
+    double d;
+} sym_book_visit;
+
 struct hs_live_many {
     size_t n_symbols, n_combos;
     hs_live **s;           /* one session per symbol, without groups */
@@ -770,6 +786,7 @@ struct hs_live_many {
     uint32_t *slot;        /* [n_combos][5]: combo c's w0, w1, w3, w4, w5 in win[] */
     size_t *start;         /* per combo: its first bar with a d */
     size_t close_keep;     /* closes a group keeps: the longest close window + 1 */
+    sym_book_visit *queue; /* [n_combos · LIVE_LANES_MAX]: a group's certified crossings, booked after its combos */
     size_t n_groups;
     live_sym_group *groups;
 };
@@ -789,6 +806,7 @@ void hs_live_free_many(hs_live_many *m) {
     free(m->cst);
     free(m->win);
     free(m->slot);
+    free(m->queue);
     free(m->start);
     free(m->s);
     free(m);
@@ -919,6 +937,15 @@ static void sym_close_push(live_sym_group *G, size_t keep, int V, const double *
  * are in flight (perf: the stalls sit on the prefetches themselves), and four combos give them longer. */
 enum { SYM_AHEAD = 4 };
 
+/* Combo c's books in b, on their way to the cache: a crossing lane's books are visited after the group's
+ * combos (sym_group_step), so their misses overlap the steps in between instead of stalling each book_step. */
+static inline void books_prefetch(const live_books *b, size_t c) {
+    __builtin_prefetch(&b->prev[c], 1), __builtin_prefetch(&b->entry[c], 1), __builtin_prefetch(&b->pnl[c], 1);
+    __builtin_prefetch(&b->pos[c], 1), __builtin_prefetch(&b->trades[c], 1), __builtin_prefetch(&b->first_bar[c], 1);
+    __builtin_prefetch(&b->peak[c], 1), __builtin_prefetch(&b->stats[c], 1);
+    __builtin_prefetch((const char *)&b->stats[c] + sizeof b->stats[c] - 1, 1);
+}
+
 /* One bar for each symbol of group gi, through every combo. */
 static void sym_group_step(hs_live_many *m, size_t gi, const double *bars, uint8_t *crossed) {
     live_sym_group *G = &m->groups[gi];
@@ -952,6 +979,7 @@ static void sym_group_step(hs_live_many *m, size_t gi, const double *bars, uint8
     m->k.wins_step(G->wsums, G->since, m->win, m->n_win, G->close, G->close_len - 1);
     lane_map mp = {m->s + G->first, 1, 0, 0, crossed ? crossed + G->first * nc : NULL, nc};
     unsigned live = (1u << G->lanes) - 1;
+    size_t n_queued = 0;
     for (size_t c = 0; c < nc; c++) {
         live_sym_combo *sc = &G->combo[c];
         mp.combo = c;
@@ -981,7 +1009,17 @@ static void sym_group_step(hs_live_many *m, size_t gi, const double *bars, uint8
         }
         unsigned signs;
         unsigned certain = m->k.sym_step(sc, &m->cst[c], G->wsums, m->slot + c * 5, mv, anchor, d, &signs) & live;
-        lanes_settle(&mp, &sc->f, live, certain, signs, d);
+        lanes_settle_exact(&mp, &sc->f, live, certain);
+        for (unsigned st = lanes_to_book(&sc->f, certain, signs); st; st &= st - 1) { /* queued: books_prefetch */
+            int l = __builtin_ctz(st);
+            books_prefetch(&m->s[G->first + (size_t)l]->books, c);
+            m->queue[n_queued++] = (sym_book_visit){(uint32_t)c, l, d[l]};
+        }
+    }
+    for (size_t q = 0; q < n_queued; q++) {
+        const sym_book_visit *v = &m->queue[q];
+        mp.combo = v->combo;
+        lane_book(&mp, &G->combo[v->combo].f, v->lane, v->d);
     }
 }
 
@@ -1011,9 +1049,10 @@ hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_ba
     m->start = malloc(n_combos * sizeof *m->start);
     m->win = malloc(5 * n_combos * sizeof *m->win);
     m->slot = malloc(5 * n_combos * sizeof *m->slot);
+    m->queue = malloc(n_combos * LIVE_LANES_MAX * sizeof *m->queue);
     m->n_groups = (n_symbols + (size_t)m->k.width - 1) / (size_t)m->k.width;
     m->groups = calloc(m->n_groups, sizeof *m->groups);
-    int ok = m->cst && m->start && m->groups && m->win && m->slot;
+    int ok = m->cst && m->start && m->groups && m->win && m->slot && m->queue;
     m->close_keep = 1;
     for (size_t c = 0; ok && c < n_combos; c++) {
         const live_combo *lc = &m->s[0]->combos[c];
