@@ -109,8 +109,8 @@ static void consts_of(const hs_windows *win, live_consts *c) {
         c->wd[k] = (double)lens[k];
         c->inv[k] = 1.0 / hs_wma_denom(lens[k]);
     }
-    c->coef = pipeline_bound(w, eps_slide) + pipeline_bound(w, eps_tier0) + 8.0 * 0x1p-53;
-    c->range_max = 1e300;
+    c->coef = certify_threshold_eps(1.0, w, eps_slide) / 4.0; /* tau = 4·(coef·M), certify.h's, at M = 1 */
+    c->range_max = 1e300; /* the walk's prices are far inside certify_in_range */
 }
 
 static int by_w(const void *a, const void *b) {
