@@ -344,6 +344,21 @@ static int hot_alloc(model *m, hot_state *h) {
     return 1;
 }
 
+/* Everything main allocated (LeakSanitizer runs the ctest smoke in CI's ASan step). */
+static void model_free(model *m, hot_state *h) {
+    if (h) free(h->close), free(h->wsums), free(h->ring), free(h->sums), free(h->since), free(h);
+    for (size_t g = 0; m->g && g < m->G; g++)
+        free(m->g[g].close), free(m->g[g].arena), free(m->g[g].combo), free(m->g[g].since);
+    for (size_t s = 0; m->sym && s < m->S; s++) {
+        free(m->sym[s].tail), free(m->sym[s].rec), free(m->sym[s].stats);
+        for (int a = 0; a < N_BOOK_ARRAYS; a++) free(m->sym[s].book[a]);
+    }
+    for (size_t i = 0; m->cross && i < m->pattern_calls; i++) free(m->cross[i]);
+    free(m->g), free(m->sym), free(m->out_pnl), free(m->out_trades), free(m->out_pos), free(m->crossed);
+    free(m->cross), free(m->pattern);
+}
+
+
 static void compute_call(model *m, hot_state *h, size_t t) {
     size_t V = (size_t)m->V, keep = m->keep;
     const uint32_t *cross = m->cross[t % m->pattern_calls];
@@ -481,13 +496,13 @@ int main(int argc, char **argv) {
     m.G = (m.S + (size_t)m.V - 1) / (size_t)m.V;
     m.pattern_calls = m.calls < 64 ? m.calls : 64;
     m.pattern = calloc(m.pattern_calls * m.S, NC);
-    if (!m.pattern || !record_pattern(&m, w)) return fprintf(stderr, "live_floor: recording the crossings failed\n"), 1;
-    if (!(m.cross = calloc(m.pattern_calls, sizeof *m.cross))) return 1;
+    if (!m.pattern || !record_pattern(&m, w)) return fprintf(stderr, "live_floor: recording the crossings failed\n"), model_free(&m, NULL), 1;
+    if (!(m.cross = calloc(m.pattern_calls, sizeof *m.cross))) return model_free(&m, NULL), 1;
     for (size_t i = 0; i < m.pattern_calls; i++) {
         const uint8_t *p = m.pattern + i * m.S * NC;
         size_t n = 0;
         for (size_t x = 0; x < m.S * NC; x++) n += p[x];
-        if (!(m.cross[i] = malloc((n + 1) * sizeof **m.cross))) return 1;
+        if (!(m.cross[i] = malloc((n + 1) * sizeof **m.cross))) return model_free(&m, NULL), 1;
         n = 0;
         for (size_t gi = 0; gi < m.G; gi++)
             for (size_t c = 0; c < NC; c++)
@@ -502,15 +517,15 @@ int main(int argc, char **argv) {
     int ok = m.g && m.sym && m.out_pnl && m.out_trades && m.out_pos && m.crossed;
     for (size_t s = 0; ok && s < m.S; s++) ok = symbol_alloc(&m, &m.sym[s]);
     for (size_t g = 0; ok && g < m.G; g++) ok = group_alloc(&m, &m.g[g]);
-    hot_state *h = malloc(sizeof *h);
-    if (!ok || !h || !hot_alloc(&m, h)) return fprintf(stderr, "live_floor: out of memory\n"), 1;
+    hot_state *h = calloc(1, sizeof *h);
+    if (!ok || !h || !hot_alloc(&m, h)) return fprintf(stderr, "live_floor: out of memory\n"), model_free(&m, h), 1;
     printf("live_floor: %zu symbols x %d combos, isa %s (%d lanes, %zu groups), %zu distinct close windows, %zu calls\n",
            m.S, NC, hs_isa_name(isa), m.V, m.G, m.n_win, m.calls);
     for (int k = 0; k < K_KINDS; k++)
         if (dropped >> k & 1) printf("memory floor without: %s\n", kind_name[k]);
     print_bytes(&m, m.calls);
     double *lat = malloc(m.calls * sizeof *lat);
-    if (!lat) return 1;
+    if (!lat) return model_free(&m, h), 1;
     void (*call)(model *, size_t) = dropped ? memory_call_drop : memory_call;
     for (size_t t = 0; t < 2 * m.calls; t++) { /* the first half untimed (warm-up) */
         double t0 = now_us();
@@ -524,5 +539,7 @@ int main(int argc, char **argv) {
         lat[t % m.calls] = now_us() - t0;
     }
     print_p("compute floor", lat, m.calls);
+    free(lat);
+    model_free(&m, h);
     return 0;
 }
