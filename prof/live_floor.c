@@ -208,6 +208,15 @@ static void count_lines(counter *count_on, int kind, const void *p, size_t bytes
 }
 
 typedef double v2 __attribute__((vector_size(16)));
+/* The register class that keeps a loaded value live without arithmetic: SSE on x86, the SIMD/FP registers on
+ * aarch64 (clang rejects "x" there for a double), memory elsewhere. */
+#if defined(__aarch64__)
+#define FLOOR_KEEP "+w"
+#elif defined(__x86_64__) || defined(__i386__)
+#define FLOOR_KEEP "+x"
+#else
+#define FLOOR_KEEP "+m"
+#endif
 
 /* Load `bytes` (a multiple of 8) at p, and store them back unchanged when `store`: the real call's traffic
  * without its arithmetic.  The empty asm keeps the compiler from dropping either. */
@@ -224,13 +233,13 @@ static inline __attribute__((always_inline)) void touch_as(counter *count_on, un
     for (; i + 16 <= bytes; i += 16) {
         v2 v;
         memcpy(&v, c + i, 16);
-        __asm__ volatile("" : "+x"(v));
+        __asm__ volatile("" : FLOOR_KEEP(v));
         if (store) memcpy(c + i, &v, 16);
     }
     for (; i < bytes; i += 8) {
         double v;
         memcpy(&v, c + i, 8);
-        __asm__ volatile("" : "+x"(v));
+        __asm__ volatile("" : FLOOR_KEEP(v));
         if (store) memcpy(c + i, &v, 8);
     }
 }
