@@ -426,12 +426,6 @@ static inline __attribute__((always_inline)) void lanes_settle_exact(const lane_
     if (live & ~certain) lanes_exact_books(mp, f, live & ~certain);
 }
 
-/* Certified lanes need their books only where the sign flips against the last non-zero d, or where there is
- * none yet: elsewhere hs_book_step would only replace prev by a d of the same sign. */
-static inline unsigned lanes_to_book(const live_lane_flags *f, unsigned certain, unsigned signs) {
-    return certain & (~f->prevset | (signs ^ f->prevneg));
-}
-
 static inline __attribute__((always_inline)) void lanes_settle(const lane_map *mp, live_lane_flags *f, unsigned live, unsigned certain, unsigned signs,
                          const double *d) {
     lanes_settle_exact(mp, f, live, certain);

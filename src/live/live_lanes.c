@@ -157,7 +157,7 @@ size_t HS_CAT3(hs_live_lanes_run__, HS_ISA_SUFFIX, )(live_group *g, size_t n, co
         unsigned certain = lanes_step(gi, close, last, m, anchor, &signs) & live;
         const live_lane_flags *f = &gi->f;
         /* lanes_settle's three conditions, without its work */
-        if (f->exact | (live & ~certain) | (certain & (~f->prevset | (signs ^ f->prevneg))))
+        if (f->exact | (live & ~certain) | lanes_to_book(f, certain, signs))
             out[k++] = (live_settle){(uint32_t)i, certain, signs};
     }
     return k;

@@ -28,6 +28,13 @@ typedef struct {
     unsigned exact;            /* the lane keeps its exact tails (live.c) */
 } live_lane_flags;
 
+/* Certified lanes need their books only where the sign flips against the last non-zero d, or where there is
+ * none yet: elsewhere hs_book_step would only replace prev by a d of the same sign.  (live.c's settle, and
+ * live_lanes.c's run deciding which groups need one.) */
+static inline unsigned lanes_to_book(const live_lane_flags *f, unsigned certain, unsigned signs) {
+    return certain & (~f->prevset | (signs ^ f->prevneg));
+}
+
 /* The rows below are the session's lanes wide: row k of s1 is s1[k·V .. k·V + V) for V = the ISA's lanes
  * (HS_VN in src/live/live_lanes.c, the kernel's width in live.c), so AVX2's 4 lanes fill whole lines
  * instead of half of each LIVE_LANES_MAX-wide row. */
