@@ -17,6 +17,7 @@
 #include "interrupt.h" /* universe/: the SIGINT flag run, trades and run --inputs share */
 #include "hmasweep.h"
 #include "options.h"
+#include "rows.h" /* universe/: a combo's statistics as every front end writes them */
 #include "wire.h"
 
 static int exit_code_for(hs_status st) { return st == HS_ERR_USAGE || st == HS_ERR_ISA ? EXIT_USAGE : EXIT_DATA; }
@@ -136,13 +137,6 @@ typedef struct {
     char sha[65];
 } run_report;
 
-/* JSON has no inf or NaN (issue 10, defect 11: prices alternating 1e300 and 1e-300 sum to an infinite
- * PnL): such a PnL is written as null, which every JSON reader accepts. */
-static void print_json_number(double x) {
-    if (isfinite(x)) printf("%.17g", x);
-    else printf("null");
-}
-
 /* "variant" is the one that ran (an alias such as best resolved, as the report gives it), "requested"
  * what --variant said; "isa" and "threads" are what ran. */
 static void print_json(const run_report *r) {
@@ -158,33 +152,24 @@ static void print_json(const run_report *r) {
                "\"trades\": %lld, \"pnl\": ",
                lh, l3, (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4],
                (long long)w[5], (long long)r->results[c].trades);
-        print_json_number(r->results[c].pnl);
-        const hs_stats *s = &r->stats[c];
-        printf(", \"wins\": %lld, \"gross_profit\": ", (long long)s->wins);
-        print_json_number(s->gross_profit);
-        printf(", \"gross_loss\": ");
-        print_json_number(s->gross_loss);
-        printf(", \"sum_sq\": ");
-        print_json_number(s->sum_sq);
-        printf(", \"max_drawdown\": ");
-        print_json_number(s->max_drawdown);
-        printf(", \"bars_held\": %lld}", (long long)s->bars_held);
+        hs_rows_put_number(stdout, r->results[c].pnl, 1);
+        hs_rows_put_stats(stdout, &r->stats[c], 1);
+        printf("}");
     }
     printf("\n]}\n");
 }
 
 static void print_csv(const run_report *r) {
     printf(r->hma3_lengths ? "combo,hma_length,hma3_length," : "combo,length,");
-    printf("w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_sq,max_drawdown,bars_held\n");
+    printf("w0,w1,w2,w3,w4,w5,trades,pnl" HS_ROWS_STATS_CSV_COLUMNS "\n");
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
-        const hs_stats *s = &r->stats[c];
         printf("%zu,%lld,", c, (long long)r->lengths[c]);
         if (r->hma3_lengths) printf("%lld,", (long long)r->hma3_lengths[c]);
-        printf("%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g,%lld,%.17g,%.17g,%.17g,%.17g,%lld\n", (long long)w[0],
-               (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5],
-               (long long)r->results[c].trades, r->results[c].pnl, (long long)s->wins, s->gross_profit, s->gross_loss,
-               s->sum_sq, s->max_drawdown, (long long)s->bars_held);
+        printf("%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g", (long long)w[0], (long long)w[1], (long long)w[2],
+               (long long)w[3], (long long)w[4], (long long)w[5], (long long)r->results[c].trades, r->results[c].pnl);
+        hs_rows_put_stats(stdout, &r->stats[c], 0);
+        putchar('\n');
     }
 }
 

@@ -197,29 +197,22 @@ void hs_codec_encode_sweep_reply(const hs_result *res, size_t n, unsigned char *
 
 size_t hs_codec_stats_reply_bytes(size_t n) { return HS_FRAME_PREFIX_BYTES + HS_STATS_REPLY_PER_COMBO * n; }
 
-static void put_f64(unsigned char *p, double v) { memcpy(p, &v, 8); }
-static void put_i64(unsigned char *p, int64_t v) { memcpy(p, &v, 8); }
-
+/* One array per statistic, in HS_STATS_FIELDS's order (the wire order of ops 10-12), n values of 8 bytes
+ * each: an i64 or an f64 as the host holds it (little-endian, codec.h). */
 void hs_codec_encode_stats_arrays(const hs_stats *stats, size_t n, unsigned char *out) {
-    for (size_t c = 0; c < n; c++) {
-        put_i64(out + 8 * c, stats[c].wins);
-        put_f64(out + 8 * (n + c), stats[c].gross_profit);
-        put_f64(out + 8 * (2 * n + c), stats[c].gross_loss);
-        put_f64(out + 8 * (3 * n + c), stats[c].sum_sq);
-        put_f64(out + 8 * (4 * n + c), stats[c].max_drawdown);
-        put_i64(out + 8 * (5 * n + c), stats[c].bars_held);
-    }
+#define PUT_ARRAY(name, kind, doc)                                               \
+    for (size_t c = 0; c < n; c++) memcpy(out + 8 * c, &stats[c].name, 8);     \
+    out += 8 * n;
+    HS_STATS_FIELDS(PUT_ARRAY)
+#undef PUT_ARRAY
 }
 
 void hs_codec_decode_stats_arrays(const unsigned char *body, size_t n, hs_stats *out) {
-    for (size_t c = 0; c < n; c++) {
-        memcpy(&out[c].wins, body + 8 * c, 8);
-        memcpy(&out[c].gross_profit, body + 8 * (n + c), 8);
-        memcpy(&out[c].gross_loss, body + 8 * (2 * n + c), 8);
-        memcpy(&out[c].sum_sq, body + 8 * (3 * n + c), 8);
-        memcpy(&out[c].max_drawdown, body + 8 * (4 * n + c), 8);
-        memcpy(&out[c].bars_held, body + 8 * (5 * n + c), 8);
-    }
+#define GET_ARRAY(name, kind, doc)                                               \
+    for (size_t c = 0; c < n; c++) memcpy(&out[c].name, body + 8 * c, 8);      \
+    body += 8 * n;
+    HS_STATS_FIELDS(GET_ARRAY)
+#undef GET_ARRAY
 }
 
 /* The sweep reply's two arrays, then the six statistics': one layout, so a v1 decoder of the first 16 n

@@ -1,6 +1,6 @@
-/* The frame codec of wire protocol v1 (docs/protocol.md; docs/spec.md §6 plus extensions), on memory buffers
- * only: no stdio, no sockets.  `hmasweep wire`, `hmasweep serve`, the C client and fuzz/fuzz_codec.c all
- * use this one parser, so a frame means the same thing everywhere.
+/* The frame codec of the wire protocol, versions 1 to HS_PROTOCOL_VERSION (docs/protocol.md; docs/spec.md
+ * §6 plus extensions), on memory buffers only: no stdio, no sockets.  `hmasweep wire`, `hmasweep serve`,
+ * the C client and fuzz/fuzz_codec.c all use this one parser, so a frame means the same thing everywhere.
  *
  * Requests are parsed in place: the arrays of a parsed request point into the body buffer.  A body whose
  * arrays are not 8-byte aligned is refused (an internal error of the caller, not the client's), so the
@@ -135,9 +135,15 @@ uint64_t hs_codec_get_u64(const unsigned char *p);
 /* A sweep reply: prefix + [n × f64 pnl][n × i64 trades] into out (4 + 16 n bytes). */
 void hs_codec_encode_sweep_reply(const hs_result *res, size_t n, unsigned char *out);
 size_t hs_codec_sweep_reply_bytes(size_t n);
-/* A statistics reply (ops 10 and 11): prefix + struct-of-arrays [pnl][trades][wins][gross_profit]
- * [gross_loss][sum_sq][max_drawdown][bars_held], n of each, 8 bytes each (4 + 64 n bytes). */
+/* A statistics reply (ops 10 and 11): prefix + struct-of-arrays [pnl][trades] then one array per field of
+ * HS_STATS_FIELDS in its order ([wins][gross_profit][gross_loss][sum_sq][max_drawdown][bars_held]), n of
+ * each, 8 bytes each (4 + 64 n bytes).  Protocol 2 fixes these bytes: a field added to the list changes
+ * them, so it fails the assertion below until it comes with a new protocol version and op. */
 #define HS_STATS_REPLY_PER_COMBO 64u
+#define HS_STATS_WIRE_FIELD_(name, kind, doc) +8u
+_Static_assert(16u HS_STATS_FIELDS(HS_STATS_WIRE_FIELD_) == HS_STATS_REPLY_PER_COMBO,
+               "ops 10-12 carry pnl, trades and the six statistics of protocol 2: 64 bytes per combo");
+_Static_assert(sizeof(hs_stats) == 48, "hs_stats is the six 8-byte statistics, no padding (the API 1.2 ABI)");
 size_t hs_codec_stats_reply_bytes(size_t n);
 void hs_codec_encode_stats_reply(const hs_result *res, const hs_stats *stats, size_t n, unsigned char *out);
 /* The six statistics' arrays alone (48 n bytes, from [wins] on), for a live append's reply tail. */

@@ -54,16 +54,32 @@ typedef struct { double pnl; int64_t trades; } hs_result;
 /* fee finite and 0 <= fee < 1; otherwise HS_ERR_USAGE with a message that names the value. */
 HS_API hs_status hs_check_fee(double fee, hs_error *err);
 
+/* THE list of the six statistics (docs/spec.md §8): one line per field, in hs_stats's order.  Every
+ * surface that names them expands it, so a field is added once: hs_stats below, the CLI's json and csv
+ * (cli/main.c), the universe's rows (universe/universe.c), the MPI checkpoint (mpi/checkpoint.c), the wire
+ * codec's struct-of-arrays (engine/codec.c, ops 10-12: the wire order is this order) and Python's
+ * STATS_DTYPE (python/src/_core.c), whose names python/hmasweep reads.
+ *
+ * HS_STATS_FIELDS(X) calls X(name, kind, "doc") per field, where kind is i64 (int64_t) or f64 (double):
+ * a surface pastes it to pick its writer (put_##kind) and HS_STATS_CTYPE_##kind gives the C type.  Every
+ * field is 8 bytes, so hs_stats is 6 x 8 = 48 bytes with no padding (the ABI of API 1.2). */
+#define HS_STATS_FIELDS(X)                                                                                   \
+    X(wins, i64, "trades with p > 0")                                                                        \
+    X(gross_profit, f64, "sum of p over p > 0")                                                              \
+    X(gross_loss, f64, "sum of p over p < 0 (never positive)")                                               \
+    X(sum_sq, f64, "sum of p*p")                                                                             \
+    X(max_drawdown, f64, "deepest fall of the closed-trade equity below its running high (from 0.0), pp")    \
+    X(bars_held, i64, "sum of exit_bar - entry_bar")
+#define HS_STATS_CTYPE_i64 int64_t
+#define HS_STATS_CTYPE_f64 double
+#define HS_STATS_MEMBER_(name, kind, doc) HS_STATS_CTYPE_##kind name;
+
 /* One combo's six statistics (docs/spec.md §8), taken in booking order inside the books every variant
  * shares, so they have the same bits on every variant, ISA, thread count and live session.  With no
- * trade every field is 0.  p is a trade's booked PnL (percentage points, after the fee). */
+ * trade every field is 0.  p is a trade's booked PnL (percentage points, after the fee).  The fields and
+ * their meaning: HS_STATS_FIELDS above. */
 typedef struct {
-    int64_t wins;        /* trades with p > 0                                                        */
-    double gross_profit; /* sum of p over p > 0                                                       */
-    double gross_loss;   /* sum of p over p < 0 (never positive)                                      */
-    double sum_sq;       /* sum of p·p                                                                */
-    double max_drawdown; /* deepest fall of the closed-trade equity below its running high (from 0.0) */
-    int64_t bars_held;   /* sum of exit_bar − entry_bar                                               */
+    HS_STATS_FIELDS(HS_STATS_MEMBER_)
 } hs_stats;
 
 /* What a front end shows, derived from a combo's result and statistics as docs/spec.md §8 defines them. */

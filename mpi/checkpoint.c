@@ -1,8 +1,9 @@
 /* Checkpoint file (checkpoint.h).  Format, one line each:
  *   hmasweep-mpi checkpoint v3 <n_symbols> <n_combos> <run hash, 16 hex>
  *   R <index> <status> <n_bars> <combo> ... | <error, escaped> #<checksum, 16 hex>
- * where a combo is <pnl %a>:<trades>:<wins>:<gross_profit %a>:<gross_loss %a>:<sum_sq %a>:<max_drawdown %a>:
- * <bars_held>: its result and its six statistics (docs/spec.md §8).  v2 (pnl:trades only) is refused.
+ * where a combo is <pnl %a>:<trades> then :<statistic> for each of HS_STATS_FIELDS in its order (integers
+ * in decimal, floats %a): <wins>:<gross_profit>:<gross_loss>:<sum_sq>:<max_drawdown>:<bars_held>, its
+ * result and its six statistics (docs/spec.md §8).  v2 (pnl:trades only) is refused.
  * The checksum is FNV-1a 64 seeded with the run hash, over the record's text before " #".  FNV-1a is a
  * checksum against damage and mix-ups, not a signature: anyone who can edit the file can recompute it.
  * A single changed byte always changes it (each step is a bijection of the state), and records of
@@ -73,6 +74,10 @@ int hs_checkpoint_write_header(FILE *f, size_t n, size_t n_combos, unsigned long
     return fprintf(f, "hmasweep-mpi checkpoint v%d %zu %zu %016llx\n", CHECKPOINT_VERSION, n, n_combos, run_hash) < 0 ? -1 : 0;
 }
 
+/* One statistic after a ':', by its kind (HS_STATS_FIELDS): integers in decimal, floats as hex (%a). */
+static void put_i64(FILE *m, int64_t v) { fprintf(m, ":%lld", (long long)v); }
+static void put_f64(FILE *m, double v) { fprintf(m, ":%a", v); }
+
 int hs_checkpoint_write_record(FILE *f, unsigned long long run_hash, size_t index, const hs_symbol_result *r,
                                size_t n_combos) {
     char *buf = NULL;
@@ -81,10 +86,12 @@ int hs_checkpoint_write_record(FILE *f, unsigned long long run_hash, size_t inde
     if (!m) return -1;
     fprintf(m, "R %zu %d %zu", index, (int)r->status, r->n_bars);
     const hs_stats *st = r->status == HS_OK ? hs_symbol_stats(r, n_combos) : NULL;
-    for (size_t k = 0; st && k < n_combos; k++)
-        fprintf(m, " %a:%lld:%lld:%a:%a:%a:%a:%lld", r->rows[k].pnl, (long long)r->rows[k].trades,
-                (long long)st[k].wins, st[k].gross_profit, st[k].gross_loss, st[k].sum_sq, st[k].max_drawdown,
-                (long long)st[k].bars_held);
+    for (size_t k = 0; st && k < n_combos; k++) {
+        fprintf(m, " %a:%lld", r->rows[k].pnl, (long long)r->rows[k].trades);
+#define PUT_STAT(name, kind, doc) put_##kind(m, st[k].name);
+        HS_STATS_FIELDS(PUT_STAT)
+#undef PUT_STAT
+    }
     fputs(" | ", m);
     if (r->status != HS_OK && r->error) {
         size_t need = hs_universe_escape(r->error, NULL, 0);
@@ -110,12 +117,12 @@ static int parse_u64(const char **p, unsigned long long *v) {
     return 0;
 }
 
-/* A hex float (%a) ended by `stop`. */
+/* A hex float (%a) ended by `stop` (or, stop NUL, by anything). */
 static int parse_f64(const char **p, double *v, char stop) {
     char *end;
     *v = strtod(*p, &end);
-    if (end == *p || *end != stop) return -1;
-    *p = end + 1;
+    if (end == *p || (stop && *end != stop)) return -1;
+    *p = stop ? end + 1 : end;
     return 0;
 }
 
@@ -150,11 +157,11 @@ static int parse_record(const char *body, size_t n, size_t n_combos, hs_symbol_r
         for (size_t c = 0; c < n_combos; c++) {
             hs_result *x = &r->rows[c];
             hs_stats *s = &st[c];
-            if (take(&p, " ") || parse_f64(&p, &x->pnl, ':') || parse_i64(&p, &x->trades, ':') ||
-                parse_i64(&p, &s->wins, ':') || parse_f64(&p, &s->gross_profit, ':') ||
-                parse_f64(&p, &s->gross_loss, ':') || parse_f64(&p, &s->sum_sq, ':') ||
-                parse_f64(&p, &s->max_drawdown, ':') || parse_i64(&p, &s->bars_held, 0))
-                return -1;
+            if (take(&p, " ") || parse_f64(&p, &x->pnl, ':') || parse_i64(&p, &x->trades, 0)) return -1;
+#define TAKE_STAT(name, kind, doc) \
+    if (take(&p, ":") || parse_##kind(&p, &s->name, 0)) return -1;
+            HS_STATS_FIELDS(TAKE_STAT)
+#undef TAKE_STAT
         }
     }
     if (take(&p, " | ")) return -1;

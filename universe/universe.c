@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "universe.h"
 
+#include "rows.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -206,26 +208,6 @@ static void put_csv_field(FILE *f, const char *s) {
     fputc('"', f);
 }
 
-/* A float of a row: %.17g (it round-trips); JSON has no inf or NaN, so there they are null. */
-static void put_number(FILE *f, double x, int json) {
-    if (json && !isfinite(x)) fputs("null", f);
-    else fprintf(f, "%.17g", x);
-}
-
-/* The six statistics (docs/spec.md §8) after pnl: csv fields, or jsonl members. */
-static void put_stats(FILE *f, const hs_stats *st, int json) {
-    const char *sep = json ? ", " : ",";
-    fprintf(f, json ? "%s\"wins\": %lld%s\"gross_profit\": " : "%s%lld%s", sep, (long long)st->wins, sep);
-    put_number(f, st->gross_profit, json);
-    fprintf(f, json ? "%s\"gross_loss\": " : "%s", sep);
-    put_number(f, st->gross_loss, json);
-    fprintf(f, json ? "%s\"sum_sq\": " : "%s", sep);
-    put_number(f, st->sum_sq, json);
-    fprintf(f, json ? "%s\"max_drawdown\": " : "%s", sep);
-    put_number(f, st->max_drawdown, json);
-    fprintf(f, json ? "%s\"bars_held\": %lld" : "%s%lld", sep, (long long)st->bars_held);
-}
-
 static void write_row(FILE *f, const char *format, const char *symbol, int64_t length, const hs_windows *w,
                       const hs_result *r, const hs_stats *st) {
     const int64_t *x = w->w;
@@ -234,7 +216,7 @@ static void write_row(FILE *f, const char *format, const char *symbol, int64_t l
         fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g", (long long)length, (long long)x[0],
                 (long long)x[1], (long long)x[2], (long long)x[3], (long long)x[4], (long long)x[5],
                 (long long)r->trades, r->pnl);
-        put_stats(f, st, 0);
+        hs_rows_put_stats(f, st, 0);
         fputs(",\n", f);
     } else if (!strcmp(format, "jsonl")) {
         fputs("{\"symbol\": ", f);
@@ -243,8 +225,8 @@ static void write_row(FILE *f, const char *format, const char *symbol, int64_t l
                    "\"pnl\": ",
                 (long long)length, (long long)x[0], (long long)x[1], (long long)x[2], (long long)x[3],
                 (long long)x[4], (long long)x[5], (long long)r->trades);
-        put_number(f, r->pnl, 1);
-        put_stats(f, st, 1);
+        hs_rows_put_number(f, r->pnl, 1);
+        hs_rows_put_stats(f, st, 1);
         fputs("}\n", f);
     } else {
         fprintf(f, "%-16s %6lld %9lld %18.9f\n", symbol, (long long)length, (long long)r->trades, r->pnl);
@@ -254,7 +236,7 @@ static void write_row(FILE *f, const char *format, const char *symbol, int64_t l
 static void write_error_row(FILE *f, const char *format, const char *symbol, const char *error) {
     if (!strcmp(format, "csv")) {
         put_csv_field(f, symbol);
-        fputs(",,,,,,,,,,,,,,,,", f); /* length, w0-w5, trades, pnl, the six statistics */
+        fputs(",,,,,,,,," HS_ROWS_STATS_CSV_EMPTY ",", f); /* length, w0-w5, trades, pnl, the statistics */
         put_csv_field(f, error);
         fputc('\n', f);
     } else if (!strcmp(format, "jsonl")) {
@@ -274,9 +256,7 @@ int hs_universe_writer_open(hs_universe_writer *w, FILE *out, FILE *summary, con
     w->lines = open_memstream(&w->lines_buf, &w->lines_len);
     if (!w->lines) return -1;
     if (!strcmp(lay->format, "csv"))
-        fputs("symbol,length,w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_sq,max_drawdown,bars_held,"
-              "error\n",
-              out);
+        fputs("symbol,length,w0,w1,w2,w3,w4,w5,trades,pnl" HS_ROWS_STATS_CSV_COLUMNS ",error\n", out);
     if (!strcmp(lay->format, "table")) fprintf(out, "%-16s %6s %9s %18s\n", "symbol", "L", "trades", "pnl");
     return 0;
 }
