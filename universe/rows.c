@@ -22,3 +22,51 @@ void hs_rows_put_stats(FILE *f, const hs_stats *st, int json) {
     HS_STATS_FIELDS(PUT_STAT)
 #undef PUT_STAT
 }
+
+/* ---- §9 ---------------------------------------------------------------------------------------------- */
+int hs_rows_level(size_t n_periods, int validate, double periods_per_year) {
+    if (!n_periods) return HS_ROWS_NONE;
+    if (!validate) return HS_ROWS_PERIODS;
+    return periods_per_year > 0 ? HS_ROWS_ANNUAL : HS_ROWS_VALIDATE;
+}
+
+void hs_rows_period_row(double mtm_max_drawdown, const hs_period_stats *ps, double periods_per_year,
+                        hs_period_row *out) {
+    out->mtm_max_drawdown = mtm_max_drawdown;
+    out->period_sharpe = ps ? ps->period_sharpe : NAN;
+    out->sortino = ps ? ps->sortino : NAN;
+    out->skew = ps ? ps->skew : NAN;
+    out->kurtosis = ps ? ps->kurtosis : NAN;
+    int annual = ps && periods_per_year > 0;
+    double annual_return = ps ? ps->mean * periods_per_year : NAN;
+    out->annualised_sharpe = annual ? ps->period_sharpe * sqrt(periods_per_year) : NAN;
+    out->annual_return = annual ? annual_return : NAN;
+    out->calmar = annual ? annual_return / mtm_max_drawdown : NAN;
+}
+
+void hs_rows_put_period_row(FILE *f, const hs_period_row *row, int level, int json) {
+#define PUT_FIELD(name, field_level, doc)                 \
+    if (field_level <= level) {                           \
+        fputs(json ? ", \"" #name "\": " : ",", f);       \
+        hs_rows_put_number(f, row->name, json);          \
+    }
+    HS_ROWS_PERIOD_FIELDS(PUT_FIELD)
+#undef PUT_FIELD
+}
+
+void hs_rows_put_period_columns(FILE *f, int level, size_t n_periods) {
+#define PUT_NAME(name, field_level, doc) \
+    if (field_level <= level) fputs("," #name, f);
+    HS_ROWS_PERIOD_FIELDS(PUT_NAME)
+#undef PUT_NAME
+    for (size_t k = 1; k <= n_periods; k++) fprintf(f, ",equity_%zu", k);
+}
+
+void hs_rows_put_equity(FILE *f, const double *equity, size_t n_periods, size_t stride, int json) {
+    fputs(json ? ", \"equity\": [" : "", f);
+    for (size_t k = 0; k < n_periods; k++) {
+        fputs(json ? (k ? ", " : "") : ",", f);
+        hs_rows_put_number(f, equity[k * stride], json);
+    }
+    fputs(json ? "]" : "", f);
+}

@@ -19,4 +19,38 @@
 void hs_rows_put_number(FILE *f, double x, int json);
 /* The six statistics after pnl: csv fields (",v,v,...") or JSON members (", \"wins\": v, ..."). */
 void hs_rows_put_stats(FILE *f, const hs_stats *st, int json);
+
+/* ---- docs/spec.md §9: a combo's figures from its equity at the period ends ---------------------------- */
+/* THE list of a combo's §9 figures that the front ends print beside its statistics, in output order, so a
+ * figure is added once: X(name, level, doc).  A row at level L prints the fields whose level is <= L:
+ * HS_ROWS_PERIODS (--periods), HS_ROWS_VALIDATE (--validate: §9.4 from hs_period_stats_of) and
+ * HS_ROWS_ANNUAL (--validate with --periods-per-year).  The equity itself (P values) is printed apart. */
+enum { HS_ROWS_NONE = 0, HS_ROWS_PERIODS = 1, HS_ROWS_VALIDATE = 2, HS_ROWS_ANNUAL = 3 };
+#define HS_ROWS_PERIOD_FIELDS(X)                                                                                \
+    X(mtm_max_drawdown, HS_ROWS_PERIODS, "deepest fall of the mark-to-market equity below its high, pp (9.2)") \
+    X(period_sharpe, HS_ROWS_VALIDATE, "mean / sd of the period returns: a Sharpe per period (9.4)")          \
+    X(sortino, HS_ROWS_VALIDATE, "mean / downside deviation of the period returns, per period (9.4)")        \
+    X(skew, HS_ROWS_VALIDATE, "skewness of the period returns (9.4)")                                         \
+    X(kurtosis, HS_ROWS_VALIDATE, "kurtosis of the period returns, not excess (9.4)")                         \
+    X(annualised_sharpe, HS_ROWS_ANNUAL, "period_sharpe x sqrt(periods per year) (9.4)")                      \
+    X(annual_return, HS_ROWS_ANNUAL, "mean period return x periods per year, pp (9.4)")                       \
+    X(calmar, HS_ROWS_ANNUAL, "annual_return / mtm_max_drawdown (9.4)")
+#define HS_ROWS_PERIOD_MEMBER_(name, level, doc) double name;
+typedef struct {
+    HS_ROWS_PERIOD_FIELDS(HS_ROWS_PERIOD_MEMBER_)
+} hs_period_row;
+
+/* The level of a run's rows: HS_ROWS_NONE without periods. */
+int hs_rows_level(size_t n_periods, int validate, double periods_per_year);
+/* One combo's row: its mtm_max_drawdown, its §9.4 statistics (ps NULL below HS_ROWS_VALIDATE) and the
+ * annualised figures (periods_per_year > 0; else NaN): §9.4's products, in the order written there. */
+void hs_rows_period_row(double mtm_max_drawdown, const hs_period_stats *ps, double periods_per_year,
+                        hs_period_row *out);
+/* The row's fields of `level` and below: csv fields or JSON members, as hs_rows_put_stats. */
+void hs_rows_put_period_row(FILE *f, const hs_period_row *row, int level, int json);
+/* Their csv column names (",mtm_max_drawdown,..."), then the equity's (",equity_1,...,equity_P"). */
+void hs_rows_put_period_columns(FILE *f, int level, size_t n_periods);
+/* Combo c's equity at the P period ends, element k at equity[k * stride]: csv fields (",e1,...") or the
+ * JSON member ", \"equity\": [e1, ...]". */
+void hs_rows_put_equity(FILE *f, const double *equity, size_t n_periods, size_t stride, int json);
 #endif
