@@ -17,7 +17,7 @@
 #include "interrupt.h" /* universe/: the SIGINT flag run, trades and run --inputs share */
 #include "hmasweep.h"
 #include "options.h"
-#include "validate.h"
+#include "run_periods.h"
 #include "rows.h" /* universe/: a combo's statistics as every front end writes them */
 #include "wire.h"
 

@@ -2,8 +2,8 @@
  * equity at P period ends that the sweep fills, the per-combo figures of §9.2/§9.4, and the validation of
  * the whole grid on that matrix (CSCV/PBO, the deflated Sharpe ratio, the walk-forward), all by the
  * library (hs_period_stats_of, hs_cscv, hs_deflated_sharpe, hs_walk_forward); here only what `run` prints. */
-#ifndef HS_CLI_VALIDATE_H
-#define HS_CLI_VALIDATE_H
+#ifndef HS_CLI_RUN_PERIODS_H
+#define HS_CLI_RUN_PERIODS_H
 #include <stddef.h>
 #include <stdint.h>
 

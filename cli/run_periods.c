@@ -1,7 +1,7 @@
 /* `run --periods P [--validate ...]`: the buffers the sweep fills, the library's validation on them, and
- * what `run` prints of it (validate.h; docs/cli.md "Periods and validation"). */
+ * what `run` prints of it (run_periods.h; docs/cli.md "Periods and validation"). */
 #define _POSIX_C_SOURCE 200809L
-#include "validate.h"
+#include "run_periods.h"
 
 #include <math.h>
 #include <stdint.h>
