@@ -13,6 +13,7 @@
 
 #include "hmasweep.h"
 #include "options.h"
+#include "rows.h" /* universe/: the period options every front end parses */
 
 int cli_fail(int code, const char *fmt, ...) {
     va_list ap;
@@ -209,13 +210,12 @@ static int parse_walk_forward(const char *v, cli_options *o) {
 static int parse_period_option(int argc, char **argv, int *i, cli_options *o, int *rc) {
     const char *v = NULL;
     int missing = 0;
+    hs_error err;
     *rc = 0;
     if (!strcmp(argv[*i], "--validate")) {
         o->validate = 1;
     } else if (cli_option_value(argc, argv, i, "--periods", &v, &missing)) {
-        if (missing || !cli_parse_i64(v, &o->periods) || o->periods < 1)
-            *rc = cli_fail(EXIT_USAGE, "--periods '%s': expected the number of equal periods, an integer from 1 to the "
-                           "number of bars (docs/spec.md §9.3)", missing ? "" : v);
+        if (hs_rows_parse_periods(missing ? "" : v, &o->periods, &err) != HS_OK) *rc = cli_fail(EXIT_USAGE, "%s", err.msg);
     } else if (cli_option_value(argc, argv, i, "--groups", &v, &missing)) {
         if (missing || !cli_parse_i64(v, &o->groups))
             *rc = cli_fail(EXIT_USAGE, "--groups '%s': expected an even integer (the CSCV groups S)", missing ? "" : v);
@@ -223,12 +223,8 @@ static int parse_period_option(int argc, char **argv, int *i, cli_options *o, in
     } else if (cli_option_value(argc, argv, i, "--walk-forward", &v, &missing)) {
         *rc = missing ? cli_fail(EXIT_USAGE, "--walk-forward needs TRAIN:TEST[:anchored]") : parse_walk_forward(v, o);
     } else if (cli_option_value(argc, argv, i, "--periods-per-year", &v, &missing)) {
-        char *end;
-        double ppy = missing ? NAN : strtod(v, &end);
-        if (missing || !*v || *end || !isfinite(ppy) || ppy <= 0)
-            *rc = cli_fail(EXIT_USAGE, "--periods-per-year '%s': expected a finite number > 0 (e.g. 252 daily, 12 "
-                           "monthly periods)", missing ? "" : v);
-        else o->periods_per_year = ppy;
+        if (hs_rows_parse_periods_per_year(missing ? "" : v, &o->periods_per_year, &err) != HS_OK)
+            *rc = cli_fail(EXIT_USAGE, "%s", err.msg);
     } else {
         return 0;
     }
@@ -238,11 +234,10 @@ static int parse_period_option(int argc, char **argv, int *i, cli_options *o, in
 /* What the §9 options need of each other, and S and the walk-forward against P (the bars come later:
  * cli_check_periods). */
 static int check_period_options(cli_options *o) {
-    if (o->validate && !o->periods)
-        return cli_fail(EXIT_USAGE, "--validate needs --periods P: validation works on the equity at P period ends "
-                        "(docs/spec.md §9.3)");
-    const char *needs_validate = o->has_groups ? "--groups" : o->wf_train ? "--walk-forward"
-                                 : o->periods_per_year ? "--periods-per-year" : NULL;
+    hs_error err;
+    if (hs_rows_check_period_options(o->periods, o->validate, o->periods_per_year, &err) != HS_OK)
+        return cli_fail(EXIT_USAGE, "%s", err.msg);
+    const char *needs_validate = o->has_groups ? "--groups" : o->wf_train ? "--walk-forward" : NULL;
     if (needs_validate && !o->validate) return cli_fail(EXIT_USAGE, "%s is an option of --validate; add --validate", needs_validate);
     if (!o->validate) return 0;
     const char *given = o->has_groups ? "" : " (the default)";

@@ -183,9 +183,9 @@ void cli_periods_table_summary(const cli_periods *p, const int64_t *lengths, con
            "median in %.0f%% of them, and lost money out of sample in %.0f%%\n",
            v->pbo, grouped(v->splits, a, sizeof a), v->groups, grouped(v->kept, b, sizeof b), 100.0 * v->pbo,
            100.0 * v->prob_oos_loss);
-    printf("  degradation: out-of-sample Sharpe = %.4f %+.4f x in-sample Sharpe (per period, the in-sample best of "
-           "each split)\n",
-           v->intercept, v->slope);
+    printf("  degradation: out-of-sample Sharpe = intercept + slope x in-sample Sharpe, slope %.4f, intercept %.4f (per "
+           "period, the in-sample best of each split)\n",
+           v->slope, v->intercept);
     if (d->chosen == SIZE_MAX) {
         printf("  deflated Sharpe ratio: no combo has a finite Sharpe per period\n");
     } else {

@@ -17,7 +17,13 @@ const char *const hs_universe_usage =
     "  --format FMT        table (default), csv or jsonl: one row per (symbol, combo), an error row per bad\n"
     "                      symbol; the per-symbol summary follows a table, or goes to stderr\n"
     "  --output FILE       write the rows there instead of stdout; rows are flushed as symbols finish\n"
-    "  --progress, --no-progress   `k/N symbols, rate, ETA` on stderr (default: when stderr is a terminal)\n";
+    "  --progress, --no-progress   `k/N symbols, rate, ETA` on stderr (default: when stderr is a terminal)\n"
+    "  --periods P         per combo also mtm_max_drawdown and the equity at the ends of P equal periods of\n"
+    "                      each series (csv equity_1..equity_P, jsonl equity; docs/spec.md §9); a series with\n"
+    "                      fewer than P bars is that symbol's error\n"
+    "  --validate          with --periods: per combo period_sharpe, sortino, skew, kurtosis (the grid's PBO, DSR\n"
+    "                      and walk-forward are `run`'s, on one series)\n"
+    "  --periods-per-year N  with --validate: annualised_sharpe, annual_return, calmar\n";
 
 __attribute__((format(printf, 2, 3))) static hs_status usage(hs_error *err, const char *fmt, ...) {
     va_list ap;
@@ -85,6 +91,11 @@ static hs_status parse_one(int argc, char **argv, int *i, int mpi, hs_universe_a
     else if (option(argc, argv, i, "--variant", &v, &st, err)) a->sweep.variant = v;
     else if (option(argc, argv, i, "--isa", &v, &st, err)) a->sweep.isa = v;
     else if (fee_option(argc, argv, i, a, &st, err)) (void)0;
+    else if (option(argc, argv, i, "--periods", &v, &st, err)) {
+        if (st == HS_OK) st = hs_rows_parse_periods(v, &a->periods, err);
+    } else if (option(argc, argv, i, "--periods-per-year", &v, &st, err)) {
+        if (st == HS_OK) st = hs_rows_parse_periods_per_year(v, &a->periods_per_year, err);
+    } else if (!strcmp(argv[*i], "--validate")) a->validate = 1;
     else if (option(argc, argv, i, "--threads", &v, &st, err)) {
         if (st == HS_OK && !parse_threads(v, &a->sweep.threads))
             st = usage(err, "--threads needs an integer between 1 and 4096");
@@ -109,6 +120,7 @@ hs_status hs_universe_parse(int argc, char **argv, int mpi, hs_universe_args *a,
     if (!a->inputs) return usage(err, "--inputs is required (a directory, a glob or a manifest)");
     if (grid && lengths) return usage(err, "--grid and --lengths are alternatives; give one");
     if (a->resume && !a->checkpoint) return usage(err, "--resume needs --checkpoint FILE");
+    if ((st = hs_rows_check_period_options(a->periods, a->validate, a->periods_per_year, err)) != HS_OK) return st;
     if ((st = hs_universe_check_format(a->format, err)) != HS_OK) return st;
     if ((st = parse_grid_or_lengths(grid, lengths, a, err)) != HS_OK) return st;
     a->windows = malloc((a->n_combos ? a->n_combos : 1) * sizeof *a->windows);

@@ -1,7 +1,10 @@
 /* A combo's figures as the front ends write them (rows.h). */
 #include "rows.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
 
 void hs_rows_put_number(FILE *f, double x, int json) {
     if (json && !isfinite(x)) fputs("null", f);
@@ -24,6 +27,44 @@ void hs_rows_put_stats(FILE *f, const hs_stats *st, int json) {
 }
 
 /* ---- §9 ---------------------------------------------------------------------------------------------- */
+__attribute__((format(printf, 2, 3))) static hs_status usage(hs_error *err, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return HS_ERR_USAGE;
+}
+
+hs_status hs_rows_parse_periods(const char *value, long long *periods, hs_error *err) {
+    char *end;
+    errno = 0;
+    long long p = value && *value ? strtoll(value, &end, 10) : 0;
+    if (!value || !*value || errno || *end || p < 1)
+        return usage(err, "--periods '%s': expected the number of equal periods, an integer from 1 to the number of "
+                          "bars (docs/spec.md §9.3)", value ? value : "");
+    *periods = p;
+    return HS_OK;
+}
+
+hs_status hs_rows_parse_periods_per_year(const char *value, double *periods_per_year, hs_error *err) {
+    char *end;
+    double v = value && *value ? strtod(value, &end) : NAN;
+    if (!value || !*value || *end || !isfinite(v) || v <= 0)
+        return usage(err, "--periods-per-year '%s': expected a finite number > 0 (e.g. 252 daily, 12 monthly periods)",
+                     value ? value : "");
+    *periods_per_year = v;
+    return HS_OK;
+}
+
+hs_status hs_rows_check_period_options(long long periods, int validate, double periods_per_year, hs_error *err) {
+    if (validate && !periods)
+        return usage(err, "--validate needs --periods P: validation works on the equity at P period ends "
+                          "(docs/spec.md §9.3)");
+    if (periods_per_year > 0 && !validate)
+        return usage(err, "--periods-per-year is an option of --validate; add --validate");
+    return HS_OK;
+}
+
 int hs_rows_level(size_t n_periods, int validate, double periods_per_year) {
     if (!n_periods) return HS_ROWS_NONE;
     if (!validate) return HS_ROWS_PERIODS;
@@ -60,6 +101,14 @@ void hs_rows_put_period_columns(FILE *f, int level, size_t n_periods) {
     HS_ROWS_PERIOD_FIELDS(PUT_NAME)
 #undef PUT_NAME
     for (size_t k = 1; k <= n_periods; k++) fprintf(f, ",equity_%zu", k);
+}
+
+void hs_rows_put_period_empty(FILE *f, int level, size_t n_periods) {
+#define PUT_EMPTY(name, field_level, doc) \
+    if (field_level <= level) fputc(',', f);
+    HS_ROWS_PERIOD_FIELDS(PUT_EMPTY)
+#undef PUT_EMPTY
+    for (size_t k = 0; k < n_periods; k++) fputc(',', f);
 }
 
 void hs_rows_put_equity(FILE *f, const double *equity, size_t n_periods, size_t stride, int json) {

@@ -40,6 +40,14 @@ typedef struct {
     HS_ROWS_PERIOD_FIELDS(HS_ROWS_PERIOD_MEMBER_)
 } hs_period_row;
 
+/* The options every front end with periods takes (`run`, `run --inputs`, hmasweep-mpi), parsed with one
+ * set of messages: --periods P (an integer from 1 to the bars), --periods-per-year N (finite, > 0), and
+ * what they need of each other (--validate needs --periods, --periods-per-year needs --validate).
+ * HS_ERR_USAGE with a message naming the value otherwise. */
+hs_status hs_rows_parse_periods(const char *value, long long *periods, hs_error *err);
+hs_status hs_rows_parse_periods_per_year(const char *value, double *periods_per_year, hs_error *err);
+hs_status hs_rows_check_period_options(long long periods, int validate, double periods_per_year, hs_error *err);
+
 /* The level of a run's rows: HS_ROWS_NONE without periods. */
 int hs_rows_level(size_t n_periods, int validate, double periods_per_year);
 /* One combo's row: its mtm_max_drawdown, its §9.4 statistics (ps NULL below HS_ROWS_VALIDATE) and the
@@ -50,6 +58,8 @@ void hs_rows_period_row(double mtm_max_drawdown, const hs_period_stats *ps, doub
 void hs_rows_put_period_row(FILE *f, const hs_period_row *row, int level, int json);
 /* Their csv column names (",mtm_max_drawdown,..."), then the equity's (",equity_1,...,equity_P"). */
 void hs_rows_put_period_columns(FILE *f, int level, size_t n_periods);
+/* As many empty csv fields as hs_rows_put_period_columns names (an error row's). */
+void hs_rows_put_period_empty(FILE *f, int level, size_t n_periods);
 /* Combo c's equity at the P period ends, element k at equity[k * stride]: csv fields (",e1,...") or the
  * JSON member ", \"equity\": [e1, ...]". */
 void hs_rows_put_equity(FILE *f, const double *equity, size_t n_periods, size_t stride, int json);
