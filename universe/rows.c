@@ -27,7 +27,7 @@ void hs_rows_put_stats(FILE *f, const hs_stats *st, int json) {
 }
 
 /* ---- §9 ---------------------------------------------------------------------------------------------- */
-__attribute__((format(printf, 2, 3))) static hs_status usage(hs_error *err, const char *fmt, ...) {
+hs_status hs_rows_usage(hs_error *err, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
@@ -40,7 +40,7 @@ hs_status hs_rows_parse_periods(const char *value, long long *periods, hs_error 
     errno = 0;
     long long p = value && *value ? strtoll(value, &end, 10) : 0;
     if (!value || !*value || errno || *end || p < 1)
-        return usage(err, "--periods '%s': expected the number of equal periods, an integer from 1 to the number of "
+        return hs_rows_usage(err, "--periods '%s': expected the number of equal periods, an integer from 1 to the number of "
                           "bars (docs/spec.md §9.3)", value ? value : "");
     *periods = p;
     return HS_OK;
@@ -50,7 +50,7 @@ hs_status hs_rows_parse_periods_per_year(const char *value, double *periods_per_
     char *end;
     double v = value && *value ? strtod(value, &end) : NAN;
     if (!value || !*value || *end || !isfinite(v) || v <= 0)
-        return usage(err, "--periods-per-year '%s': expected a finite number > 0 (e.g. 252 daily, 12 monthly periods)",
+        return hs_rows_usage(err, "--periods-per-year '%s': expected a finite number > 0 (e.g. 252 daily, 12 monthly periods)",
                      value ? value : "");
     *periods_per_year = v;
     return HS_OK;
@@ -58,10 +58,10 @@ hs_status hs_rows_parse_periods_per_year(const char *value, double *periods_per_
 
 hs_status hs_rows_check_period_options(long long periods, int validate, double periods_per_year, hs_error *err) {
     if (validate && !periods)
-        return usage(err, "--validate needs --periods P: validation works on the equity at P period ends "
+        return hs_rows_usage(err, "--validate needs --periods P: validation works on the equity at P period ends "
                           "(docs/spec.md §9.3)");
     if (periods_per_year > 0 && !validate)
-        return usage(err, "--periods-per-year is an option of --validate; add --validate");
+        return hs_rows_usage(err, "--periods-per-year is an option of --validate; add --validate");
     return HS_OK;
 }
 

@@ -40,6 +40,9 @@ typedef struct {
     HS_ROWS_PERIOD_FIELDS(HS_ROWS_PERIOD_MEMBER_)
 } hs_period_row;
 
+/* HS_ERR_USAGE with the message formatted into err (the universe's option parsers and the ones below). */
+__attribute__((format(printf, 2, 3))) hs_status hs_rows_usage(hs_error *err, const char *fmt, ...);
+
 /* The options every front end with periods takes (`run`, `run --inputs`, hmasweep-mpi), parsed with one
  * set of messages: --periods P (an integer from 1 to the bars), --periods-per-year N (finite, > 0), and
  * what they need of each other (--validate needs --periods, --periods-per-year needs --validate).
