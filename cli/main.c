@@ -17,6 +17,8 @@
 #include "interrupt.h" /* universe/: the SIGINT flag run, trades and run --inputs share */
 #include "hmasweep.h"
 #include "options.h"
+#include "run_periods.h"
+#include "rows.h" /* universe/: a combo's statistics as every front end writes them */
 #include "wire.h"
 
 static int exit_code_for(hs_status st) { return st == HS_ERR_USAGE || st == HS_ERR_ISA ? EXIT_USAGE : EXIT_DATA; }
@@ -69,6 +71,16 @@ static const char *const usage_run =
     "                      docs/spec.md §8 (json/csv in full, %%.17g; the table shows win rate, profit\n"
     "                      factor and max drawdown)\n"
     "  --repeat N          run the sweep N times and report the median time\n"
+    "  --periods P         also each combo's mark-to-market equity at the ends of P equal periods (json: equity,\n"
+    "                      P values; csv: equity_1..equity_P) and its mark-to-market max drawdown (docs/spec.md\n"
+    "                      §9; 1 <= P <= bars)\n"
+    "  --validate          with --periods: each combo's Sharpe per period, Sortino, skew and kurtosis, and the\n"
+    "                      grid's validation: PBO (CSCV), the deflated Sharpe ratio, a walk-forward; the table\n"
+    "                      ends with a summary in words (docs/cli.md \"Periods and validation\")\n"
+    "  --groups S          CSCV groups, even, 2 <= S <= P and <= %d (default %d: 12,870 splits)\n"
+    "  --walk-forward TRAIN:TEST[:anchored]\n"
+    "                      walk-forward lengths in periods (default rolling, TRAIN = P/2, TEST = P/8)\n"
+    "  --periods-per-year N  annualise: Sharpe x sqrt(N), annual return, Calmar (e.g. 252 for daily periods)\n"
     "  --inputs SPEC       sweep a universe of series instead (`hmasweep run --inputs x --help`)\n"
     "  --help              this text\n"
     "\n"
@@ -76,7 +88,7 @@ static const char *const usage_run =
 
 /* usage_run and usage_trades name the synthetic series' defaults as printf fields: HS_DEFAULT_* fill them. */
 static void print_usage_with_defaults(const char *text) {
-    printf(text, HS_DEFAULT_SEED, HS_DEFAULT_BARS, HS_DEFAULT_VOL, HS_DEFAULT_START);
+    printf(text, HS_DEFAULT_SEED, HS_DEFAULT_BARS, HS_DEFAULT_VOL, HS_DEFAULT_START, HS_CSCV_MAX_GROUPS, CLI_DEFAULT_GROUPS);
 }
 
 static const char *const usage_variants =
@@ -134,14 +146,8 @@ typedef struct {
     double seconds, process_seconds;
     int default_data;
     char sha[65];
+    const cli_periods *periods; /* --periods/--validate (docs/spec.md §9): level HS_ROWS_NONE without */
 } run_report;
-
-/* JSON has no inf or NaN (issue 10, defect 11: prices alternating 1e300 and 1e-300 sum to an infinite
- * PnL): such a PnL is written as null, which every JSON reader accepts. */
-static void print_json_number(double x) {
-    if (isfinite(x)) printf("%.17g", x);
-    else printf("null");
-}
 
 /* "variant" is the one that ran (an alias such as best resolved, as the report gives it), "requested"
  * what --variant said; "isa" and "threads" are what ran. */
@@ -158,33 +164,30 @@ static void print_json(const run_report *r) {
                "\"trades\": %lld, \"pnl\": ",
                lh, l3, (long long)w[0], (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4],
                (long long)w[5], (long long)r->results[c].trades);
-        print_json_number(r->results[c].pnl);
-        const hs_stats *s = &r->stats[c];
-        printf(", \"wins\": %lld, \"gross_profit\": ", (long long)s->wins);
-        print_json_number(s->gross_profit);
-        printf(", \"gross_loss\": ");
-        print_json_number(s->gross_loss);
-        printf(", \"sum_sq\": ");
-        print_json_number(s->sum_sq);
-        printf(", \"max_drawdown\": ");
-        print_json_number(s->max_drawdown);
-        printf(", \"bars_held\": %lld}", (long long)s->bars_held);
+        hs_rows_put_number(stdout, r->results[c].pnl, 1);
+        hs_rows_put_stats(stdout, &r->stats[c], 1);
+        cli_periods_json_combo(r->periods, c);
+        printf("}");
     }
-    printf("\n]}\n");
+    printf("\n]");
+    cli_periods_json_run(r->periods);
+    printf("}\n");
 }
 
 static void print_csv(const run_report *r) {
     printf(r->hma3_lengths ? "combo,hma_length,hma3_length," : "combo,length,");
-    printf("w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_sq,max_drawdown,bars_held\n");
+    printf("w0,w1,w2,w3,w4,w5,trades,pnl" HS_ROWS_STATS_CSV_COLUMNS);
+    cli_periods_csv_columns(r->periods);
+    putchar('\n');
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
-        const hs_stats *s = &r->stats[c];
         printf("%zu,%lld,", c, (long long)r->lengths[c]);
         if (r->hma3_lengths) printf("%lld,", (long long)r->hma3_lengths[c]);
-        printf("%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g,%lld,%.17g,%.17g,%.17g,%.17g,%lld\n", (long long)w[0],
-               (long long)w[1], (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5],
-               (long long)r->results[c].trades, r->results[c].pnl, (long long)s->wins, s->gross_profit, s->gross_loss,
-               s->sum_sq, s->max_drawdown, (long long)s->bars_held);
+        printf("%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g", (long long)w[0], (long long)w[1], (long long)w[2],
+               (long long)w[3], (long long)w[4], (long long)w[5], (long long)r->results[c].trades, r->results[c].pnl);
+        hs_rows_put_stats(stdout, &r->stats[c], 0);
+        cli_periods_csv_combo(r->periods, c);
+        putchar('\n');
     }
 }
 
@@ -196,8 +199,13 @@ static void print_table(const run_report *r) {
            r->threads, r->threads == 1 ? "" : "s", r->bars, r->n_combos, r->fee);
     printf("%5s %6s ", "combo", r->hma3_lengths ? "Lh" : "L");
     if (r->hma3_lengths) printf("%6s ", "L3");
-    printf("%6s %6s %4s %5s %5s %6s %9s %18s %7s %7s %12s\n", "w0", "w1", "w2", "w3", "w4", "w5", "trades", "pnl",
-           "win%", "pf", "max_dd");
+    const cli_periods *p = r->periods;
+    printf("%6s %6s %4s %5s %5s %6s %9s %18s %7s %7s %12s", "w0", "w1", "w2", "w3", "w4", "w5", "trades", "pnl",
+           "win%", "pf", "dd_closed");
+    if (p->level >= HS_ROWS_PERIODS) printf(" %12s", "dd_mtm");
+    if (p->level >= HS_ROWS_VALIDATE) printf(" %14s", "sharpe/period");
+    if (p->level >= HS_ROWS_ANNUAL) printf(" %12s", "sharpe/year");
+    putchar('\n');
     long long total = 0;
     for (size_t c = 0; c < r->n_combos; c++) {
         const int64_t *w = r->windows[c].w;
@@ -205,9 +213,13 @@ static void print_table(const run_report *r) {
         hs_stats_derive(&r->results[c], &r->stats[c], r->bars, &d);
         printf("%5zu %6lld ", c, (long long)r->lengths[c]);
         if (r->hma3_lengths) printf("%6lld ", (long long)r->hma3_lengths[c]);
-        printf("%6lld %6lld %4lld %5lld %5lld %6lld %9lld %18.9f %7.2f %7.3f %12.4f\n", (long long)w[0], (long long)w[1],
+        printf("%6lld %6lld %4lld %5lld %5lld %6lld %9lld %18.9f %7.2f %7.3f %12.4f", (long long)w[0], (long long)w[1],
                (long long)w[2], (long long)w[3], (long long)w[4], (long long)w[5], (long long)r->results[c].trades,
                r->results[c].pnl, 100.0 * d.win_rate, d.profit_factor, r->stats[c].max_drawdown);
+        if (p->level >= HS_ROWS_PERIODS) printf(" %12.4f", p->rows[c].mtm_max_drawdown);
+        if (p->level >= HS_ROWS_VALIDATE) printf(" %14.4f", p->rows[c].period_sharpe);
+        if (p->level >= HS_ROWS_ANNUAL) printf(" %12.4f", p->rows[c].annualised_sharpe);
+        putchar('\n');
         total += r->results[c].trades;
     }
     if (r->n_combos) {
@@ -223,6 +235,7 @@ static void print_table(const run_report *r) {
         printf("\n");
     }
     printf("total trades: %lld over %zu combos; series sha256 %s\n", total, r->n_combos, r->sha);
+    cli_periods_table_summary(p, r->lengths, r->hma3_lengths);
     printf("wall time: sweep %.3f s, whole process %.3f s\n", r->seconds, r->process_seconds);
 }
 
@@ -351,6 +364,14 @@ static int cmd_run(int argc, char **argv) {
         free_run_grid(&g);
         return rc;
     }
+    hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+    cli_periods periods;
+    if ((rc = cli_periods_prepare(&periods, &o, n_bars, n_combos, &opt))) {
+        cli_periods_free(&periods);
+        free(close);
+        free_run_grid(&g);
+        return rc;
+    }
     hs_result *results = malloc(n_combos * sizeof *results);
     hs_stats *stats = malloc((n_combos ? n_combos : 1) * sizeof *stats);
     double *times = malloc((size_t)o.repeat * sizeof *times);
@@ -359,7 +380,6 @@ static int cmd_run(int argc, char **argv) {
     if (st != HS_OK) snprintf(err.msg, sizeof err.msg, "out of memory for %zu combos", n_combos);
 
     hs_sweep_report ran = {0};
-    hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
     opt.variant = variant, opt.isa = o.isa, opt.threads = (int)o.threads, opt.report = &ran;
     opt.stats = stats, opt.fee = o.fee, opt.has_fee = o.has_fee;
     opt.progress = cli_stop_requested; /* Ctrl-C: the sweep stops within a combo (cli_catch_sigint) */
@@ -368,10 +388,12 @@ static int cmd_run(int argc, char **argv) {
         st = hs_sweep(close, n_bars, windows, n_combos, results, &opt, &err);
         times[k] = now_seconds() - t0;
     }
-    if (st == HS_OK) {
+    int periods_rc = st == HS_OK ? cli_periods_finish(&periods, &o) : 0;
+    if (st == HS_OK && !periods_rc) {
         qsort(times, (size_t)o.repeat, sizeof *times, cmp_double);
         run_report r = {variant, ran.variant, ran.isa, ran.threads, n_bars, n_combos, lengths, g.hma3_lengths,
-                        windows, results,     stats,   o.fee,       times[o.repeat / 2], 0, is_default_data(&o), {0}};
+                        windows, results,     stats,   o.fee,       times[o.repeat / 2], 0, is_default_data(&o), {0},
+                        &periods};
         hs_series_sha256(close, n_bars, r.sha);
         r.process_seconds = now_seconds() - t_process;
         if (strcmp(o.format, "json") == 0) print_json(&r);
@@ -383,6 +405,8 @@ static int cmd_run(int argc, char **argv) {
     free(stats);
     free(close);
     free_run_grid(&g);
+    cli_periods_free(&periods);
+    if (periods_rc) return periods_rc;
     if (st == HS_ERR_CANCELLED) return cli_interrupted_exit("the sweep stopped before its end; nothing was printed");
     return st == HS_OK ? 0 : cli_fail(exit_code_for(st), "%s", err.msg);
 }

@@ -13,6 +13,7 @@
 
 #include "hmasweep.h"
 #include "options.h"
+#include "rows.h" /* universe/: the period options every front end parses */
 
 int cli_fail(int code, const char *fmt, ...) {
     va_list ap;
@@ -66,6 +67,7 @@ cli_options cli_default_options(void) {
     o.format = NULL;
     o.repeat = 1;
     o.fee = HS_DEFAULT_FEE;
+    o.groups = CLI_DEFAULT_GROUPS;
     return o;
 }
 
@@ -177,6 +179,85 @@ int cli_parse_fee(int argc, char **argv, int *i, cli_options *o, int *rc) {
     return 1;
 }
 
+/* ---- docs/spec.md §9: periods and validation --------------------------------------------------------- */
+void cli_walk_forward_default(long long periods, long long *train, long long *test) {
+    *train = periods / 2 > 0 ? periods / 2 : 1;
+    *test = periods / 8 > 0 ? periods / 8 : 1;
+}
+
+/* "TRAIN:TEST" or "TRAIN:TEST:anchored", each length an integer >= 1 (in periods). */
+static int parse_walk_forward(const char *v, cli_options *o) {
+    char train[32], test[32], mode[16];
+    const char *a = strchr(v, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+    size_t lt = a ? (size_t)(a - v) : 0, ls = a ? (b ? (size_t)(b - a - 1) : strlen(a + 1)) : 0;
+    if (!a || lt >= sizeof train || ls >= sizeof test || (b && strlen(b + 1) >= sizeof mode))
+        return cli_fail(EXIT_USAGE, "--walk-forward '%s': expected TRAIN:TEST or TRAIN:TEST:anchored (in periods)", v);
+    memcpy(train, v, lt), train[lt] = '\0';
+    memcpy(test, a + 1, ls), test[ls] = '\0';
+    snprintf(mode, sizeof mode, "%s", b ? b + 1 : "");
+    if (!cli_parse_i64(train, &o->wf_train) || o->wf_train < 1)
+        return cli_fail(EXIT_USAGE, "--walk-forward '%s': TRAIN '%s' is not a length >= 1 (periods)", v, train);
+    if (!cli_parse_i64(test, &o->wf_test) || o->wf_test < 1)
+        return cli_fail(EXIT_USAGE, "--walk-forward '%s': TEST '%s' is not a length >= 1 (periods)", v, test);
+    if (b && strcmp(mode, "anchored") && strcmp(mode, "rolling"))
+        return cli_fail(EXIT_USAGE, "--walk-forward '%s': '%s' is neither anchored nor rolling", v, mode);
+    o->wf_anchored = b && !strcmp(mode, "anchored");
+    return 0;
+}
+
+/* --periods, --validate, --groups, --walk-forward, --periods-per-year: 1 when argv[*i] is one of them
+ * (*rc set: 0, or EXIT_USAGE named on stderr). */
+static int parse_period_option(int argc, char **argv, int *i, cli_options *o, int *rc) {
+    const char *v = NULL;
+    int missing = 0;
+    hs_error err;
+    *rc = 0;
+    if (!strcmp(argv[*i], "--validate")) {
+        o->validate = 1;
+    } else if (cli_option_value(argc, argv, i, "--periods", &v, &missing)) {
+        if (hs_rows_parse_periods(missing ? "" : v, &o->periods, &err) != HS_OK) *rc = cli_fail(EXIT_USAGE, "%s", err.msg);
+    } else if (cli_option_value(argc, argv, i, "--groups", &v, &missing)) {
+        if (missing || !cli_parse_i64(v, &o->groups))
+            *rc = cli_fail(EXIT_USAGE, "--groups '%s': expected an even integer (the CSCV groups S)", missing ? "" : v);
+        o->has_groups = 1;
+    } else if (cli_option_value(argc, argv, i, "--walk-forward", &v, &missing)) {
+        *rc = missing ? cli_fail(EXIT_USAGE, "--walk-forward needs TRAIN:TEST[:anchored]") : parse_walk_forward(v, o);
+    } else if (cli_option_value(argc, argv, i, "--periods-per-year", &v, &missing)) {
+        if (hs_rows_parse_periods_per_year(missing ? "" : v, &o->periods_per_year, &err) != HS_OK)
+            *rc = cli_fail(EXIT_USAGE, "%s", err.msg);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* What the §9 options need of each other, and S and the walk-forward against P (the bars come later:
+ * cli_check_periods). */
+static int check_period_options(cli_options *o) {
+    hs_error err;
+    if (hs_rows_check_period_options(o->periods, o->validate, o->periods_per_year, &err) != HS_OK)
+        return cli_fail(EXIT_USAGE, "%s", err.msg);
+    const char *needs_validate = o->has_groups ? "--groups" : o->wf_train ? "--walk-forward" : NULL;
+    if (needs_validate && !o->validate) return cli_fail(EXIT_USAGE, "%s is an option of --validate; add --validate", needs_validate);
+    if (!o->validate) return 0;
+    const char *given = o->has_groups ? "" : " (the default)";
+    if (o->groups < 2 || o->groups % 2 || hs_cscv_splits((size_t)o->groups) == 0)
+        return cli_fail(EXIT_USAGE, "--groups %lld%s: expected an even S from 2 to %d (C(S, S/2) splits; docs/cli.md)",
+                        o->groups, given, HS_CSCV_MAX_GROUPS);
+    if (o->groups > o->periods)
+        return cli_fail(EXIT_USAGE, "--groups %lld%s is more than --periods %lld: each CSCV group needs a period; give "
+                        "--groups S with S even and <= %lld", o->groups, given, o->periods, o->periods);
+    if (!o->wf_train) cli_walk_forward_default(o->periods, &o->wf_train, &o->wf_test);
+    if (o->wf_train > o->periods || o->wf_test > o->periods)
+        return cli_fail(EXIT_USAGE, "--walk-forward %lld:%lld: %s %lld is longer than --periods %lld", o->wf_train,
+                        o->wf_test, o->wf_train > o->periods ? "TRAIN" : "TEST",
+                        o->wf_train > o->periods ? o->wf_train : o->wf_test, o->periods);
+    if (hs_walk_forward_folds((size_t)o->periods, (size_t)o->wf_train, (size_t)o->wf_test) == 0)
+        return cli_fail(EXIT_USAGE, "--walk-forward %lld:%lld: TRAIN + TEST = %lld is more than --periods %lld: no fold fits",
+                        o->wf_train, o->wf_test, o->wf_train + o->wf_test, o->periods);
+    return 0;
+}
+
 /* `run`'s options (without --inputs, which cli/main.c hands to the universe sweep): 0 with *o filled (or
  * *help set at --help/-h), else the exit status after naming the problem on stderr.  Pure otherwise:
  * no output on stdout, no sweep; the grid/lengths text is checked later by cli_parse_combo_lengths. */
@@ -192,7 +273,7 @@ int cli_parse_run(int argc, char **argv, cli_options *o, int *help) {
         if (handled) continue;
         if ((rc = cli_parse_kernel_choice(argc, argv, &i, o, &handled))) return rc;
         if (handled) continue;
-        if (cli_parse_fee(argc, argv, &i, o, &rc)) {
+        if (cli_parse_fee(argc, argv, &i, o, &rc) || parse_period_option(argc, argv, &i, o, &rc)) {
             if (rc) return rc;
         } else if (cli_option_value(argc, argv, &i, "--input", &v, &missing)) {
             if (missing) return cli_fail(EXIT_USAGE, "--input needs a file name");
@@ -230,5 +311,5 @@ int cli_parse_run(int argc, char **argv, cli_options *o, int *help) {
     if (o->input && (o->seed != HS_DEFAULT_SEED || o->bars != HS_DEFAULT_BARS))
         return cli_fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
     if (o->output) return cli_fail(EXIT_USAGE, "run: --output is for `gen`; redirect stdout instead");
-    return 0;
+    return check_period_options(o);
 }

@@ -17,7 +17,22 @@ typedef struct {
     double vol, start;
     double fee;  /* --fee: the round-trip cost (docs/spec.md §8), HS_DEFAULT_FEE unless given */
     int has_fee; /* --fee was given */
+    /* docs/spec.md §9: equity at period ends and the validation (docs/cli.md "Validation") */
+    long long periods;        /* --periods P: 0 = none (the sweep as before) */
+    int validate;             /* --validate: period statistics, CSCV/PBO, DSR and the walk-forward */
+    long long groups;         /* --groups S (CSCV), CLI_DEFAULT_GROUPS unless given */
+    int has_groups;           /* --groups was given */
+    long long wf_train, wf_test; /* --walk-forward TRAIN:TEST[:anchored]; 0 = the default (cli_walk_forward_default) */
+    int wf_anchored;
+    double periods_per_year;  /* --periods-per-year N: annualised figures; 0 = not given */
 } cli_options;
+
+/* docs/spec.md §9.5's default number of CSCV groups (issue 27: 16, so C(16, 8) = 12,870 splits). */
+#define CLI_DEFAULT_GROUPS 16
+/* The walk-forward when --walk-forward is not given: rolling, TRAIN = P/2 and TEST = P/8 periods (each at
+ * least 1), so P = 16 trains on 8 periods and tests on the next 2, in 4 folds. */
+void cli_walk_forward_default(long long periods, long long *train, long long *test);
+
 
 __attribute__((format(printf, 2, 3))) int cli_fail(int code, const char *fmt, ...);
 int cli_parse_i64(const char *s, long long *out);

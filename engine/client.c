@@ -269,6 +269,49 @@ HS_API hs_status hs_client_sweep_handle_stats(hs_client *c, uint32_t handle, con
     return st;
 }
 
+/* Protocol 3's equity ops (13, 14): the header with the fee and n_periods, the reply of
+ * hs_codec_encode_equity_reply decoded into whichever outputs are wanted. */
+static hs_status equity_round_trip(hs_client *c, unsigned op, uint32_t a, size_t n_combos, double fee, size_t n_periods,
+                                   const void *x, size_t xn, const void *y, size_t yn, hs_result *out, hs_stats *stats,
+                                   double *mtm_max_drawdown, double *equity, hs_error *err) {
+    if (n_periods == 0 || n_periods > UINT32_MAX)
+        return hs_fail(err, HS_ERR_USAGE, "n_periods = %zu: expected 1 to n_bars periods", n_periods);
+    uint64_t bytes = hs_codec_equity_reply_bytes(n_combos, n_periods);
+    if (!bytes)
+        return hs_fail(err, HS_ERR_USAGE, "n_periods = %zu x n_combos = %zu: the reply would not fit one frame",
+                       n_periods, n_combos);
+    unsigned char hdr[HS_REQUEST_HEADER_MAX];
+    size_t h = hs_codec_request_header_equity(op, a, (uint32_t)n_combos, fee, (uint32_t)n_periods, xn + yn, hdr);
+    hs_status st = send_and_receive(c, hdr, h, x, xn, y, yn, (size_t)bytes - HS_FRAME_PREFIX_BYTES, NULL, err);
+    if (st != HS_OK) return st;
+    decode_stats_reply(c->buf, n_combos, out, stats);
+    const unsigned char *tail = c->buf + HS_STATS_REPLY_PER_COMBO * n_combos;
+    if (mtm_max_drawdown) memcpy(mtm_max_drawdown, tail, 8 * n_combos);
+    if (equity) memcpy(equity, tail + 8 * n_combos, 8 * n_combos * n_periods);
+    return HS_OK;
+}
+
+HS_API hs_status hs_client_sweep_equity(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                        size_t n_combos, double fee, size_t n_periods, hs_result *out, hs_stats *stats,
+                                        double *mtm_max_drawdown, double *equity, hs_error *err) {
+    hs_status st = check_sizes(c, n_bars, n_combos, err);
+    return st != HS_OK ? st
+                       : equity_round_trip(c, HS_OP_SWEEP_EQUITY, (uint32_t)n_bars, n_combos, fee, n_periods, close,
+                                           8 * n_bars, combos, sizeof(hs_windows) * n_combos, out, stats,
+                                           mtm_max_drawdown, equity, err);
+}
+
+HS_API hs_status hs_client_sweep_handle_equity(hs_client *c, uint32_t handle, const hs_windows *combos,
+                                               size_t n_combos, double fee, size_t n_periods, hs_result *out,
+                                               hs_stats *stats, double *mtm_max_drawdown, double *equity,
+                                               hs_error *err) {
+    hs_status st = check_sizes(c, 0, n_combos, err);
+    return st != HS_OK ? st
+                       : equity_round_trip(c, HS_OP_SWEEP_HANDLE_EQUITY, handle, n_combos, fee, n_periods, combos,
+                                           sizeof(hs_windows) * n_combos, NULL, 0, out, stats, mtm_max_drawdown,
+                                           equity, err);
+}
+
 HS_API hs_status hs_client_live_open_stats(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
                                            double fee, uint32_t *session, hs_error *err) {
     hs_status st = check_sizes(c, 0, n_combos, err);

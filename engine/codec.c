@@ -1,4 +1,4 @@
-/* The frame codec (codec.h): wire protocol v1 on memory buffers. */
+/* The frame codec (codec.h): the wire protocol, versions 1 to 3, on memory buffers. */
 #include "codec.h"
 
 #include <stdio.h>
@@ -10,12 +10,12 @@
 #define CODEC_FAIL(err, code, ...) (hs_fail((err), HS_ERR_USAGE, __VA_ARGS__), (code))
 
 /* The 4-byte header fields after the opcode, per opcode (docs/protocol.md's request table); the *_STATS
- * ops' f64 fee counts as two. */
-static const unsigned char header_fields[HS_OP_COUNT] = {2, 2, 1, 1, 2, 1, 2, 2, 1, 0, 4, 4, 4};
+ * ops' f64 fee counts as two, and the *_EQUITY ops add n_periods after it. */
+static const unsigned char header_fields[HS_OP_COUNT] = {2, 2, 1, 1, 2, 1, 2, 2, 1, 0, 4, 4, 4, 5, 5};
 static const char *const op_names[HS_OP_COUNT] = {"SWEEP",      "ECHO",        "HELLO",        "LOAD",
                                                   "SWEEP_HANDLE", "FREE",      "LIVE_OPEN",    "LIVE_APPEND",
                                                   "LIVE_CLOSE", "AUTH",        "SWEEP_STATS", "SWEEP_HANDLE_STATS",
-                                                  "LIVE_OPEN_STATS"};
+                                                  "LIVE_OPEN_STATS", "SWEEP_EQUITY", "SWEEP_HANDLE_EQUITY"};
 /* Largest n_bars a request may name: keeps every byte count in 64 bits with room to spare. */
 #define CODEC_MAX_BARS (1u << 28)
 
@@ -78,6 +78,7 @@ static uint64_t implied_length(const hs_request *r, size_t body_len, const char 
     case HS_OP_SWEEP:
     case HS_OP_ECHO:
     case HS_OP_SWEEP_STATS:
+    case HS_OP_SWEEP_EQUITY:
         if (r->n_bars == 0 || r->n_bars > CODEC_MAX_BARS) return *why = "n_bars", 0;
         return base + 8ull * r->n_bars + 48ull * r->n_combos;
     case HS_OP_LOAD:
@@ -86,6 +87,7 @@ static uint64_t implied_length(const hs_request *r, size_t body_len, const char 
     case HS_OP_SWEEP_HANDLE:
     case HS_OP_LIVE_OPEN:
     case HS_OP_SWEEP_HANDLE_STATS:
+    case HS_OP_SWEEP_HANDLE_EQUITY:
     case HS_OP_LIVE_OPEN_STATS: return base + 48ull * r->n_combos;
     case HS_OP_LIVE_APPEND:
         if (r->k == 0) return *why = "k", 0;
@@ -102,15 +104,18 @@ static void read_fields(const unsigned char *body, hs_request *r) {
         uint64_t bits = hs_codec_get_u64(body + 9);
         memcpy(&r->fee, &bits, 8);
     }
+    if (hs_codec_is_equity_op(r->op)) r->n_periods = hs_codec_get_u32(body + 17);
     switch (r->op) {
     case HS_OP_SWEEP:
     case HS_OP_ECHO:
-    case HS_OP_SWEEP_STATS: r->n_bars = a, r->n_combos = b; break;
+    case HS_OP_SWEEP_STATS:
+    case HS_OP_SWEEP_EQUITY: r->n_bars = a, r->n_combos = b; break;
     case HS_OP_HELLO: r->client_version = a; break;
     case HS_OP_LOAD: r->n_bars = a; break;
     case HS_OP_SWEEP_HANDLE:
     case HS_OP_LIVE_OPEN:
     case HS_OP_SWEEP_HANDLE_STATS:
+    case HS_OP_SWEEP_HANDLE_EQUITY:
     case HS_OP_LIVE_OPEN_STATS: r->handle = a, r->n_combos = b; break;
     case HS_OP_LIVE_APPEND: r->handle = a, r->k = b; break;
     default: r->handle = a; break; /* FREE, LIVE_CLOSE */
@@ -123,6 +128,7 @@ static void point_arrays(const unsigned char *body, size_t body_len, hs_request 
     case HS_OP_SWEEP:
     case HS_OP_ECHO:
     case HS_OP_SWEEP_STATS:
+    case HS_OP_SWEEP_EQUITY:
         r->close = (const double *)(const void *)a;
         r->windows = (const hs_windows *)(const void *)(a + 8ull * r->n_bars);
         break;
@@ -131,6 +137,7 @@ static void point_arrays(const unsigned char *body, size_t body_len, hs_request 
     case HS_OP_SWEEP_HANDLE:
     case HS_OP_LIVE_OPEN:
     case HS_OP_SWEEP_HANDLE_STATS:
+    case HS_OP_SWEEP_HANDLE_EQUITY:
     case HS_OP_LIVE_OPEN_STATS: r->windows = (const hs_windows *)(const void *)a; break;
     case HS_OP_AUTH: r->token = body + 1, r->token_len = body_len - 1; break;
     default: break;
@@ -156,6 +163,9 @@ hs_wire_code hs_codec_parse_header(const unsigned char *body, size_t have, size_
                           op_names[req->op], body_len, header);
     if (have < header) return CODEC_FAIL(err, HS_WIRE_NOMEM, "internal: %zu of the %zu header bytes given", have, header);
     read_fields(body, req);
+    if (hs_codec_is_equity_op(req->op) && (req->n_periods == 0 || req->n_periods > CODEC_MAX_BARS))
+        return CODEC_FAIL(err, HS_WIRE_BAD_REQUEST, "%s: n_periods = %u out of range (1 to n_bars)", op_names[req->op],
+                          req->n_periods);
     const char *why = NULL;
     uint64_t want = implied_length(req, body_len, &why);
     if (why)
@@ -178,7 +188,7 @@ hs_wire_code hs_codec_parse_request(const unsigned char *body, size_t body_len, 
                           hs_codec_body_pad(req->op));
     point_arrays(body, body_len, req);
     if (hs_codec_is_stats_op(req->op) && hs_check_fee(req->fee, err) != HS_OK) return HS_WIRE_BAD_REQUEST;
-    if (req->op == HS_OP_SWEEP || req->op == HS_OP_SWEEP_STATS)
+    if (req->op == HS_OP_SWEEP || req->op == HS_OP_SWEEP_STATS || req->op == HS_OP_SWEEP_EQUITY)
         return hs_codec_check_windows(req->windows, req->n_combos, req->n_bars, lim->max_work, err);
     return HS_WIRE_OK;
 }
@@ -197,29 +207,22 @@ void hs_codec_encode_sweep_reply(const hs_result *res, size_t n, unsigned char *
 
 size_t hs_codec_stats_reply_bytes(size_t n) { return HS_FRAME_PREFIX_BYTES + HS_STATS_REPLY_PER_COMBO * n; }
 
-static void put_f64(unsigned char *p, double v) { memcpy(p, &v, 8); }
-static void put_i64(unsigned char *p, int64_t v) { memcpy(p, &v, 8); }
-
+/* One array per statistic, in HS_STATS_FIELDS's order (the wire order of ops 10-12), n values of 8 bytes
+ * each: an i64 or an f64 as the host holds it (little-endian, codec.h). */
 void hs_codec_encode_stats_arrays(const hs_stats *stats, size_t n, unsigned char *out) {
-    for (size_t c = 0; c < n; c++) {
-        put_i64(out + 8 * c, stats[c].wins);
-        put_f64(out + 8 * (n + c), stats[c].gross_profit);
-        put_f64(out + 8 * (2 * n + c), stats[c].gross_loss);
-        put_f64(out + 8 * (3 * n + c), stats[c].sum_sq);
-        put_f64(out + 8 * (4 * n + c), stats[c].max_drawdown);
-        put_i64(out + 8 * (5 * n + c), stats[c].bars_held);
-    }
+#define PUT_ARRAY(name, kind, doc)                                               \
+    for (size_t c = 0; c < n; c++) memcpy(out + 8 * c, &stats[c].name, 8);     \
+    out += 8 * n;
+    HS_STATS_FIELDS(PUT_ARRAY)
+#undef PUT_ARRAY
 }
 
 void hs_codec_decode_stats_arrays(const unsigned char *body, size_t n, hs_stats *out) {
-    for (size_t c = 0; c < n; c++) {
-        memcpy(&out[c].wins, body + 8 * c, 8);
-        memcpy(&out[c].gross_profit, body + 8 * (n + c), 8);
-        memcpy(&out[c].gross_loss, body + 8 * (2 * n + c), 8);
-        memcpy(&out[c].sum_sq, body + 8 * (3 * n + c), 8);
-        memcpy(&out[c].max_drawdown, body + 8 * (4 * n + c), 8);
-        memcpy(&out[c].bars_held, body + 8 * (5 * n + c), 8);
-    }
+#define GET_ARRAY(name, kind, doc)                                               \
+    for (size_t c = 0; c < n; c++) memcpy(&out[c].name, body + 8 * c, 8);      \
+    body += 8 * n;
+    HS_STATS_FIELDS(GET_ARRAY)
+#undef GET_ARRAY
 }
 
 /* The sweep reply's two arrays, then the six statistics': one layout, so a v1 decoder of the first 16 n
@@ -228,6 +231,21 @@ void hs_codec_encode_stats_reply(const hs_result *res, const hs_stats *stats, si
     hs_codec_encode_sweep_reply(res, n, out);
     hs_codec_put_u32(out, (uint32_t)(HS_STATS_REPLY_PER_COMBO * n));
     hs_codec_encode_stats_arrays(stats, n, out + 4 + 16 * n);
+}
+
+uint64_t hs_codec_equity_reply_bytes(size_t n, size_t n_periods) {
+    uint64_t per_combo = HS_STATS_REPLY_PER_COMBO + 8u + 8ull * n_periods; /* n_periods <= 2^28: no overflow */
+    if (n_periods > CODEC_MAX_BARS || (n && per_combo > (HS_MAX_FRAME_BYTES_CAP - HS_FRAME_PREFIX_BYTES) / n)) return 0;
+    return HS_FRAME_PREFIX_BYTES + per_combo * n;
+}
+
+void hs_codec_encode_equity_reply(const hs_result *res, const hs_stats *stats, const double *mtm_max_drawdown,
+                                  const double *equity, size_t n, size_t n_periods, unsigned char *out) {
+    hs_codec_encode_stats_reply(res, stats, n, out);
+    hs_codec_put_u32(out, (uint32_t)(hs_codec_equity_reply_bytes(n, n_periods) - HS_FRAME_PREFIX_BYTES));
+    unsigned char *tail = out + 4 + HS_STATS_REPLY_PER_COMBO * n;
+    memcpy(tail, mtm_max_drawdown, 8 * n);
+    memcpy(tail + 8 * n, equity, 8 * n * n_periods);
 }
 
 size_t hs_codec_encode_error(hs_wire_code code, const char *msg, unsigned char *out, size_t cap) {
@@ -273,6 +291,14 @@ size_t hs_codec_request_header_fee(unsigned op, uint32_t a, uint32_t b, double f
     uint64_t bits;
     memcpy(&bits, &fee, 8);
     if (n) hs_codec_put_u64(out + 13, bits);
+    return n;
+}
+
+size_t hs_codec_request_header_equity(unsigned op, uint32_t a, uint32_t b, double fee, uint32_t n_periods,
+                                      size_t array_bytes, unsigned char *out) {
+    if (!hs_codec_is_equity_op(op)) return 0;
+    size_t n = hs_codec_request_header_fee(op, a, b, fee, array_bytes, out);
+    if (n) hs_codec_put_u32(out + 21, n_periods);
     return n;
 }
 

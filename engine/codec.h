@@ -1,6 +1,6 @@
-/* The frame codec of wire protocol v1 (docs/protocol.md; docs/spec.md §6 plus extensions), on memory buffers
- * only: no stdio, no sockets.  `hmasweep wire`, `hmasweep serve`, the C client and fuzz/fuzz_codec.c all
- * use this one parser, so a frame means the same thing everywhere.
+/* The frame codec of the wire protocol, versions 1 to HS_PROTOCOL_VERSION (docs/protocol.md; docs/spec.md
+ * §6 plus extensions), on memory buffers only: no stdio, no sockets.  `hmasweep wire`, `hmasweep serve`,
+ * the C client and fuzz/fuzz_codec.c all use this one parser, so a frame means the same thing everywhere.
  *
  * Requests are parsed in place: the arrays of a parsed request point into the body buffer.  A body whose
  * arrays are not 8-byte aligned is refused (an internal error of the caller, not the client's), so the
@@ -19,9 +19,11 @@
 #endif
 
 /* The newest protocol this code speaks.  Version 2 adds the fee and the statistics of docs/spec.md §8
- * (ops 10-12); a HELLO that asks for version 1 is answered exactly as before (docs/protocol.md). */
-#define HS_PROTOCOL_VERSION 2u
+ * (ops 10-12), version 3 the equity at period ends of §9 (ops 13-14); a HELLO that asks for an older
+ * version is answered exactly as before (docs/protocol.md). */
+#define HS_PROTOCOL_VERSION 3u
 #define HS_PROTOCOL_STATS_VERSION 2u
+#define HS_PROTOCOL_EQUITY_VERSION 3u
 
 enum hs_opcode {
     HS_OP_SWEEP = 0,
@@ -37,7 +39,9 @@ enum hs_opcode {
     HS_OP_SWEEP_STATS = 10,        /* protocol 2: SWEEP with a fee, replying with the six statistics   */
     HS_OP_SWEEP_HANDLE_STATS = 11, /* protocol 2: SWEEP_HANDLE with a fee, the same reply               */
     HS_OP_LIVE_OPEN_STATS = 12,    /* protocol 2: LIVE_OPEN with a fee; its appends carry the statistics */
-    HS_OP_COUNT = 13
+    HS_OP_SWEEP_EQUITY = 13,        /* protocol 3: SWEEP_STATS with P periods, replying with E and mtm too */
+    HS_OP_SWEEP_HANDLE_EQUITY = 14, /* protocol 3: SWEEP_HANDLE_STATS with P periods, the same reply     */
+    HS_OP_COUNT = 15
 };
 
 /* Error reply codes (docs/protocol.md "Error replies").  0 means no error. */
@@ -74,12 +78,22 @@ typedef struct {
     const hs_windows *windows;  /* SWEEP, ECHO, SWEEP_HANDLE, LIVE_OPEN (n_combos) */
     const unsigned char *token; /* AUTH */
     size_t token_len;
-    double fee;                 /* the *_STATS ops (protocol 2): checked by the parse (hs_check_fee) */
+    double fee;                 /* the *_STATS and *_EQUITY ops: checked by the parse (hs_check_fee) */
+    uint32_t n_periods;         /* the *_EQUITY ops (protocol 3): P >= 1 (P <= n_bars: the sweep checks it) */
 } hs_request;
 
-/* Is this one of protocol 2's fee-and-statistics ops (10-12)? */
+/* Is this one of protocol 3's equity ops (13-14)? */
+static inline int hs_codec_is_equity_op(unsigned op) {
+    return op == HS_OP_SWEEP_EQUITY || op == HS_OP_SWEEP_HANDLE_EQUITY;
+}
+/* Does this op carry the fee and reply with the statistics: protocol 2's ops (10-12) and protocol 3's? */
 static inline int hs_codec_is_stats_op(unsigned op) {
-    return op == HS_OP_SWEEP_STATS || op == HS_OP_SWEEP_HANDLE_STATS || op == HS_OP_LIVE_OPEN_STATS;
+    return op == HS_OP_SWEEP_STATS || op == HS_OP_SWEEP_HANDLE_STATS || op == HS_OP_LIVE_OPEN_STATS ||
+           hs_codec_is_equity_op(op);
+}
+/* The protocol version that introduced this op: a connection whose HELLO asked for less is refused it. */
+static inline uint32_t hs_codec_op_version(unsigned op) {
+    return hs_codec_is_equity_op(op) ? HS_PROTOCOL_EQUITY_VERSION : hs_codec_is_stats_op(op) ? HS_PROTOCOL_STATS_VERSION : 1u;
 }
 
 /* The 48-byte window record on the wire is hs_windows itself. */
@@ -135,11 +149,23 @@ uint64_t hs_codec_get_u64(const unsigned char *p);
 /* A sweep reply: prefix + [n × f64 pnl][n × i64 trades] into out (4 + 16 n bytes). */
 void hs_codec_encode_sweep_reply(const hs_result *res, size_t n, unsigned char *out);
 size_t hs_codec_sweep_reply_bytes(size_t n);
-/* A statistics reply (ops 10 and 11): prefix + struct-of-arrays [pnl][trades][wins][gross_profit]
- * [gross_loss][sum_sq][max_drawdown][bars_held], n of each, 8 bytes each (4 + 64 n bytes). */
+/* A statistics reply (ops 10 and 11): prefix + struct-of-arrays [pnl][trades] then one array per field of
+ * HS_STATS_FIELDS in its order ([wins][gross_profit][gross_loss][sum_sq][max_drawdown][bars_held]), n of
+ * each, 8 bytes each (4 + 64 n bytes).  Protocol 2 fixes these bytes: a field added to the list changes
+ * them, so it fails the assertion below until it comes with a new protocol version and op. */
 #define HS_STATS_REPLY_PER_COMBO 64u
+#define HS_STATS_WIRE_FIELD_(name, kind, doc) +8u
+_Static_assert(16u HS_STATS_FIELDS(HS_STATS_WIRE_FIELD_) == HS_STATS_REPLY_PER_COMBO,
+               "ops 10-12 carry pnl, trades and the six statistics of protocol 2: 64 bytes per combo");
+_Static_assert(sizeof(hs_stats) == 48, "hs_stats is the six 8-byte statistics, no padding (the API 1.2 ABI)");
 size_t hs_codec_stats_reply_bytes(size_t n);
 void hs_codec_encode_stats_reply(const hs_result *res, const hs_stats *stats, size_t n, unsigned char *out);
+/* An equity reply (ops 13 and 14, protocol 3): the statistics reply's arrays, then [n x f64
+ * mtm_max_drawdown][P x n x f64 E], E row-major (period k's n values at k n): 4 + (72 + 8 P) n bytes.
+ * 0 when that does not fit one frame (HS_MAX_FRAME_BYTES_CAP). */
+uint64_t hs_codec_equity_reply_bytes(size_t n, size_t n_periods);
+void hs_codec_encode_equity_reply(const hs_result *res, const hs_stats *stats, const double *mtm_max_drawdown,
+                                  const double *equity, size_t n, size_t n_periods, unsigned char *out);
 /* The six statistics' arrays alone (48 n bytes, from [wins] on), for a live append's reply tail. */
 void hs_codec_encode_stats_arrays(const hs_stats *stats, size_t n, unsigned char *out);
 void hs_codec_decode_stats_arrays(const unsigned char *body, size_t n, hs_stats *out);
@@ -149,19 +175,23 @@ size_t hs_codec_encode_error(hs_wire_code code, const char *msg, unsigned char *
  * `version` is the protocol the reply announces: hs_codec_hello_version of the client's. */
 size_t hs_codec_encode_hello(uint32_t version, const hs_codec_limits *lim, uint64_t max_loaded_per_client,
                              const char *variants, unsigned char *out, size_t cap);
-/* The version a HELLO reply announces to a client that asked for `client_version`: 2 to a client of
- * version 2 or newer, else 1, so that a v1 client's HELLO reply stays byte for byte what it was. */
+/* The version a HELLO reply announces to a client that asked for `client_version`: the client's own, up
+ * to HS_PROTOCOL_VERSION (at least 1), so that a v1 or v2 client's HELLO reply stays byte for byte what
+ * it was. */
 static inline uint32_t hs_codec_hello_version(uint32_t client_version) {
-    return client_version >= HS_PROTOCOL_STATS_VERSION ? HS_PROTOCOL_VERSION : 1u;
+    return client_version >= HS_PROTOCOL_VERSION ? HS_PROTOCOL_VERSION : client_version >= 1u ? client_version : 1u;
 }
 
 /* The fixed part of a request (prefix, opcode and header fields; the arrays follow in their own iovecs).
  * Returns its length (at most HS_REQUEST_HEADER_MAX), 0 when the sizes cannot fit one frame. */
-#define HS_REQUEST_HEADER_MAX 24u
+#define HS_REQUEST_HEADER_MAX 32u
 size_t hs_codec_request_header(unsigned op, uint32_t a, uint32_t b, size_t array_bytes, unsigned char *out);
 /* The same for the *_STATS ops, whose header carries the f64 fee after a and b. */
 size_t hs_codec_request_header_fee(unsigned op, uint32_t a, uint32_t b, double fee, size_t array_bytes,
                                    unsigned char *out);
+/* The same for the *_EQUITY ops, whose header carries the u32 n_periods after the fee. */
+size_t hs_codec_request_header_equity(unsigned op, uint32_t a, uint32_t b, double fee, uint32_t n_periods,
+                                      size_t array_bytes, unsigned char *out);
 
 /* A reply prefix: *is_error and *body_len. */
 void hs_codec_parse_reply_prefix(uint32_t prefix, int *is_error, uint32_t *body_len);

@@ -265,29 +265,55 @@ static hs_wire_code wire_code_of(hs_status st) {
                                     : HS_WIRE_BAD_REQUEST;
 }
 
-/* Sweep and send the reply; the reply buffer holds results first, then the encoded frame.  `fee` NULL:
- * ops 0 and 4, the library's default fee and docs/spec.md §6's reply; else the *_STATS ops: that fee,
- * and the reply with the six statistics (hs_codec_encode_stats_reply). */
+/* What a sweep request asks for beyond op 0's results: none (ops 0 and 4, the library's default fee and
+ * docs/spec.md §6's reply), the fee and the six statistics (ops 10 and 11, protocol 2), or those and the
+ * equity at n_periods period ends with each combo's mtm_max_drawdown (ops 13 and 14, protocol 3). */
+typedef struct {
+    const double *fee;  /* NULL: ops 0 and 4 */
+    uint32_t n_periods; /* 0: no equity */
+} sweep_extras;
+
+static sweep_extras extras_of(const hs_request *r) {
+    return (sweep_extras){hs_codec_is_stats_op(r->op) ? &r->fee : NULL, hs_codec_is_equity_op(r->op) ? r->n_periods : 0};
+}
+
+/* The reply's size for n combos (0: it would not fit one frame). */
+static uint64_t reply_bytes(const sweep_extras *x, size_t n) {
+    return x->n_periods ? hs_codec_equity_reply_bytes(n, x->n_periods)
+           : x->fee     ? hs_codec_stats_reply_bytes(n)
+                        : hs_codec_sweep_reply_bytes(n);
+}
+
+/* Sweep and send the reply; the reply buffer holds results first, then the encoded frame. */
 static int do_sweep(session *ss, const double *close, uint32_t n_bars, const hs_windows *w, uint32_t n_combos,
-                    const double *fee) {
-    size_t n = n_combos ? n_combos : 1;
+                    const sweep_extras *x) {
+    size_t n = n_combos ? n_combos : 1, P = x->n_periods;
+    uint64_t bytes = reply_bytes(x, n_combos);
+    if (!bytes) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "the reply for %u combos x %u periods would exceed one frame (%u bytes)", n_combos,
+                 x->n_periods, HS_MAX_FRAME_BYTES_CAP);
+        return send_error(ss, HS_WIRE_LIMIT, msg);
+    }
     hs_result *res = malloc(n * sizeof *res);
-    hs_stats *stats = fee ? malloc(n * sizeof *stats) : NULL;
-    unsigned char *reply = malloc(fee ? hs_codec_stats_reply_bytes(n) : hs_codec_sweep_reply_bytes(n));
-    if (!res || !reply || (fee && !stats)) {
-        free(res), free(reply), free(stats);
+    hs_stats *stats = x->fee ? malloc(n * sizeof *stats) : NULL;
+    double *mtm = P ? malloc(n * sizeof *mtm) : NULL, *equity = P ? malloc(n * P * sizeof *equity) : NULL;
+    unsigned char *reply = malloc((size_t)bytes);
+    if (!res || !reply || (x->fee && !stats) || (P && (!mtm || !equity))) {
+        free(res), free(reply), free(stats), free(mtm), free(equity);
         return send_error(ss, HS_WIRE_NOMEM, "out of memory for the sweep's results");
     }
     hs_error err;
     if (!slot_take(ss->e, ss->deadline)) {
-        free(res), free(reply), free(stats);
+        free(res), free(reply), free(stats), free(mtm), free(equity);
         return no_slot(ss);
     }
     hs_sweep_options opt = ss->e->cfg.sweep;
     opt.struct_size = sizeof opt;
     deadline_watch watch = {ss->deadline, 0};
     opt.progress = past_deadline, opt.progress_user = &watch;
-    if (fee) opt.stats = stats, opt.fee = *fee, opt.has_fee = 1;
+    if (x->fee) opt.stats = stats, opt.fee = *x->fee, opt.has_fee = 1;
+    if (P) opt.n_periods = P, opt.period_ends = NULL, opt.equity = equity, opt.mtm_max_drawdown = mtm;
     hs_status st = hs_sweep(close, n_bars, w, n_combos, res, &opt, &err);
     slot_give(ss->e);
     int rc;
@@ -296,12 +322,13 @@ static int do_sweep(session *ss, const double *close, uint32_t n_bars, const hs_
     } else if (st != HS_OK) {
         rc = send_error(ss, wire_code_of(st), err.msg);
     } else {
-        if (fee) hs_codec_encode_stats_reply(res, stats, n_combos, reply);
+        if (P) hs_codec_encode_equity_reply(res, stats, mtm, equity, n_combos, P, reply);
+        else if (x->fee) hs_codec_encode_stats_reply(res, stats, n_combos, reply);
         else hs_codec_encode_sweep_reply(res, n_combos, reply);
-        struct iovec iov = {reply, fee ? hs_codec_stats_reply_bytes(n_combos) : hs_codec_sweep_reply_bytes(n_combos)};
+        struct iovec iov = {reply, (size_t)bytes};
         rc = send_iov(ss, &iov, 1);
     }
-    free(res), free(reply), free(stats);
+    free(res), free(reply), free(stats), free(mtm), free(equity);
     return rc;
 }
 
@@ -597,9 +624,8 @@ static int do_live_close(session *ss, uint32_t id) {
 static int do_sweep_handle(session *ss, const hs_request *r) {
     int rc;
     loaded_series *h = windows_on_handle(ss, r, &rc);
-    return h ? do_sweep(ss, h->close, h->n_bars, r->windows, r->n_combos,
-                        r->op == HS_OP_SWEEP_HANDLE_STATS ? &r->fee : NULL)
-             : rc;
+    sweep_extras x = extras_of(r);
+    return h ? do_sweep(ss, h->close, h->n_bars, r->windows, r->n_combos, &x) : rc;
 }
 
 /* HELLO settles the connection's protocol: a v1 client's reply is byte for byte what it was, and its
@@ -648,16 +674,21 @@ static int dispatch(session *ss, const hs_request *r, void **buf) {
         return send_empty(ss);
     }
     if (!admit(ss)) return 1;
-    if (hs_codec_is_stats_op(r->op) && ss->hello_version && ss->hello_version < HS_PROTOCOL_STATS_VERSION) {
+    uint32_t needs = hs_codec_op_version(r->op);
+    if (ss->hello_version && ss->hello_version < needs) {
         char msg[200];
-        snprintf(msg, sizeof msg, "%s (the fee and the statistics) needs protocol version %u: this connection's HELLO "
-                 "asked for version %u", hs_codec_op_name(r->op), HS_PROTOCOL_STATS_VERSION, ss->hello_version);
+        snprintf(msg, sizeof msg, "%s (%s) needs protocol version %u: this connection's HELLO asked for version %u",
+                 hs_codec_op_name(r->op), needs == HS_PROTOCOL_EQUITY_VERSION ? "the equity at period ends" : "the fee and the statistics",
+                 needs, ss->hello_version);
         return send_error(ss, HS_WIRE_BAD_REQUEST, msg);
     }
+    sweep_extras x = extras_of(r);
     switch (r->op) {
-    case HS_OP_SWEEP: return do_sweep(ss, r->close, r->n_bars, r->windows, r->n_combos, NULL);
-    case HS_OP_SWEEP_STATS: return do_sweep(ss, r->close, r->n_bars, r->windows, r->n_combos, &r->fee);
-    case HS_OP_SWEEP_HANDLE_STATS: return do_sweep_handle(ss, r);
+    case HS_OP_SWEEP:
+    case HS_OP_SWEEP_STATS:
+    case HS_OP_SWEEP_EQUITY: return do_sweep(ss, r->close, r->n_bars, r->windows, r->n_combos, &x);
+    case HS_OP_SWEEP_HANDLE_STATS:
+    case HS_OP_SWEEP_HANDLE_EQUITY: return do_sweep_handle(ss, r);
     case HS_OP_LIVE_OPEN_STATS: return do_live_open(ss, r);
     case HS_OP_ECHO: {
         /* The reply is the request's own close array: prefix + a pointer into the body, no copy. */

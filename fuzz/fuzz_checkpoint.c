@@ -7,6 +7,8 @@
  *     statistics' bits) or an error of any bytes, control bytes and invalid UTF-8 included), written with hs_checkpoint_write_record and
  *     read back: every one accepted, equal bit for bit, its error text byte for byte (the escaping round
  *     trip of universe/universe.c).
+ *   bit 2 set: the run has N_PERIODS periods (checkpoint v4: each combo also carries its mtm_max_drawdown
+ *     and its equity at the period ends, docs/spec.md §9), else none.
  * hs:fuzz-links hmasweep_universe
  * hs:fuzz-sources mpi/checkpoint.c
  * hs:fuzz-max-len 4096 */
@@ -21,13 +23,14 @@
 
 #define N_SYMBOLS 4
 #define N_COMBOS 3
+#define N_PERIODS 2
 #define RUN_HASH 0x0123456789abcdefull
 
 static void free_results(hs_symbol_result *r) {
     for (size_t i = 0; i < N_SYMBOLS; i++) hs_symbol_clear(&r[i]);
 }
 
-static void load_bytes(const uint8_t *data, size_t size, int with_header) {
+static void load_bytes(const uint8_t *data, size_t size, int with_header, size_t periods) {
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
@@ -44,7 +47,7 @@ static void load_bytes(const uint8_t *data, size_t size, int with_header) {
     err.msg[0] = '\0';
     /* HS_FUZZ_VERBOSE=1: the refusals on stderr (to see what a seed reaches). */
     FILE *warn = getenv("HS_FUZZ_VERBOSE") ? stderr : NULL;
-    int rc = hs_checkpoint_load(f, "fuzz", N_SYMBOLS, N_COMBOS, RUN_HASH, results, done, &stats, warn, &err);
+    int rc = hs_checkpoint_load(f, "fuzz", N_SYMBOLS, N_COMBOS, periods, RUN_HASH, results, done, &stats, warn, &err);
     if (warn) fprintf(stderr, "rc %d (%s): %zu recorded, %zu refused\n", rc, rc ? err.msg : "ok", stats.recorded, stats.refused);
     fclose(f);
     free(buf);
@@ -70,7 +73,7 @@ static size_t take(const uint8_t **p, const uint8_t *end, void *out, size_t n) {
     return k;
 }
 
-static void round_trip(const uint8_t *p, const uint8_t *end) {
+static void round_trip(const uint8_t *p, const uint8_t *end, size_t periods) {
     hs_symbol_result written[N_SYMBOLS] = {{0}}, read[N_SYMBOLS] = {{0}};
     char *buf = NULL;
     size_t len = 0;
@@ -86,7 +89,7 @@ static void round_trip(const uint8_t *p, const uint8_t *end) {
         r->n_bars = bars;
         r->status = (hs_status)(status % 5);
         if (r->status == HS_OK) {
-            if (!hs_symbol_alloc_rows(r, N_COMBOS)) abort();
+            if (!hs_symbol_alloc_rows(r, N_COMBOS, periods)) abort();
             hs_stats *st = hs_symbol_stats(r, N_COMBOS);
             for (size_t c = 0; c < N_COMBOS; c++) {
                 uint32_t trades = 0, wins = 0, held = 0;
@@ -100,6 +103,11 @@ static void round_trip(const uint8_t *p, const uint8_t *end) {
                 }
                 r->rows[c].trades = trades, st[c].wins = wins, st[c].bars_held = held;
             }
+            double *e = periods ? hs_symbol_mtm(r, N_COMBOS) : NULL; /* mtm_max_drawdown, then E */
+            for (size_t k = 0; k < (periods ? N_COMBOS * (1 + periods) : 0); k++) {
+                take(&p, end, &e[k], sizeof e[k]);
+                if (isnan(e[k])) e[k] = 0;
+            }
         } else {
             char text[sizeof(hs_error)] = {0};
             uint8_t n = 0;
@@ -107,14 +115,14 @@ static void round_trip(const uint8_t *p, const uint8_t *end) {
             take(&p, end, text, n % (sizeof text - 1));
             r->error = strdup(text); /* up to its first NUL, as a C message is */
         }
-        if (hs_checkpoint_write_record(m, RUN_HASH, i, r, N_COMBOS) != 0) abort();
+        if (hs_checkpoint_write_record(m, RUN_HASH, i, r, N_COMBOS, periods) != 0) abort();
     }
     fclose(m);
     FILE *f = fmemopen(buf, len, "r");
     char done[N_SYMBOLS] = {0};
     hs_checkpoint_stats stats;
     hs_error err;
-    if (!f || hs_checkpoint_load(f, "fuzz", N_SYMBOLS, N_COMBOS, RUN_HASH, read, done, &stats, NULL, &err) != 0 ||
+    if (!f || hs_checkpoint_load(f, "fuzz", N_SYMBOLS, N_COMBOS, periods, RUN_HASH, read, done, &stats, NULL, &err) != 0 ||
         stats.refused)
         abort(); /* what the writer wrote, the reader takes */
     fclose(f);
@@ -123,7 +131,7 @@ static void round_trip(const uint8_t *p, const uint8_t *end) {
         if (!done[i] != !(a->rows || a->error)) abort();
         if (!done[i]) continue;
         if (a->status != b->status || a->n_bars != b->n_bars) abort();
-        if (a->status == HS_OK ? memcmp(a->rows, b->rows, N_COMBOS * HS_SYMBOL_COMBO_BYTES) != 0
+        if (a->status == HS_OK ? memcmp(a->rows, b->rows, hs_symbol_block_bytes(N_COMBOS, periods)) != 0
                                : strcmp(a->error, b->error) != 0)
             abort();
     }
@@ -134,7 +142,8 @@ static void round_trip(const uint8_t *p, const uint8_t *end) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size == 0) return 0;
-    if (data[0] & 1) round_trip(data + 1, data + size);
-    else load_bytes(data + 1, size - 1, data[0] & 2);
+    size_t periods = data[0] & 4 ? N_PERIODS : 0;
+    if (data[0] & 1) round_trip(data + 1, data + size, periods);
+    else load_bytes(data + 1, size - 1, data[0] & 2, periods);
     return 0;
 }

@@ -13,7 +13,8 @@
  * Limits are small (64 KiB frames, 2^22 work, 1 MiB loaded) so each session is quick.
  *
  * Seeds (fuzz/corpus/fuzz_session): HELLO; LOAD then SWEEP_HANDLE, FREE; LIVE_OPEN, APPENDs, CLOSE;
- * AUTH then SWEEP; a cut frame; an oversized prefix.
+ * AUTH then SWEEP; a cut frame; an oversized prefix; HELLO(3) then SWEEP_EQUITY, LOAD, SWEEP_HANDLE_EQUITY and a
+ * SWEEP_EQUITY with n_periods 0 (hello3_equity).
  * hs:fuzz-links hmasweep_engine
  * hs:fuzz-max-len 16384 */
 #include <stdint.h>

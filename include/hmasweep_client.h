@@ -94,6 +94,20 @@ HS_API hs_status hs_client_live_append_stats(hs_client *c, uint32_t session, con
                                              size_t n_combos, double *pnl, int64_t *trades, int8_t *position,
                                              uint8_t *crossed, hs_stats *stats, hs_error *err);
 
+/* Protocol version 3 (docs/protocol.md "Version 3: equity at period ends"; a server of this version or
+ * newer): a sweep with a fee as above that also returns, for n_periods equal periods (docs/spec.md §9.3;
+ * 1 <= n_periods <= n_bars, else HS_ERR_USAGE naming it), each combo's mark-to-market equity at the period
+ * ends, equity[k * n_combos + c] (n_periods x n_combos doubles), and its mtm_max_drawdown (n_combos
+ * doubles): hs_sweep's with hs_sweep_options.n_periods, bit for bit.  stats, mtm_max_drawdown and equity
+ * may each be NULL (not wanted). */
+HS_API hs_status hs_client_sweep_equity(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                        size_t n_combos, double fee, size_t n_periods, hs_result *out, hs_stats *stats,
+                                        double *mtm_max_drawdown, double *equity, hs_error *err);
+HS_API hs_status hs_client_sweep_handle_equity(hs_client *c, uint32_t handle, const hs_windows *combos,
+                                               size_t n_combos, double fee, size_t n_periods, hs_result *out,
+                                               hs_stats *stats, double *mtm_max_drawdown, double *equity,
+                                               hs_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,11 @@
 /* Checkpoint file (checkpoint.h).  Format, one line each:
- *   hmasweep-mpi checkpoint v3 <n_symbols> <n_combos> <run hash, 16 hex>
+ *   hmasweep-mpi checkpoint v4 <n_symbols> <n_combos> <run hash, 16 hex>
  *   R <index> <status> <n_bars> <combo> ... | <error, escaped> #<checksum, 16 hex>
- * where a combo is <pnl %a>:<trades>:<wins>:<gross_profit %a>:<gross_loss %a>:<sum_sq %a>:<max_drawdown %a>:
- * <bars_held>: its result and its six statistics (docs/spec.md §8).  v2 (pnl:trades only) is refused.
+ * where a combo is <pnl %a>:<trades> then :<statistic> for each of HS_STATS_FIELDS in its order (integers
+ * in decimal, floats %a): <wins>:<gross_profit>:<gross_loss>:<sum_sq>:<max_drawdown>:<bars_held>, its
+ * result and its six statistics (docs/spec.md §8), and in a run with P periods (its run hash covers P)
+ * :<mtm_max_drawdown %a> then :<E[k] %a> for k = 0 .. P-1 (docs/spec.md §9).  v2 (pnl:trades only) and v3
+ * (no periods) are refused.
  * The checksum is FNV-1a 64 seeded with the run hash, over the record's text before " #".  FNV-1a is a
  * checksum against damage and mix-ups, not a signature: anyone who can edit the file can recompute it.
  * A single changed byte always changes it (each step is a bijection of the state), and records of
@@ -23,9 +26,10 @@
 #include <unistd.h>
 
 #define FNV_OFFSET 14695981039346656037ull
-/* v3: each combo carries the six statistics.  A change of the record's text bumps it. */
-#define CHECKPOINT_VERSION 3
-#define CHECKPOINT_VERSION_STR "3"
+/* v3: each combo carries the six statistics; v4: and, in a run with P periods (--periods, docs/spec.md §9),
+ * its mtm_max_drawdown and its P equity values.  A change of the record's text bumps it. */
+#define CHECKPOINT_VERSION 4
+#define CHECKPOINT_VERSION_STR "4"
 #define CHECKSUM_TAIL 18 /* " #" and 16 hex digits */
 #define MAX_ERROR 4096
 
@@ -53,6 +57,7 @@ unsigned long long hs_checkpoint_hash(const hs_universe *u, const hs_universe_la
                      ? opt->fee
                      : HS_DEFAULT_FEE;
     h = fnv1a(h, &fee, sizeof fee);
+    h = fnv1a(h, &lay->n_periods, sizeof lay->n_periods); /* v4: a run with other periods is another run */
     return fnv1a_str(h, opt && opt->isa ? opt->isa : "(default)");
 }
 
@@ -73,18 +78,26 @@ int hs_checkpoint_write_header(FILE *f, size_t n, size_t n_combos, unsigned long
     return fprintf(f, "hmasweep-mpi checkpoint v%d %zu %zu %016llx\n", CHECKPOINT_VERSION, n, n_combos, run_hash) < 0 ? -1 : 0;
 }
 
+/* One statistic after a ':', by its kind (HS_STATS_FIELDS): integers in decimal, floats as hex (%a). */
+static void put_i64(FILE *m, int64_t v) { fprintf(m, ":%lld", (long long)v); }
+static void put_f64(FILE *m, double v) { fprintf(m, ":%a", v); }
+
 int hs_checkpoint_write_record(FILE *f, unsigned long long run_hash, size_t index, const hs_symbol_result *r,
-                               size_t n_combos) {
+                               size_t n_combos, size_t n_periods) {
     char *buf = NULL;
     size_t size = 0;
     FILE *m = open_memstream(&buf, &size);
     if (!m) return -1;
     fprintf(m, "R %zu %d %zu", index, (int)r->status, r->n_bars);
     const hs_stats *st = r->status == HS_OK ? hs_symbol_stats(r, n_combos) : NULL;
-    for (size_t k = 0; st && k < n_combos; k++)
-        fprintf(m, " %a:%lld:%lld:%a:%a:%a:%a:%lld", r->rows[k].pnl, (long long)r->rows[k].trades,
-                (long long)st[k].wins, st[k].gross_profit, st[k].gross_loss, st[k].sum_sq, st[k].max_drawdown,
-                (long long)st[k].bars_held);
+    for (size_t k = 0; st && k < n_combos; k++) {
+        fprintf(m, " %a:%lld", r->rows[k].pnl, (long long)r->rows[k].trades);
+#define PUT_STAT(name, kind, doc) put_##kind(m, st[k].name);
+        HS_STATS_FIELDS(PUT_STAT)
+#undef PUT_STAT
+        if (n_periods) put_f64(m, hs_symbol_mtm(r, n_combos)[k]);
+        for (size_t p = 0; p < n_periods; p++) put_f64(m, hs_symbol_equity(r, n_combos)[p * n_combos + k]);
+    }
     fputs(" | ", m);
     if (r->status != HS_OK && r->error) {
         size_t need = hs_universe_escape(r->error, NULL, 0);
@@ -110,12 +123,12 @@ static int parse_u64(const char **p, unsigned long long *v) {
     return 0;
 }
 
-/* A hex float (%a) ended by `stop`. */
+/* A hex float (%a) ended by `stop` (or, stop NUL, by anything). */
 static int parse_f64(const char **p, double *v, char stop) {
     char *end;
     *v = strtod(*p, &end);
-    if (end == *p || *end != stop) return -1;
-    *p = end + 1;
+    if (end == *p || (stop && *end != stop)) return -1;
+    *p = stop ? end + 1 : end;
     return 0;
 }
 
@@ -136,7 +149,7 @@ static int take(const char **p, const char *word) {
 }
 
 /* The text of one record (before " #") into r (rows and error allocated here) and *index.  0 or -1. */
-static int parse_record(const char *body, size_t n, size_t n_combos, hs_symbol_result *r, size_t *index) {
+static int parse_record(const char *body, size_t n, size_t n_combos, size_t n_periods, hs_symbol_result *r, size_t *index) {
     const char *p = body;
     unsigned long long idx, status, bars;
     if (take(&p, "R ") || parse_u64(&p, &idx) || idx >= n || take(&p, " ") || parse_u64(&p, &status) ||
@@ -145,16 +158,19 @@ static int parse_record(const char *body, size_t n, size_t n_combos, hs_symbol_r
     *index = (size_t)idx;
     r->status = (hs_status)status, r->n_bars = (size_t)bars;
     if (r->status == HS_OK) {
-        if (!hs_symbol_alloc_rows(r, n_combos)) return -1;
+        if (!hs_symbol_alloc_rows(r, n_combos, n_periods)) return -1;
         hs_stats *st = hs_symbol_stats(r, n_combos);
         for (size_t c = 0; c < n_combos; c++) {
             hs_result *x = &r->rows[c];
             hs_stats *s = &st[c];
-            if (take(&p, " ") || parse_f64(&p, &x->pnl, ':') || parse_i64(&p, &x->trades, ':') ||
-                parse_i64(&p, &s->wins, ':') || parse_f64(&p, &s->gross_profit, ':') ||
-                parse_f64(&p, &s->gross_loss, ':') || parse_f64(&p, &s->sum_sq, ':') ||
-                parse_f64(&p, &s->max_drawdown, ':') || parse_i64(&p, &s->bars_held, 0))
-                return -1;
+            if (take(&p, " ") || parse_f64(&p, &x->pnl, ':') || parse_i64(&p, &x->trades, 0)) return -1;
+#define TAKE_STAT(name, kind, doc) \
+    if (take(&p, ":") || parse_##kind(&p, &s->name, 0)) return -1;
+            HS_STATS_FIELDS(TAKE_STAT)
+#undef TAKE_STAT
+            if (n_periods && (take(&p, ":") || parse_f64(&p, &hs_symbol_mtm(r, n_combos)[c], 0))) return -1;
+            for (size_t k = 0; k < n_periods; k++)
+                if (take(&p, ":") || parse_f64(&p, &hs_symbol_equity(r, n_combos)[k * n_combos + c], 0)) return -1;
         }
     }
     if (take(&p, " | ")) return -1;
@@ -164,10 +180,10 @@ static int parse_record(const char *body, size_t n, size_t n_combos, hs_symbol_r
     return 0;
 }
 
-static int same_result(const hs_symbol_result *a, const hs_symbol_result *b, size_t n_combos) {
+static int same_result(const hs_symbol_result *a, const hs_symbol_result *b, size_t n_combos, size_t n_periods) {
     if (a->status != b->status || a->n_bars != b->n_bars) return 0;
     if (a->status != HS_OK) return !strcmp(a->error, b->error);
-    return !memcmp(a->rows, b->rows, n_combos * HS_SYMBOL_COMBO_BYTES);
+    return !memcmp(a->rows, b->rows, hs_symbol_block_bytes(n_combos, n_periods));
 }
 
 static int check_header(const char *line, const char *name, size_t n, size_t n_combos, unsigned long long run_hash,
@@ -179,8 +195,8 @@ static int check_header(const char *line, const char *name, size_t n, size_t n_c
     if (sscanf(line, "hmasweep-mpi checkpoint v%d", &version) != 1)
         return fail(err, "%s: not a hmasweep-mpi checkpoint", name);
     if (version != CHECKPOINT_VERSION)
-        return fail(err, "%s: checkpoint v%d (this hmasweep-mpi reads v%d, whose records carry checksums and the six "
-                         "statistics): remove it and run again",
+        return fail(err, "%s: checkpoint v%d (this hmasweep-mpi reads v%d, whose records carry checksums, the six "
+                         "statistics and the equity at period ends): remove it and run again",
                     name, version, CHECKPOINT_VERSION);
     if (sscanf(line, "hmasweep-mpi checkpoint v" CHECKPOINT_VERSION_STR " %zu %zu %16llx%c", &want_n, &want_combos,
                &hash, &tail) != 4 ||
@@ -188,7 +204,7 @@ static int check_header(const char *line, const char *name, size_t n, size_t n_c
         return fail(err, "%s: damaged header line", name);
     if (want_n != n || want_combos != n_combos || hash != run_hash)
         return fail(err,
-                    "%s: checkpoint of a different run (symbols, paths, grid, fee, variant or ISA changed since it was "
+                    "%s: checkpoint of a different run (symbols, paths, grid, fee, periods, variant or ISA changed since it was "
                     "written): refused; remove it to start again",
                     name);
     return 0;
@@ -203,7 +219,7 @@ static void refuse(hs_checkpoint_stats *stats, FILE *warn, const char *name, siz
 }
 
 /* One complete line (without its newline), number line_no. */
-static void load_line(char *line, size_t len, size_t line_no, const char *name, size_t n, size_t n_combos,
+static void load_line(char *line, size_t len, size_t line_no, const char *name, size_t n, size_t n_combos, size_t n_periods,
                       unsigned long long run_hash, hs_symbol_result *results, char *seen, size_t *line_of,
                       hs_checkpoint_stats *stats, FILE *warn) {
     hs_symbol_result r = {0};
@@ -217,7 +233,7 @@ static void load_line(char *line, size_t len, size_t line_no, const char *name, 
         tail_ok = end == line + len && strspn(line + len - 16, "0123456789abcdef") == 16;
         line[len - CHECKSUM_TAIL] = '\0';
     }
-    if (!tail_ok || parse_record(line, n, n_combos, &r, &idx) != 0) {
+    if (!tail_ok || parse_record(line, n, n_combos, n_periods, &r, &idx) != 0) {
         refuse(stats, warn, name, line_no, "unreadable record: refused");
     } else if (record_checksum(run_hash, line, len - CHECKSUM_TAIL) != sum) {
         snprintf(why, sizeof why, "record of symbol #%zu does not verify (checksum): refused, it is recomputed", idx);
@@ -225,7 +241,7 @@ static void load_line(char *line, size_t len, size_t line_no, const char *name, 
     } else if (seen[idx] == SEEN_NONE) {
         results[idx] = r, seen[idx] = SEEN_OK, line_of[idx] = line_no;
         return;
-    } else if (seen[idx] == SEEN_OK && !same_result(&results[idx], &r, n_combos)) {
+    } else if (seen[idx] == SEEN_OK && !same_result(&results[idx], &r, n_combos, n_periods)) {
         snprintf(why, sizeof why, "symbol #%zu recorded again with a different result than line %zu: both refused, "
                  "it is recomputed", idx, line_of[idx]);
         refuse(stats, warn, name, line_no, why);
@@ -239,7 +255,7 @@ static void load_line(char *line, size_t len, size_t line_no, const char *name, 
     hs_symbol_clear(&r); /* refused, or an identical copy */
 }
 
-int hs_checkpoint_load(FILE *f, const char *name, size_t n, size_t n_combos, unsigned long long run_hash,
+int hs_checkpoint_load(FILE *f, const char *name, size_t n, size_t n_combos, size_t n_periods, unsigned long long run_hash,
                        hs_symbol_result *results, char *done, hs_checkpoint_stats *stats, FILE *warn, hs_error *err) {
     stats->recorded = stats->refused = 0;
     char *line = NULL;
@@ -255,7 +271,7 @@ int hs_checkpoint_load(FILE *f, const char *name, size_t n, size_t n_combos, uns
         if (line[len - 1] != '\n') break; /* killed mid-write: not a record */
         line[--len] = '\0';
         if (strlen(line) != (size_t)len) refuse(stats, warn, name, line_no, "a NUL byte in the record: refused");
-        else load_line(line, (size_t)len, line_no, name, n, n_combos, run_hash, results, seen, line_of, stats, warn);
+        else load_line(line, (size_t)len, line_no, name, n, n_combos, n_periods, run_hash, results, seen, line_of, stats, warn);
     }
     for (size_t i = 0; rc == 0 && i < n; i++)
         if (seen[i] == SEEN_OK) done[i] = 1, stats->recorded++;
@@ -268,7 +284,7 @@ int hs_checkpoint_load(FILE *f, const char *name, size_t n, size_t n_combos, uns
 /* ---- the file ----------------------------------------------------------------------------------------- */
 /* After refusals: the checkpoint again, with only what verified, through a temporary file and a rename
  * (the old file's mode kept), so the next --resume does not meet the same bad lines. */
-static int rewrite(const char *path, size_t n, size_t n_combos, unsigned long long run_hash,
+static int rewrite(const char *path, size_t n, size_t n_combos, size_t n_periods, unsigned long long run_hash,
                    const hs_symbol_result *results, const char *done, hs_error *err) {
     size_t len = strlen(path) + 32;
     char *tmp = malloc(len);
@@ -279,7 +295,7 @@ static int rewrite(const char *path, size_t n, size_t n_combos, unsigned long lo
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     int rc = f && fchmod(fd, sb.st_mode & 07777) == 0 ? hs_checkpoint_write_header(f, n, n_combos, run_hash) : -1;
     for (size_t i = 0; rc == 0 && i < n; i++)
-        if (done[i]) rc = hs_checkpoint_write_record(f, run_hash, i, &results[i], n_combos);
+        if (done[i]) rc = hs_checkpoint_write_record(f, run_hash, i, &results[i], n_combos, n_periods);
     if (rc == 0 && (fflush(f) != 0 || fsync(fd) != 0)) rc = -1;
     if (f ? fclose(f) != 0 : (fd >= 0 && close(fd) != 0)) rc = -1;
     if (rc == 0 && rename(tmp, path) != 0) rc = -1;
@@ -291,7 +307,7 @@ static int rewrite(const char *path, size_t n, size_t n_combos, unsigned long lo
     return rc;
 }
 
-int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n, size_t n_combos,
+int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n, size_t n_combos, size_t n_periods,
                        unsigned long long run_hash, hs_symbol_result *results, char *done,
                        hs_checkpoint_stats *stats, FILE *warn, hs_error *err) {
     c->f = NULL;
@@ -308,10 +324,10 @@ int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n,
             return close(fd), fail(err, "--resume: checkpoint %s is not a regular file", path);
         FILE *f = fdopen(fd, "r");
         if (!f) return close(fd), fail(err, "--resume: cannot read checkpoint %s", path);
-        int rc = hs_checkpoint_load(f, path, n, n_combos, run_hash, results, done, stats, warn, err);
+        int rc = hs_checkpoint_load(f, path, n, n_combos, n_periods, run_hash, results, done, stats, warn, err);
         fclose(f);
         if (rc != 0) return -1;
-        if (stats->refused && rewrite(path, n, n_combos, run_hash, results, done, err) != 0) return -1;
+        if (stats->refused && rewrite(path, n, n_combos, n_periods, run_hash, results, done, err) != 0) return -1;
     }
     c->f = fopen(path, "a");
     if (!c->f) return fail(err, "cannot write checkpoint %s: %s", path, strerror(errno));
@@ -320,10 +336,10 @@ int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n,
     return 0;
 }
 
-int hs_checkpoint_record(hs_checkpoint *c, size_t index, const hs_symbol_result *r, size_t n_combos) {
+int hs_checkpoint_record(hs_checkpoint *c, size_t index, const hs_symbol_result *r, size_t n_combos, size_t n_periods) {
     if (!c->f) return 0;
     /* One fprintf of the whole record, then fsync: a kill leaves either the record or a partial last line. */
-    return hs_checkpoint_write_record(c->f, c->run_hash, index, r, n_combos) == 0 && fflush(c->f) == 0 &&
+    return hs_checkpoint_write_record(c->f, c->run_hash, index, r, n_combos, n_periods) == 0 && fflush(c->f) == 0 &&
                    fsync(fileno(c->f)) == 0
                ? 0
                : -1;

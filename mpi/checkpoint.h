@@ -32,19 +32,19 @@ unsigned long long hs_checkpoint_hash(const hs_universe *u, const hs_universe_la
  * run_hash: every record that verifies goes into results[] and done[]; each refused line is named on
  * `warn` (may be NULL).  Returns 0, or -1 with a message in err when the checkpoint is not one of this run
  * (header, version). */
-int hs_checkpoint_load(FILE *f, const char *name, size_t n, size_t n_combos, unsigned long long run_hash,
+int hs_checkpoint_load(FILE *f, const char *name, size_t n, size_t n_combos, size_t n_periods, unsigned long long run_hash,
                        hs_symbol_result *results, char *done, hs_checkpoint_stats *stats, FILE *warn, hs_error *err);
 /* The header line and one record line, as the loader reads them.  0, or -1 when writing failed. */
 int hs_checkpoint_write_header(FILE *f, size_t n, size_t n_combos, unsigned long long run_hash);
 int hs_checkpoint_write_record(FILE *f, unsigned long long run_hash, size_t index, const hs_symbol_result *r,
-                               size_t n_combos);
+                               size_t n_combos, size_t n_periods);
 
 /* Open for a fresh run (refuses an existing file) or for --resume (hs_checkpoint_load on the file, whose
  * refused lines are dropped by rewriting it).  Returns 0, or -1 with a message in err. */
-int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n, size_t n_combos,
+int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n, size_t n_combos, size_t n_periods,
                        unsigned long long run_hash, hs_symbol_result *results, char *done,
                        hs_checkpoint_stats *stats, FILE *warn, hs_error *err);
 /* Append one finished symbol (written whole, flushed and fsync'ed).  Returns 0 or -1. */
-int hs_checkpoint_record(hs_checkpoint *c, size_t index, const hs_symbol_result *r, size_t n_combos);
+int hs_checkpoint_record(hs_checkpoint *c, size_t index, const hs_symbol_result *r, size_t n_combos, size_t n_periods);
 int hs_checkpoint_close(hs_checkpoint *c);
 #endif

@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,8 @@ enum { TAG_TASK = 1, TAG_RESULT = 2 };
 #define NO_TASK UINT64_MAX
 #define TASK_PATH_MAX 4096
 
-/* What a worker sends back: this header, then the symbol's block of n_combos hs_result and their n_combos
- * hs_stats (universe.h; ranks share one architecture). */
+/* What a worker sends back: this header, then the symbol's block of n_combos hs_result, their n_combos
+ * hs_stats and, with periods, their mtm_max_drawdown and E (universe.h; ranks share one architecture). */
 typedef struct {
     uint64_t index, n_bars;
     int32_t status;
@@ -53,30 +54,30 @@ static void compute(const char *path, const hs_universe_layout *lay, const hs_sw
 }
 
 /* ---- worker ---------------------------------------------------------------------------------------- */
-static void send_result(uint64_t index, const hs_symbol_result *r, size_t n_combos, char *buf) {
+static void send_result(uint64_t index, const hs_symbol_result *r, const hs_universe_layout *lay, char *buf) {
     result_header h = {index, r->n_bars, (int32_t)r->status, {0}};
     if (r->status != HS_OK && r->error) snprintf(h.error, sizeof h.error, "%s", r->error);
     memcpy(buf, &h, sizeof h);
     size_t len = sizeof h;
     if (r->status == HS_OK && index != NO_TASK) {
-        memcpy(buf + len, r->rows, n_combos * HS_SYMBOL_COMBO_BYTES);
-        len += n_combos * HS_SYMBOL_COMBO_BYTES;
+        memcpy(buf + len, r->rows, hs_symbol_block_bytes(lay->n_combos, lay->n_periods));
+        len += hs_symbol_block_bytes(lay->n_combos, lay->n_periods);
     }
     MPI_Send(buf, (int)len, MPI_BYTE, 0, TAG_RESULT, MPI_COMM_WORLD);
 }
 
 static void worker(const hs_universe_layout *lay, const hs_sweep_options *opt) {
-    char *buf = malloc(sizeof(result_header) + lay->n_combos * HS_SYMBOL_COMBO_BYTES);
+    char *buf = malloc(sizeof(result_header) + hs_symbol_block_bytes(lay->n_combos, lay->n_periods));
     task *t = malloc(sizeof *t);
     hs_symbol_result r = {0};
     long done = 0, limit = fail_after();
-    send_result(NO_TASK, &r, lay->n_combos, buf); /* "ready" */
+    send_result(NO_TASK, &r, lay, buf); /* "ready" */
     for (;;) {
         MPI_Recv(t, (int)sizeof *t, MPI_BYTE, 0, TAG_TASK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (t->index == NO_TASK) break;
         t->path[TASK_PATH_MAX - 1] = '\0';
         compute(t->path, lay, opt, &r);
-        send_result(t->index, &r, lay->n_combos, buf);
+        send_result(t->index, &r, lay, buf);
         hs_symbol_clear(&r);
         if (++done == limit) _exit(3);
     }
@@ -113,7 +114,7 @@ static void advance(coordinator *co) {
 static int finish(coordinator *co, size_t index) {
     co->done[index] = 1;
     co->computed++;
-    int rc = hs_checkpoint_record(&co->ckpt, index, &co->results[index], co->lay->n_combos);
+    int rc = hs_checkpoint_record(&co->ckpt, index, &co->results[index], co->lay->n_combos, co->lay->n_periods);
     if (rc != 0) fprintf(stderr, "hmasweep-mpi: writing the checkpoint failed\n");
     advance(co);
     return rc;
@@ -153,12 +154,14 @@ static void store_result(coordinator *co, const char *buf) {
         hs_symbol_fail(r, r->status, h.error);
         return;
     }
-    if (hs_symbol_alloc_rows(r, co->lay->n_combos)) memcpy(r->rows, buf + sizeof h, co->lay->n_combos * HS_SYMBOL_COMBO_BYTES);
+    size_t bytes = hs_symbol_block_bytes(co->lay->n_combos, co->lay->n_periods);
+    if (hs_symbol_alloc_rows(r, co->lay->n_combos, co->lay->n_periods)) memcpy(r->rows, buf + sizeof h, bytes);
     else hs_symbol_fail(r, HS_ERR_NOMEM, "rank 0: out of memory for the rows");
 }
 
 static int coordinate(coordinator *co, int ranks) {
-    size_t len = sizeof(result_header) + co->lay->n_combos * HS_SYMBOL_COMBO_BYTES, next = next_pending(co, 0);
+    size_t len = sizeof(result_header) + hs_symbol_block_bytes(co->lay->n_combos, co->lay->n_periods);
+    size_t next = next_pending(co, 0);
     char *buf = malloc(len);
     task *t = malloc(sizeof *t);
     int active = ranks - 1, rc = 0;
@@ -217,7 +220,7 @@ static int rank0(const hs_universe_args *a, const hs_universe_layout *lay, int r
     hs_checkpoint_stats stats = {0, 0};
     int rc = co.results && co.done && co.per_rank ? 0 : (say("out of memory"), -1);
     if (rc == 0 && a->checkpoint &&
-        hs_checkpoint_open(&co.ckpt, a->checkpoint, a->resume, n, lay->n_combos, hs_checkpoint_hash(u, lay, &a->sweep),
+        hs_checkpoint_open(&co.ckpt, a->checkpoint, a->resume, n, lay->n_combos, lay->n_periods, hs_checkpoint_hash(u, lay, &a->sweep),
                            co.results, co.done, &stats, stderr, &err) != 0)
         rc = -1, say(err.msg);
     if (rc == 0 && stats.refused)
@@ -272,7 +275,16 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 2;
     }
-    hs_universe_layout lay = {a.format, a.lengths, a.windows, a.n_combos};
+    hs_universe_layout lay = {a.format, a.lengths, a.windows, a.n_combos, (size_t)a.periods, a.validate, a.periods_per_year};
+    if (sizeof(result_header) + hs_symbol_block_bytes(lay.n_combos, lay.n_periods) > INT_MAX) {
+        /* a symbol's result travels as one MPI message, whose count is an int */
+        if (rank == 0)
+            fprintf(stderr, "hmasweep-mpi: --periods %zu x %zu combos: a symbol's rows would be over 2 GiB, more than one "
+                            "MPI message carries\n", lay.n_periods, lay.n_combos);
+        hs_universe_args_free(&a);
+        MPI_Finalize();
+        return 2;
+    }
     int rc = 0;
     if (rank == 0) rc = rank0(&a, &lay, ranks);
     else worker(&lay, &a.sweep);

@@ -24,3 +24,7 @@ set_tests_properties(peers_rust_engine PROPERTIES SKIP_RETURN_CODE 77 LABELS pee
 if(CMAKE_CROSSCOMPILING)
   set_tests_properties(peers_rust_engine PROPERTIES DISABLED TRUE)
 endif()
+# docs/spec.md §9 through `hmasweep run --periods/--validate` (docs/cli.md): E against the trade log, §9.4
+# and the walk-forward recomputed in plain Python floats, JSON/csv/table agreeing (issue 27 §3).
+add_test(NAME test_validate_cli COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_validate_cli.py ${HS_CLI_COMMAND})
+set_tests_properties(test_validate_cli PROPERTIES LABELS "cli;validate" TIMEOUT 300)

@@ -59,6 +59,26 @@ expect 2 "replace --grid" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 6 
 expect 2 "HMA3 length L = 9999999999" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 9999999999
 expect 2 "w5 = 3500 does not fit" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 7000
 expect 2 "unknown option '--hma-lengths' for a universe" -- run --inputs "$tmp" --hma-lengths 6 --hma3-lengths 6
+# docs/spec.md §9 (issue 27 §4): periods and validation, each bad value named
+expect 2 "--periods '0'" -- run "${small[@]}" --periods 0
+expect 2 "--periods 'x'" -- run "${small[@]}" --periods x
+expect 2 "--periods 3001: periods = 3001" -- run "${small[@]}" --periods 3001
+expect 2 "--groups 5: expected an even S" -- run "${small[@]}" --periods 16 --validate --groups 5
+expect 2 "--groups 18 is more than --periods 16" -- run "${small[@]}" --periods 16 --validate --groups 18
+expect 2 "--groups 22: expected an even S from 2 to 20" -- run "${small[@]}" --periods 30 --validate --groups 22
+expect 2 "--groups 16 (the default) is more than --periods 8" -- run "${small[@]}" --periods 8 --validate
+expect 2 "TRAIN '0' is not a length >= 1" -- run "${small[@]}" --periods 16 --validate --walk-forward 0:2
+expect 2 "TEST '0' is not a length >= 1" -- run "${small[@]}" --periods 16 --validate --walk-forward 8:0
+expect 2 "--walk-forward 17:1: TRAIN 17 is longer than --periods 16" -- run "${small[@]}" --periods 16 --validate --walk-forward 17:1
+expect 2 "--walk-forward 3:20: TEST 20 is longer than --periods 16" -- run "${small[@]}" --periods 16 --validate --walk-forward 3:20
+expect 2 "TRAIN + TEST = 17 is more than --periods 16" -- run "${small[@]}" --periods 16 --validate --walk-forward 10:7
+expect 2 "'sideways' is neither anchored nor rolling" -- run "${small[@]}" --periods 16 --validate --walk-forward 8:2:sideways
+expect 2 "--periods-per-year 'inf': expected a finite number" -- run "${small[@]}" --periods 16 --validate --periods-per-year inf
+expect 2 "--periods-per-year 'nan': expected a finite number" -- run "${small[@]}" --periods 16 --validate --periods-per-year nan
+expect 2 "--periods-per-year '0': expected a finite number > 0" -- run "${small[@]}" --periods 16 --validate --periods-per-year 0
+expect 2 "--validate needs --periods P" -- run "${small[@]}" --validate
+expect 2 "--groups is an option of --validate" -- run "${small[@]}" --periods 16 --groups 4
+expect 2 "--periods-per-year is an option of --validate" -- run "${small[@]}" --periods 16 --periods-per-year 252
 expect 2 "--bars needs" -- run --bars 0
 expect 2 "--bars needs" -- run --bars 12abc
 expect 2 "--seed needs" -- run --seed -3
@@ -155,7 +175,8 @@ ok "combo,length,w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_s
   run "${small[@]}" --lengths 6,9 --format csv --fee 0
 ok '"max_drawdown": ' -- run "${small[@]}" --lengths 6,9 --format json --fee 0.001
 ok '"fee": 0.001,' -- run "${small[@]}" --lengths 6,9 --format json --fee 0.001
-ok "win%      pf       max_dd" -- run "${small[@]}" --lengths 6,9
+ok "win%      pf    dd_closed" -- run "${small[@]}" --lengths 6,9
+ok "dd_closed       dd_mtm  sharpe/period" -- run "${small[@]}" --lengths 6,9 --periods 4 --validate --groups 2
 ok "fee 0.0025" -- run "${small[@]}" --lengths 6,9 --fee 0.0025
 ok "usage: hmasweep run" -- run --help
 ok "(default 42, 150000, 0.0008, 100)" -- run --help  # HS_DEFAULT_* through the help text

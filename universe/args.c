@@ -3,7 +3,6 @@
 #include "args.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,15 +16,14 @@ const char *const hs_universe_usage =
     "  --format FMT        table (default), csv or jsonl: one row per (symbol, combo), an error row per bad\n"
     "                      symbol; the per-symbol summary follows a table, or goes to stderr\n"
     "  --output FILE       write the rows there instead of stdout; rows are flushed as symbols finish\n"
-    "  --progress, --no-progress   `k/N symbols, rate, ETA` on stderr (default: when stderr is a terminal)\n";
+    "  --progress, --no-progress   `k/N symbols, rate, ETA` on stderr (default: when stderr is a terminal)\n"
+    "  --periods P         per combo also mtm_max_drawdown and the equity at the ends of P equal periods of\n"
+    "                      each series (csv equity_1..equity_P, jsonl equity; docs/spec.md §9); a series with\n"
+    "                      fewer than P bars is that symbol's error\n"
+    "  --validate          with --periods: per combo period_sharpe, sortino, skew, kurtosis (the grid's PBO, DSR\n"
+    "                      and walk-forward are `run`'s, on one series)\n"
+    "  --periods-per-year N  with --validate: annualised_sharpe, annual_return, calmar\n";
 
-__attribute__((format(printf, 2, 3))) static hs_status usage(hs_error *err, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return HS_ERR_USAGE;
-}
 
 /* --grid / --lengths through the library's parser, the one the CLI uses, its message with the option's "--". */
 static hs_status parse_grid_or_lengths(const char *grid, const char *lengths, hs_universe_args *a, hs_error *err) {
@@ -52,7 +50,7 @@ static int option(int argc, char **argv, int *i, const char *name, const char **
     if (strncmp(argv[*i], name, len) != 0 || (argv[*i][len] != '\0' && argv[*i][len] != '=')) return 0;
     if (argv[*i][len] == '=') *value = argv[*i] + len + 1;
     else if (*i + 1 < argc) *value = argv[++*i];
-    else *st = usage(err, "%s needs a value", name);
+    else *st = hs_rows_usage(err, "%s needs a value", name);
     return 1;
 }
 
@@ -65,9 +63,9 @@ static int fee_option(int argc, char **argv, int *i, hs_universe_args *a, hs_sta
     double fee = strtod(v, &end);
     hs_error why;
     if (!*v || *end)
-        *st = usage(err, "--fee needs a number: the round-trip cost as a fraction, 0 <= fee < 1 (got '%s')", v);
+        *st = hs_rows_usage(err, "--fee needs a number: the round-trip cost as a fraction, 0 <= fee < 1 (got '%s')", v);
     else if (hs_check_fee(fee, &why) != HS_OK)
-        *st = usage(err, "--fee '%s': %s", v, why.msg);
+        *st = hs_rows_usage(err, "--fee '%s': %s", v, why.msg);
     else
         a->sweep.fee = fee, a->sweep.has_fee = 1;
     return 1;
@@ -85,15 +83,20 @@ static hs_status parse_one(int argc, char **argv, int *i, int mpi, hs_universe_a
     else if (option(argc, argv, i, "--variant", &v, &st, err)) a->sweep.variant = v;
     else if (option(argc, argv, i, "--isa", &v, &st, err)) a->sweep.isa = v;
     else if (fee_option(argc, argv, i, a, &st, err)) (void)0;
+    else if (option(argc, argv, i, "--periods", &v, &st, err)) {
+        if (st == HS_OK) st = hs_rows_parse_periods(v, &a->periods, err);
+    } else if (option(argc, argv, i, "--periods-per-year", &v, &st, err)) {
+        if (st == HS_OK) st = hs_rows_parse_periods_per_year(v, &a->periods_per_year, err);
+    } else if (!strcmp(argv[*i], "--validate")) a->validate = 1;
     else if (option(argc, argv, i, "--threads", &v, &st, err)) {
         if (st == HS_OK && !parse_threads(v, &a->sweep.threads))
-            st = usage(err, "--threads needs an integer between 1 and 4096");
+            st = hs_rows_usage(err, "--threads needs an integer between 1 and 4096");
     } else if (mpi && option(argc, argv, i, "--checkpoint", &v, &st, err)) a->checkpoint = v;
     else if (mpi && !strcmp(argv[*i], "--resume")) a->resume = 1;
     else if (!strcmp(argv[*i], "--progress")) a->progress = 1;
     else if (!strcmp(argv[*i], "--no-progress")) a->progress = 0;
     else if (!strcmp(argv[*i], "--help") || !strcmp(argv[*i], "-h")) a->help = 1;
-    else st = usage(err, "unknown option '%s' for a universe sweep", argv[*i]);
+    else st = hs_rows_usage(err, "unknown option '%s' for a universe sweep", argv[*i]);
     return st;
 }
 
@@ -106,13 +109,14 @@ hs_status hs_universe_parse(int argc, char **argv, int mpi, hs_universe_args *a,
     hs_status st = HS_OK;
     for (int i = 0; st == HS_OK && i < argc; i++) st = parse_one(argc, argv, &i, mpi, a, &grid, &lengths, err);
     if (st != HS_OK || a->help) return st;
-    if (!a->inputs) return usage(err, "--inputs is required (a directory, a glob or a manifest)");
-    if (grid && lengths) return usage(err, "--grid and --lengths are alternatives; give one");
-    if (a->resume && !a->checkpoint) return usage(err, "--resume needs --checkpoint FILE");
+    if (!a->inputs) return hs_rows_usage(err, "--inputs is required (a directory, a glob or a manifest)");
+    if (grid && lengths) return hs_rows_usage(err, "--grid and --lengths are alternatives; give one");
+    if (a->resume && !a->checkpoint) return hs_rows_usage(err, "--resume needs --checkpoint FILE");
+    if ((st = hs_rows_check_period_options(a->periods, a->validate, a->periods_per_year, err)) != HS_OK) return st;
     if ((st = hs_universe_check_format(a->format, err)) != HS_OK) return st;
     if ((st = parse_grid_or_lengths(grid, lengths, a, err)) != HS_OK) return st;
     a->windows = malloc((a->n_combos ? a->n_combos : 1) * sizeof *a->windows);
-    if (!a->windows) return usage(err, "out of memory");
+    if (!a->windows) return hs_rows_usage(err, "out of memory");
     for (size_t c = 0; st == HS_OK && c < a->n_combos; c++) st = hs_windows_from_length(a->lengths[c], &a->windows[c], err);
     return st;
 }

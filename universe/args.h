@@ -11,6 +11,9 @@ typedef struct {
     int64_t *lengths;
     hs_windows *windows;
     size_t n_combos;
+    long long periods;       /* --periods P (docs/spec.md §9): 0 = none */
+    int validate;            /* --validate: each combo's §9.4 figures */
+    double periods_per_year; /* --periods-per-year N: 0 = not given */
 } hs_universe_args;
 
 /* Parse argv (without the program/command words).  `mpi` admits --checkpoint and --resume.  Returns

@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "universe.h"
 
+#include "rows.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -161,27 +163,34 @@ double *hs_universe_read(const char *path, hs_symbol_result *r) {
     return close;
 }
 
-hs_result *hs_symbol_alloc_rows(hs_symbol_result *r, size_t n_combos) {
+hs_result *hs_symbol_alloc_rows(hs_symbol_result *r, size_t n_combos, size_t n_periods) {
     _Static_assert(sizeof(hs_result) % _Alignof(hs_stats) == 0, "the statistics follow the rows aligned");
-    return r->rows = malloc((n_combos ? n_combos : 1) * HS_SYMBOL_COMBO_BYTES);
+    _Static_assert(sizeof(hs_stats) % _Alignof(double) == 0, "mtm_max_drawdown and E follow them aligned");
+    size_t bytes = hs_symbol_block_bytes(n_combos, n_periods);
+    return r->rows = malloc(bytes ? bytes : 1);
 }
 
-/* opt with the statistics going to `stats` (a copy: the caller's options stay as they are). */
-static hs_sweep_options with_stats(const hs_sweep_options *opt, hs_stats *stats) {
+/* opt with the statistics going to `stats` and, with periods, E and mtm_max_drawdown to theirs (a copy:
+ * the caller's options stay as they are). */
+static hs_sweep_options with_stats(const hs_sweep_options *opt, hs_stats *stats, size_t n_periods, double *equity,
+                                   double *mtm) {
     hs_sweep_options o = *opt;
     o.struct_size = sizeof o;
     o.stats = stats;
+    o.n_periods = n_periods, o.period_ends = NULL, o.equity = n_periods ? equity : NULL;
+    o.mtm_max_drawdown = n_periods ? mtm : NULL;
     return o;
 }
 
 void hs_universe_sweep_one(const double *close, const hs_universe_layout *lay, const hs_sweep_options *opt,
                            hs_symbol_result *r) {
     hs_error err;
-    if (!hs_symbol_alloc_rows(r, lay->n_combos)) {
+    size_t n = lay->n_combos;
+    if (!hs_symbol_alloc_rows(r, n, lay->n_periods)) {
         hs_symbol_fail(r, HS_ERR_NOMEM, "out of memory for the rows");
         return;
     }
-    hs_sweep_options o = with_stats(opt, hs_symbol_stats(r, lay->n_combos));
+    hs_sweep_options o = with_stats(opt, hs_symbol_stats(r, n), lay->n_periods, hs_symbol_equity(r, n), hs_symbol_mtm(r, n));
     hs_status st = hs_sweep(close, r->n_bars, lay->windows, lay->n_combos, r->rows, &o, &err);
     if (st != HS_OK) hs_symbol_fail(r, st, err.msg);
 }
@@ -206,35 +215,25 @@ static void put_csv_field(FILE *f, const char *s) {
     fputc('"', f);
 }
 
-/* A float of a row: %.17g (it round-trips); JSON has no inf or NaN, so there they are null. */
-static void put_number(FILE *f, double x, int json) {
-    if (json && !isfinite(x)) fputs("null", f);
-    else fprintf(f, "%.17g", x);
-}
-
-/* The six statistics (docs/spec.md §8) after pnl: csv fields, or jsonl members. */
-static void put_stats(FILE *f, const hs_stats *st, int json) {
-    const char *sep = json ? ", " : ",";
-    fprintf(f, json ? "%s\"wins\": %lld%s\"gross_profit\": " : "%s%lld%s", sep, (long long)st->wins, sep);
-    put_number(f, st->gross_profit, json);
-    fprintf(f, json ? "%s\"gross_loss\": " : "%s", sep);
-    put_number(f, st->gross_loss, json);
-    fprintf(f, json ? "%s\"sum_sq\": " : "%s", sep);
-    put_number(f, st->sum_sq, json);
-    fprintf(f, json ? "%s\"max_drawdown\": " : "%s", sep);
-    put_number(f, st->max_drawdown, json);
-    fprintf(f, json ? "%s\"bars_held\": %lld" : "%s%lld", sep, (long long)st->bars_held);
-}
+/* A row's §9 part (docs/spec.md §9, universe/rows.h): nothing at HS_ROWS_NONE. */
+typedef struct {
+    int level;
+    const hs_period_row *row;
+    const double *equity; /* the combo's E[0], its E[k] at equity[k * stride] */
+    size_t n_periods, stride;
+} period_part;
 
 static void write_row(FILE *f, const char *format, const char *symbol, int64_t length, const hs_windows *w,
-                      const hs_result *r, const hs_stats *st) {
+                      const hs_result *r, const hs_stats *st, const period_part *pp) {
     const int64_t *x = w->w;
     if (!strcmp(format, "csv")) {
         put_csv_field(f, symbol);
         fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g", (long long)length, (long long)x[0],
                 (long long)x[1], (long long)x[2], (long long)x[3], (long long)x[4], (long long)x[5],
                 (long long)r->trades, r->pnl);
-        put_stats(f, st, 0);
+        hs_rows_put_stats(f, st, 0);
+        if (pp->level) hs_rows_put_period_row(f, pp->row, pp->level, 0);
+        if (pp->level) hs_rows_put_equity(f, pp->equity, pp->n_periods, pp->stride, 0);
         fputs(",\n", f);
     } else if (!strcmp(format, "jsonl")) {
         fputs("{\"symbol\": ", f);
@@ -243,21 +242,25 @@ static void write_row(FILE *f, const char *format, const char *symbol, int64_t l
                    "\"pnl\": ",
                 (long long)length, (long long)x[0], (long long)x[1], (long long)x[2], (long long)x[3],
                 (long long)x[4], (long long)x[5], (long long)r->trades);
-        put_number(f, r->pnl, 1);
-        put_stats(f, st, 1);
+        hs_rows_put_number(f, r->pnl, 1);
+        hs_rows_put_stats(f, st, 1);
+        if (pp->level) hs_rows_put_period_row(f, pp->row, pp->level, 1);
+        if (pp->level) hs_rows_put_equity(f, pp->equity, pp->n_periods, pp->stride, 1);
         fputs("}\n", f);
     } else {
         fprintf(f, "%-16s %6lld %9lld %18.9f\n", symbol, (long long)length, (long long)r->trades, r->pnl);
     }
 }
 
-static void write_error_row(FILE *f, const char *format, const char *symbol, const char *error) {
-    if (!strcmp(format, "csv")) {
+static void write_error_row(FILE *f, const hs_universe_layout *lay, int level, const char *symbol, const char *error) {
+    if (!strcmp(lay->format, "csv")) {
         put_csv_field(f, symbol);
-        fputs(",,,,,,,,,,,,,,,,", f); /* length, w0-w5, trades, pnl, the six statistics */
+        fputs(",,,,,,,,," HS_ROWS_STATS_CSV_EMPTY, f); /* length, w0-w5, trades, pnl, the statistics */
+        if (level) hs_rows_put_period_empty(f, level, lay->n_periods);
+        fputc(',', f);
         put_csv_field(f, error);
         fputc('\n', f);
-    } else if (!strcmp(format, "jsonl")) {
+    } else if (!strcmp(lay->format, "jsonl")) {
         fputs("{\"symbol\": ", f);
         put_json_string(f, symbol);
         fputs(", \"error\": ", f);
@@ -268,15 +271,26 @@ static void write_error_row(FILE *f, const char *format, const char *symbol, con
     }
 }
 
+static int row_level(const hs_universe_layout *lay) {
+    return hs_rows_level(lay->n_periods, lay->validate, lay->periods_per_year);
+}
+
 int hs_universe_writer_open(hs_universe_writer *w, FILE *out, FILE *summary, const hs_universe_layout *lay) {
     memset(w, 0, sizeof *w);
     w->out = out, w->summary = summary, w->lay = lay;
+    size_t n = lay->n_combos ? lay->n_combos : 1;
+    if (row_level(lay) && (!(w->period_rows = malloc(n * sizeof *w->period_rows)) ||
+                           (lay->validate && !(w->period_stats = malloc(n * sizeof *w->period_stats))))) {
+        free(w->period_rows), free(w->period_stats);
+        return -1;
+    }
     w->lines = open_memstream(&w->lines_buf, &w->lines_len);
-    if (!w->lines) return -1;
-    if (!strcmp(lay->format, "csv"))
-        fputs("symbol,length,w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_sq,max_drawdown,bars_held,"
-              "error\n",
-              out);
+    if (!w->lines) return free(w->period_rows), free(w->period_stats), -1;
+    if (!strcmp(lay->format, "csv")) {
+        fputs("symbol,length,w0,w1,w2,w3,w4,w5,trades,pnl" HS_ROWS_STATS_CSV_COLUMNS, out);
+        if (row_level(lay)) hs_rows_put_period_columns(out, row_level(lay), lay->n_periods);
+        fputs(",error\n", out);
+    }
     if (!strcmp(lay->format, "table")) fprintf(out, "%-16s %6s %9s %18s\n", "symbol", "L", "trades", "pnl");
     return 0;
 }
@@ -299,18 +313,40 @@ static void summary_line(hs_universe_writer *w, const char *symbol, const hs_sym
                 (long long)lay->lengths[best], r->rows[best].pnl, trades);
 }
 
+/* The symbol's §9 rows into the writer's scratch: §9.4 from its E when --validate (NaN where E is not
+ * finite: hs_period_stats_of refuses it, and the row still carries E and mtm_max_drawdown). */
+static void period_rows(hs_universe_writer *w, const hs_symbol_result *r) {
+    const hs_universe_layout *lay = w->lay;
+    size_t N = lay->n_combos;
+    hs_error err;
+    int have_stats = lay->validate &&
+                     hs_period_stats_of(hs_symbol_equity(r, N), lay->n_periods, N, w->period_stats, &err) == HS_OK;
+    for (size_t c = 0; c < N; c++) {
+        hs_period_stats none = {NAN, NAN, NAN, NAN, NAN, NAN};
+        const hs_period_stats *ps = have_stats ? &w->period_stats[c] : lay->validate ? &none : NULL;
+        hs_rows_period_row(hs_symbol_mtm(r, N)[c], ps, lay->periods_per_year, &w->period_rows[c]);
+    }
+}
+
 void hs_universe_write_symbol(hs_universe_writer *w, const char *symbol, const hs_symbol_result *r) {
     char sym[ESCAPED_CAP], msg[ESCAPED_CAP];
     escaped(symbol, sym, sizeof sym);
     escaped(r->status != HS_OK ? r->error : "", msg, sizeof msg);
     w->symbols++;
+    const hs_universe_layout *lay = w->lay;
+    int level = row_level(lay);
     if (r->status != HS_OK) {
         w->failed++;
-        write_error_row(w->out, w->lay->format, sym, msg);
+        write_error_row(w->out, lay, level, sym, msg);
     } else {
-        const hs_stats *st = hs_symbol_stats(r, w->lay->n_combos);
-        for (size_t c = 0; c < w->lay->n_combos; c++)
-            write_row(w->out, w->lay->format, sym, w->lay->lengths[c], &w->lay->windows[c], &r->rows[c], &st[c]);
+        size_t N = lay->n_combos;
+        const hs_stats *st = hs_symbol_stats(r, N);
+        if (level) period_rows(w, r);
+        for (size_t c = 0; c < N; c++) {
+            period_part pp = {level, level ? &w->period_rows[c] : NULL, level ? hs_symbol_equity(r, N) + c : NULL,
+                              lay->n_periods, N};
+            write_row(w->out, lay->format, sym, lay->lengths[c], &lay->windows[c], &r->rows[c], &st[c], &pp);
+        }
     }
     summary_line(w, sym, r, msg);
 }
@@ -329,7 +365,8 @@ int hs_universe_writer_close(hs_universe_writer *w) {
     fprintf(f, "%-16s %9s %6s %7s %18s %11s\n", "symbol", "bars", "status", "best_L", "best_pnl", "trades");
     if (w->lines_len && fwrite(w->lines_buf, 1, w->lines_len, f) != w->lines_len) w->broken = 1;
     free(w->lines_buf);
-    w->lines = NULL, w->lines_buf = NULL;
+    free(w->period_rows), free(w->period_stats);
+    w->lines = NULL, w->lines_buf = NULL, w->period_rows = NULL, w->period_stats = NULL;
     if (fflush(f) != 0 || ferror(f)) w->broken = 1;
     hs_universe_writer_flush(w);
     return w->broken ? -1 : 0;
@@ -385,14 +422,15 @@ static hs_status sweep_chunk(const hs_universe *u, double **close, size_t first,
     for (size_t i = 0; i < n; i++)
         if (close[i]) refs[k] = (hs_series_ref){hs_universe_symbol(u, first + i), close[i], results[i].n_bars},
                       which[k++] = i;
-    size_t cells = k * lay->n_combos > 0 ? k * lay->n_combos : 1;
+    size_t N = lay->n_combos, P = lay->n_periods, cells = k * N > 0 ? k * N : 1;
     hs_result *rows = malloc(cells * sizeof *rows);
     hs_stats *stats = malloc(cells * sizeof *stats);
+    double *mtm = P ? malloc(cells * sizeof *mtm) : NULL, *equity = P ? malloc(cells * P * sizeof *equity) : NULL;
     hs_status *status = malloc((k ? k : 1) * sizeof *status);
     hs_error *errs = malloc((k ? k : 1) * sizeof *errs);
-    hs_sweep_options o = with_stats(opt, stats);
-    hs_status st = rows && stats && status && errs
-                       ? hs_sweep_many(refs, k, lay->windows, lay->n_combos, rows, status, errs, NULL, &o, err)
+    hs_sweep_options o = with_stats(opt, stats, P, equity, mtm);
+    hs_status st = rows && stats && status && errs && (!P || (mtm && equity))
+                       ? hs_sweep_many(refs, k, lay->windows, N, rows, status, errs, NULL, &o, err)
                        : universe_fail(err, HS_ERR_NOMEM, "out of memory for the rows of a chunk");
     for (size_t i = 0; st == HS_OK && i < k; i++) {
         hs_symbol_result *r = &results[which[i]];
@@ -400,14 +438,16 @@ static hs_status sweep_chunk(const hs_universe *u, double **close, size_t first,
             hs_symbol_fail(r, status[i], errs[i].msg);
             continue;
         }
-        if (!hs_symbol_alloc_rows(r, lay->n_combos)) {
+        if (!hs_symbol_alloc_rows(r, N, P)) {
             hs_symbol_fail(r, HS_ERR_NOMEM, "out of memory for the rows");
             continue;
         }
-        memcpy(r->rows, rows + i * lay->n_combos, lay->n_combos * sizeof *r->rows);
-        memcpy(hs_symbol_stats(r, lay->n_combos), stats + i * lay->n_combos, lay->n_combos * sizeof *stats);
+        memcpy(r->rows, rows + i * N, N * sizeof *r->rows);
+        memcpy(hs_symbol_stats(r, N), stats + i * N, N * sizeof *stats);
+        if (P) memcpy(hs_symbol_mtm(r, N), mtm + i * N, N * sizeof *mtm); /* hs_sweep_many: series-major */
+        if (P) memcpy(hs_symbol_equity(r, N), equity + i * P * N, P * N * sizeof *equity);
     }
-    free(refs), free(which), free(rows), free(stats), free(status), free(errs);
+    free(refs), free(which), free(rows), free(stats), free(mtm), free(equity), free(status), free(errs);
     return st;
 }
 

@@ -6,9 +6,12 @@
 #include <stdio.h>
 
 #include "hmasweep.h"
+#include "rows.h"
 
 /* One symbol's outcome.  rows has n_combos entries when status is HS_OK, followed in the same block by
- * their n_combos statistics (docs/spec.md §8; hs_symbol_stats); error is malloc'ed otherwise.
+ * their n_combos statistics (docs/spec.md §8; hs_symbol_stats) and, in a run with P periods (docs/spec.md
+ * §9), their n_combos mtm_max_drawdown and the P x n_combos equity matrix E (hs_symbol_mtm,
+ * hs_symbol_equity); error is malloc'ed otherwise.
  * Small on purpose (32 bytes): hmasweep-mpi's rank 0 keeps one per symbol of the universe. */
 typedef struct {
     size_t n_bars;
@@ -19,11 +22,23 @@ typedef struct {
 
 /* The bytes of one combo in a symbol's block: its result and its statistics. */
 #define HS_SYMBOL_COMBO_BYTES (sizeof(hs_result) + sizeof(hs_stats))
-/* A block for n_combos rows and their statistics into r->rows; NULL when memory ran out. */
-hs_result *hs_symbol_alloc_rows(hs_symbol_result *r, size_t n_combos);
+/* The bytes of a symbol's block: n_combos rows and statistics, and with n_periods > 0 the mtm_max_drawdown
+ * and E of docs/spec.md §9 (8 + 8 P bytes a combo more). */
+static inline size_t hs_symbol_block_bytes(size_t n_combos, size_t n_periods) {
+    return n_combos * (HS_SYMBOL_COMBO_BYTES + (n_periods ? 8 * (1 + n_periods) : 0));
+}
+/* A block of hs_symbol_block_bytes into r->rows; NULL when memory ran out. */
+hs_result *hs_symbol_alloc_rows(hs_symbol_result *r, size_t n_combos, size_t n_periods);
 /* The statistics of r's rows (r->rows must be a block of hs_symbol_alloc_rows). */
 static inline hs_stats *hs_symbol_stats(const hs_symbol_result *r, size_t n_combos) {
     return (hs_stats *)(void *)(r->rows + n_combos);
+}
+/* With periods: each combo's mtm_max_drawdown (n_combos), then E (E[k][c] at [k * n_combos + c]). */
+static inline double *hs_symbol_mtm(const hs_symbol_result *r, size_t n_combos) {
+    return (double *)(void *)(hs_symbol_stats(r, n_combos) + n_combos);
+}
+static inline double *hs_symbol_equity(const hs_symbol_result *r, size_t n_combos) {
+    return hs_symbol_mtm(r, n_combos) + n_combos;
 }
 
 /* What the rows are about: the grid, and how to print. */
@@ -32,6 +47,10 @@ typedef struct {
     const int64_t *lengths;
     const hs_windows *windows;
     size_t n_combos;
+    /* docs/spec.md §9 (--periods, --validate, --periods-per-year; docs/universe.md): 0 = none */
+    size_t n_periods;
+    int validate;
+    double periods_per_year;
 } hs_universe_layout;
 
 /* ---- the one escaping rule (docs/universe.md, "Escaping") ---------------------------------------------
@@ -75,6 +94,8 @@ typedef struct {
     char *lines_buf;
     size_t lines_len, symbols, failed;
     int broken; /* a write failed */
+    hs_period_row *period_rows;     /* with periods: one symbol's §9 rows (rows.h), scratch */
+    hs_period_stats *period_stats;  /* with --validate: its §9.4 statistics, scratch */
 } hs_universe_writer;
 
 int hs_universe_writer_open(hs_universe_writer *w, FILE *out, FILE *summary, const hs_universe_layout *lay);

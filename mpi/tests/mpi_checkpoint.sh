@@ -23,12 +23,12 @@ tamper() {
   python3 - "$tmp/full.ck" "$tmp/$name.ck" <<PY
 import re, struct, sys
 lines = open(sys.argv[1], "rb").read().decode("utf-8").split("\n")[:-1]
-run_hash = int(lines[0].split()[-1], 16) if lines[0].startswith("hmasweep-mpi checkpoint v3") else 0
+run_hash = int(lines[0].split()[-1], 16) if lines[0].startswith("hmasweep-mpi checkpoint v4") else 0
 def fnv(data, h=14695981039346656037):
     for b in data:
         h = ((h ^ b) * 1099511628211) & (2**64 - 1)
     return h
-def sign(body):  # a record with a valid checksum (v3), or bare (v1)
+def sign(body):  # a record with a valid checksum (v3 and v4), or bare (v1)
     if not run_hash:
         return body
     return "%s #%016x" % (body, fnv(body.encode(), fnv(struct.pack("<Q", run_hash))))
@@ -83,6 +83,31 @@ run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --format csv --variant unchecked
   --resume > /dev/null 2> "$tmp/fee.err"
 rc=$?
 check '[[ $rc -ne 0 ]] && grep -q "different run" "$tmp/fee.err"' "resume with another fee is refused (exit $rc): $(head -1 "$tmp/fee.err")"
+# v4, periods (docs/spec.md §9): on 2 ranks the rows with E, mtm_max_drawdown and §9.4 equal run --inputs';
+# the checkpoint carries E (a run resumed from it writes the same rows); an edited E value does not verify
+# and is recomputed; another --periods is another run
+pgrid=("${grid[@]}" --periods 3 --validate)
+"$cli" run --inputs "$tmp/u" "${pgrid[@]}" --format csv --variant unchecked > "$tmp/plocal.csv" 2>/dev/null
+run 2 "$mpi_cli" --inputs "$tmp/u" "${pgrid[@]}" --format csv --variant unchecked --checkpoint "$tmp/p.ck" \
+  > "$tmp/pwhole.csv" 2> "$tmp/pwhole.err"
+check 'cmp -s "$tmp/plocal.csv" "$tmp/pwhole.csv" && grep -q "equity_3" "$tmp/pwhole.csv"' "--periods 3 on 2 ranks: rows equal run --inputs --periods"
+python3 - "$tmp/p.ck" <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")[:-1]
+i = next(i for i, l in enumerate(lines) if re.match(r"R \d+ 0 \d+ ", l))
+m = list(re.finditer(r"0x1\.[0-9a-f]", lines[i]))[-1]  # a hex digit of the last combo's E[P-1]
+j = m.end() - 1
+lines[i] = lines[i][:j] + ("0" if lines[i][j] != "0" else "1") + lines[i][j + 1:]
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+run 1 "$mpi_cli" --inputs "$tmp/u" "${pgrid[@]}" --format csv --variant unchecked --checkpoint "$tmp/p.ck" --resume \
+  > "$tmp/presume.csv" 2> "$tmp/presume.err"
+check 'cmp -s "$tmp/plocal.csv" "$tmp/presume.csv" && grep -q "does not verify" "$tmp/presume.err" && grep -q "9 from the checkpoint, 1 computed" "$tmp/presume.err"' \
+  "an edited equity value in a v4 checkpoint is refused and recomputed: $(grep -v '^symbol\|^summary' "$tmp/presume.err" | head -2)"
+run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --periods 4 --format csv --variant unchecked --checkpoint "$tmp/p.ck" \
+  --resume > /dev/null 2> "$tmp/pother.err"
+rc=$?
+check '[[ $rc -ne 0 ]] && grep -q "different run" "$tmp/pother.err"' "resume with another --periods is refused (exit $rc): $(head -1 "$tmp/pother.err")"
 # a FIFO in the universe (a glob names it; a directory lists regular files only): an error row on 2 ranks
 mkfifo "$tmp/u/zz_pipe.f64"
 run 2 "$mpi_cli" --inputs "$tmp/u/*" "${grid[@]}" --format csv > "$tmp/fifo.csv" 2> "$tmp/fifo.err"

@@ -6,14 +6,15 @@ the CLI and every other front end derive the same bits from the same six fields.
 """
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any, Dict, Tuple
 
 import numpy as np
 
 from . import _core
 
-#: docs/spec.md §8's six fields, as a SweepResult carries them (r.stats, and r.wins ... by name).
-FIELDS = ("wins", "gross_profit", "gross_loss", "sum_sq", "max_drawdown", "bars_held")
+#: docs/spec.md §8's six fields, as a SweepResult carries them (r.stats, and r.wins ... by name): the names
+#: of STATS_DTYPE, which _core builds from the library's one list (HS_STATS_FIELDS, include/hmasweep.h).
+FIELDS: Tuple[str, ...] = tuple(_core.STATS_DTYPE.names or ())
 #: What the front ends derive from the six fields, trades, pnl and the number of bars.
 DERIVED = ("win_rate", "profit_factor", "mean_trade", "std_trade", "sharpe", "exposure")
 #: Every name statistic() and heatmap() take.

@@ -18,11 +18,10 @@ from . import _core
 #: The six statistics of docs/spec.md §8 follow pnl (zero on an error row).
 ROW_DTYPE = np.dtype([("symbol", object), ("length", np.int64), ("w0", np.int64), ("w1", np.int64),
                       ("w2", np.int64), ("w3", np.int64), ("w4", np.int64), ("w5", np.int64),
-                      ("trades", np.int64), ("pnl", np.float64),
-                      ("wins", np.int64), ("gross_profit", np.float64), ("gross_loss", np.float64),
-                      ("sum_sq", np.float64), ("max_drawdown", np.float64), ("bars_held", np.int64),
-                      ("first_bar", np.int64), ("bars", np.int64), ("error", object)])
-_STAT_FIELDS = ("wins", "gross_profit", "gross_loss", "sum_sq", "max_drawdown", "bars_held")
+                      ("trades", np.int64), ("pnl", np.float64)]
+                     + _core.STATS_DTYPE.descr  # the statistics, from the library's one list (HS_STATS_FIELDS)
+                     + [("first_bar", np.int64), ("bars", np.int64), ("error", object)])
+_STAT_FIELDS: Tuple[str, ...] = tuple(_core.STATS_DTYPE.names or ())
 
 
 def _progress(progress: Union[bool, Callable[[int, int], object]]) -> Tuple[Optional[Callable[[int, int], object]],
@@ -134,7 +133,10 @@ def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, np
                 error = "no prices (every value is NaN)"
             elif firsts[s]:  # the library counts from the first price swept; name the column's own row
                 error = re.sub(r"^close\[(\d+)\]", lambda m: f"close[{int(m.group(1)) + firsts[s]}]", error)
-            rows[at] = (sym, -1, 0, 0, 0, 0, 0, 0, -1, np.nan, 0, 0.0, 0.0, 0.0, 0.0, 0, firsts[s], bars[s], error)
+            # rows is np.zeros: the windows and the statistics of an error row stay 0
+            for name, value in (("symbol", sym), ("length", -1), ("trades", -1), ("pnl", np.nan),
+                                ("first_bar", firsts[s]), ("bars", bars[s]), ("error", error)):
+                rows[name][at] = value
             at += 1
             continue
         block = rows[at:at + n_combos]

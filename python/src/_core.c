@@ -302,8 +302,20 @@ static PyMethodDef result_to_frame_def = {
     "to_frame($self, /)\n--\n\n-> pandas.DataFrame, one row per combo: lengths, windows, trades, pnl, the statistics\n"
     "and the derived ones (docs/python.md \"Statistics\")."};
 
-/* r.wins, r.gross_profit, ...: the fields of r.stats (views, made when asked for), None without stats. */
-static const char *const stat_fields[6] = {"wins", "gross_profit", "gross_loss", "sum_sq", "max_drawdown", "bars_held"};
+/* r.wins, r.gross_profit, ...: the fields of r.stats (views, made when asked for), None without stats.
+ * Name, numpy type and doc of each come from HS_STATS_FIELDS (include/hmasweep.h), the one list. */
+#define STAT_NUMPY_i64 "<i8"
+#define STAT_NUMPY_f64 "<f8"
+#define STAT_TYPE_i64 "int64"
+#define STAT_TYPE_f64 "float64"
+typedef struct {
+    const char *name, *numpy, *doc;
+} stat_field;
+#define STAT_FIELD(name, kind, doc) \
+    {#name, STAT_NUMPY_##kind, STAT_TYPE_##kind " array (n,): " doc " (this field of r.stats, docs/spec.md §8)"},
+static const stat_field stat_fields[] = {HS_STATS_FIELDS(STAT_FIELD)};
+#undef STAT_FIELD
+enum { N_STAT_FIELDS = sizeof stat_fields / sizeof stat_fields[0] };
 
 static PyObject *result_stat_field(PyObject *self, void *closure) {
     PyObject *stats = PyStructSequence_GetItem(self, RESULT_STATS);
@@ -316,14 +328,13 @@ static int add_result_methods(PyTypeObject *type) {
     if (!descr) return -1;
     int rc = PyDict_SetItemString(type->tp_dict, "to_frame", descr);
     Py_DECREF(descr);
-    static PyGetSetDef getters[6];
-    for (int k = 0; rc == 0 && k < 6; k++) {
-        PyObject *name = PyUnicode_InternFromString(stat_fields[k]);
+    static PyGetSetDef getters[N_STAT_FIELDS];
+    for (int k = 0; rc == 0 && k < N_STAT_FIELDS; k++) {
+        PyObject *name = PyUnicode_InternFromString(stat_fields[k].name);
         if (!name) return -1;
-        getters[k] = (PyGetSetDef){stat_fields[k], result_stat_field, NULL,
-                                   "int64 or float64 array (n,): this field of r.stats (docs/spec.md §8)", name};
+        getters[k] = (PyGetSetDef){stat_fields[k].name, result_stat_field, NULL, stat_fields[k].doc, name};
         if (!(descr = PyDescr_NewGetSet(type, &getters[k]))) return -1;
-        rc = PyDict_SetItemString(type->tp_dict, stat_fields[k], descr);
+        rc = PyDict_SetItemString(type->tp_dict, stat_fields[k].name, descr);
         Py_DECREF(descr);
     }
     PyType_Modified(type);
@@ -332,12 +343,19 @@ static int add_result_methods(PyTypeObject *type) {
 
 /* STATS_DTYPE: hs_stats's layout, so the library writes a result's statistics straight into its array. */
 static PyArray_Descr *stats_descr;
-_Static_assert(sizeof(hs_stats) == 48 && offsetof(hs_stats, gross_profit) == 8 && offsetof(hs_stats, bars_held) == 40,
-               "STATS_DTYPE is hs_stats: i8, 4 x f8, i8");
+/* numpy packs the fields back to back; hs_stats does too when every field is 8 bytes and they add up. */
+#define STAT_IS_8_BYTES(name, kind, doc) _Static_assert(sizeof(((hs_stats *)0)->name) == 8, #name " is 8 bytes");
+HS_STATS_FIELDS(STAT_IS_8_BYTES)
+#undef STAT_IS_8_BYTES
+_Static_assert(sizeof(hs_stats) == 8 * N_STAT_FIELDS, "STATS_DTYPE is hs_stats: its fields back to back, no padding");
 
 static int make_stats_descr(PyObject *module) {
-    PyObject *spec = Py_BuildValue("[(ss)(ss)(ss)(ss)(ss)(ss)]", "wins", "<i8", "gross_profit", "<f8", "gross_loss", "<f8",
-                                   "sum_sq", "<f8", "max_drawdown", "<f8", "bars_held", "<i8");
+    PyObject *spec = PyList_New(N_STAT_FIELDS);
+    for (int k = 0; spec && k < N_STAT_FIELDS; k++) {
+        PyObject *field = Py_BuildValue("(ss)", stat_fields[k].name, stat_fields[k].numpy);
+        if (!field) Py_CLEAR(spec);
+        else PyList_SET_ITEM(spec, k, field);
+    }
     if (!spec) return -1;
     int ok = PyArray_DescrConverter(spec, &stats_descr);
     Py_DECREF(spec);

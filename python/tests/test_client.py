@@ -150,7 +150,7 @@ def test_serve(server, transport):
     local = hmasweep.sweep(close, variant="unchecked")
     with Client(url, timeout=60) as c:
         hello = c.hello()
-        assert hello["protocol_version"] == 2 and "unchecked" in hello["variants"]
+        assert hello["protocol_version"] == 3 and "unchecked" in hello["variants"]  # this server speaks up to 3
         assert not [n for n in hello["variants"] if n.startswith("x_")]  # experiments are not offered
         r = c.sweep(close)
         assert r.pnl.tobytes() == local.pnl.tobytes()

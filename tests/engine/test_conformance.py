@@ -6,13 +6,15 @@ op 0 (the study's frame) and through LOAD + SWEEP on a handle; echo returns the 
 reports protocol 1 to a version-1 client, byte for byte as before, and 2 to a version-2 client.
 Version 2 (docs/protocol.md): op 10 with a fee gives `hmasweep run --fee`'s trades, PnL and six statistics
 bit for bit; a bad fee, and op 10 on a connection whose HELLO said version 1, get error 2 naming them.
+Version 3: ops 13 and 14 with P periods give `hmasweep run --periods P --fee`'s statistics, E and
+mtm_max_drawdown bit for bit; P = 0, P > bars and op 13 after HELLO(2) get error 2 naming them.
 
 usage: test_conformance.py SOURCE_DIR path/to/hmasweep [emulator prefix...]"""
 import json, os, struct, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wire_client import (STATS_FIELDS, Checks, Conn, Server, frame, gen_series, load_frame, raw, results, run_json,
-                         stats_frame, stats_results, stdio_call, sweep_handle_frame)
+from wire_client import (STATS_FIELDS, Checks, Conn, Server, equity_frame, equity_results, frame, gen_series, load_frame,
+                         raw, results, run_json, stats_frame, stats_results, stdio_call, sweep_handle_frame)
 
 src, cli = sys.argv[1], sys.argv[2:]
 check = Checks()
@@ -75,6 +77,61 @@ def check_version_2(c, kind):
     check(code is None, kind + ": op 0 still served after the refusal")
 
 
+# Version 3's reference: `hmasweep run --periods P --fee X --format json`, whose combos carry equity and
+# mtm_max_drawdown (docs/spec.md §9).
+EQ_PERIODS = 7
+eq_runs = []
+for fee in ("0.0009", "0.0037"):
+    args = ["--bars", "3000", "--seed", "5", "--lengths", "2,3,4,5,9,31,200", "--fee", fee, "--periods", str(EQ_PERIODS)]
+    eq_runs.append((float(fee), run_json(cli, *args)["combos"]))
+
+
+def same_equity(body, combos, what):
+    n, P = len(combos), EQ_PERIODS
+    check(len(body) == (72 + 8 * P) * n, f"{what}: reply of {len(body)} bytes, not (72 + 8 P) n = {(72 + 8 * P) * n}")
+    if len(body) != (72 + 8 * P) * n:
+        return
+    same_stats(body[:64 * n], combos, what)
+    pnl, trades, st, mtm, rows = equity_results(body, n, P)
+    check(struct.pack("<%dd" % n, *mtm) == struct.pack("<%dd" % n, *[c["mtm_max_drawdown"] for c in combos]),
+          what + ": mtm_max_drawdown not bit-identical to `hmasweep run --periods`")
+    for k in range(P):
+        check(struct.pack("<%dd" % n, *rows[k]) == struct.pack("<%dd" % n, *[c["equity"][k] for c in combos]),
+              f"{what}: E row {k} not bit-identical to `hmasweep run --periods`")
+
+
+def check_version_3(c, kind):
+    code, body = c.call(raw(2, "I", 3))
+    check(code is None and struct.unpack_from("<I", body)[0] == 3, kind + ": HELLO(3) answers protocol 3")
+    for fee, combos in eq_runs:
+        wins = [g["windows"] for g in combos]
+        code, body = c.call(equity_frame(13, len(fee_close), wins, fee, EQ_PERIODS, close=fee_close))
+        check(code is None, f"{kind}: SWEEP_EQUITY fee {fee}: {body if code else ''}")
+        if code is None:
+            same_equity(body, combos, f"{kind} op 13 fee {fee}")
+        code, body = c.call(load_frame(fee_close))
+        (handle,) = struct.unpack("<I", body)
+        code, body = c.call(equity_frame(14, handle, wins, fee, EQ_PERIODS))
+        check(code is None, f"{kind}: SWEEP_HANDLE_EQUITY fee {fee}: {body if code else ''}")
+        if code is None:
+            same_equity(body, combos, f"{kind} op 14 fee {fee}")
+        c.call(raw(5, "I", handle))
+    one = [eq_runs[0][1][0]["windows"]]
+    code, body = c.call(equity_frame(13, len(fee_close), one, 0.0009, 0, close=fee_close))
+    check(code == 2 and "n_periods = 0" in body, f"{kind}: n_periods 0 -> {code} {body}")
+    code, body = c.call(equity_frame(13, len(fee_close), one, 0.0009, 3001, close=fee_close))
+    check(code == 2 and "3001" in body, f"{kind}: n_periods 3001 > 3000 bars -> {code} {body}")
+    code, body = c.call(equity_frame(13, len(fee_close), one, -1.0, 4, close=fee_close))
+    check(code == 2 and "fee = " in body, f"{kind}: op 13 fee -1 -> {code} {body}")
+    # a version-2 connection: HELLO answers 2 as before, and op 13 is refused, naming the version it needs
+    code, body = c.call(raw(2, "I", 2))
+    check(code is None and struct.unpack_from("<I", body)[0] == 2, kind + ": HELLO(2) still answers protocol 2")
+    code, body = c.call(equity_frame(13, len(fee_close), one, 0.0009, 4, close=fee_close))
+    check(code == 2 and "needs protocol version 3" in body, f"{kind}: op 13 after HELLO(2) -> {code} {body}")
+    code, body = c.call(stats_frame(fee_close, one, 0.0009))
+    check(code is None and len(body) == 64, kind + ": op 10 still served to a version-2 connection")
+
+
 with tempfile.TemporaryDirectory() as tmp:
     shm_name = "hs_conformance_%d" % os.getpid()
     server = Server(cli, "--unix", os.path.join(tmp, "s.sock"), "--tcp", "127.0.0.1:0", "--shm", shm_name)  # default variant
@@ -115,6 +172,9 @@ with tempfile.TemporaryDirectory() as tmp:
             check(code is None and body == hello_v1 and len(body) == 28 + struct.unpack_from("<I", body, 24)[0],
                   kind + ": HELLO(1) reply byte for byte the v1 layout")
             check_version_2(c, kind)
+            c.close()
+            c = Conn(server.url(kind), timeout=120, relay=relay)
+            check_version_3(c, kind)
             c.close()
     finally:
         rc, err = server.stop()

@@ -103,7 +103,7 @@ static void check_basics(const char *url) {
     uint32_t version = 0, max_frame = 0;
     uint64_t max_work = 0;
     char variants[256];
-    CHECK(hs_client_hello(c, &version, variants, sizeof variants, &max_frame, &max_work, &err) == HS_OK && version == 2 &&
+    CHECK(hs_client_hello(c, &version, variants, sizeof variants, &max_frame, &max_work, &err) == HS_OK && version == 3 &&
               max_frame > 0 && strstr(variants, "unchecked"),
           "%s HELLO: %s", url, err.msg);
     hs_result got[N_FREE];
@@ -191,6 +191,49 @@ static void check_stats(const char *url) {
         CHECK(hs_client_sweep_stats(c, series, BARS, free_windows, 1, bad_fees[f], got, NULL, &err) == HS_ERR_USAGE &&
                   hs_client_last_error(c) == 2 && strstr(err.msg, "fee = "),
               "%s bad fee %g: %d '%s'", url, bad_fees[f], hs_client_last_error(c), err.msg);
+    hs_client_close(c);
+}
+
+/* Protocol 3 (docs/protocol.md "Version 3"): SWEEP_EQUITY and SWEEP_HANDLE_EQUITY give hs_sweep's statistics,
+ * E at P period ends and mtm_max_drawdown with that fee in process, bit for bit; P = 0 and P > bars are
+ * HS_ERR_USAGE naming P, and the connection stays usable. */
+static void check_equity(const char *url) {
+    hs_client *c;
+    hs_error err;
+    CHECK(hs_client_connect(url, 10000, &c, &err) == HS_OK, "connect %s: %s", url, err.msg);
+    if (failures) return;
+    enum { P = 9 };
+    const double fees[2] = {HS_DEFAULT_FEE, 0.004};
+    for (int f = 0; f < 2; f++) {
+        hs_result want[N_FREE], got[N_FREE];
+        hs_stats want_s[N_FREE], got_s[N_FREE];
+        double want_e[P * N_FREE], got_e[P * N_FREE], want_m[N_FREE], got_m[N_FREE];
+        hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
+        opt.variant = "unchecked", opt.stats = want_s, opt.fee = fees[f], opt.has_fee = 1;
+        opt.n_periods = P, opt.equity = want_e, opt.mtm_max_drawdown = want_m;
+        CHECK(hs_sweep(series, BARS, free_windows, N_FREE, want, &opt, &err) == HS_OK, "reference: %s", err.msg);
+        CHECK(hs_client_sweep_equity(c, series, BARS, free_windows, N_FREE, fees[f], P, got, got_s, got_m, got_e, &err) ==
+                      HS_OK &&
+                  same_results(got, want, N_FREE) && same_stats(got_s, want_s, N_FREE) &&
+                  !memcmp(got_m, want_m, sizeof got_m) && !memcmp(got_e, want_e, sizeof got_e),
+              "%s SWEEP_EQUITY fee %g: %s", url, fees[f], err.msg);
+        uint32_t h = 0;
+        memset(got_e, 0, sizeof got_e), memset(got_m, 0, sizeof got_m);
+        CHECK(hs_client_load(c, series, BARS, &h, &err) == HS_OK &&
+                  hs_client_sweep_handle_equity(c, h, free_windows, N_FREE, fees[f], P, got, NULL, got_m, got_e, &err) ==
+                      HS_OK &&
+                  same_results(got, want, N_FREE) && !memcmp(got_m, want_m, sizeof got_m) &&
+                  !memcmp(got_e, want_e, sizeof got_e) && hs_client_free(c, h, &err) == HS_OK,
+              "%s SWEEP_HANDLE_EQUITY fee %g: %s", url, fees[f], err.msg);
+    }
+    hs_result got[1];
+    CHECK(hs_client_sweep_equity(c, series, BARS, free_windows, 1, HS_DEFAULT_FEE, 0, got, NULL, NULL, NULL, &err) ==
+                  HS_ERR_USAGE && strstr(err.msg, "n_periods = 0"),
+          "%s P = 0: '%s'", url, err.msg);
+    CHECK(hs_client_sweep_equity(c, series, BARS, free_windows, 1, HS_DEFAULT_FEE, BARS + 1, got, NULL, NULL, NULL, &err) ==
+                  HS_ERR_USAGE && hs_client_last_error(c) == 2 && strstr(err.msg, "periods"),
+          "%s P > bars: %d '%s'", url, hs_client_last_error(c), err.msg);
+    CHECK(hs_client_sweep(c, series, BARS, free_windows, 1, got, &err) == HS_OK, "%s usable after: %s", url, err.msg);
     hs_client_close(c);
 }
 
@@ -521,6 +564,7 @@ int main(void) {
     check_basics(urls[1]);
     check_basics(urls[2]);
     for (int k = 0; k < 3; k++) check_stats(urls[k]);
+    for (int k = 0; k < 3; k++) check_equity(urls[k]);
     check_timeout();
     check_huge_prefix(0);
     check_huge_prefix(1);

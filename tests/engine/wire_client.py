@@ -44,6 +44,24 @@ def stats_frame(close, windows, fee):
     return struct.pack("<I", len(body)) + body
 
 
+def equity_frame(op, first, windows, fee, n_periods, close=None):
+    """docs/protocol.md "Version 3": op 13 [u8 13][u32 n_bars][u32 n_combos][f64 fee][u32 n_periods][close]
+    [windows], or op 14 [u8 14][u32 handle][u32 n_combos][f64 fee][u32 n_periods][windows] (first = handle)."""
+    body = struct.pack("<BIIdI", op, first, len(windows), fee, n_periods)
+    if close is not None:
+        body += struct.pack("<%dd" % len(close), *close)
+    body += b"".join(struct.pack("<6q", *w) for w in windows)
+    return struct.pack("<I", len(body)) + body
+
+
+def equity_results(body, n, n_periods):
+    """An op 13/14 reply: (pnl, trades, {field: values}, mtm_max_drawdown, E rows) after op 10's arrays."""
+    pnl, trades, st = stats_results(body, n)
+    mtm = list(struct.unpack_from("<%dd" % n, body, 64 * n))
+    flat = struct.unpack_from("<%dd" % (n * n_periods), body, 72 * n)
+    return pnl, trades, st, mtm, [list(flat[k * n:(k + 1) * n]) for k in range(n_periods)]
+
+
 STATS_FIELDS = ("wins", "gross_profit", "gross_loss", "sum_sq", "max_drawdown", "bars_held")
 
 

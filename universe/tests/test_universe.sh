@@ -41,6 +41,24 @@ out=$("$cli" run --inputs "$u" "${grid[@]}" --fee 1.5 2>&1 >/dev/null); rc=$?
 check '[[ $rc -eq 2 && $out == *"fee = 1.5"* ]]' "--fee 1.5 for a universe: exit 2 naming it (got $rc: $out)"
 out=$("$cli" run --inputs "$u" "${grid[@]}" --fee abc 2>&1 >/dev/null); rc=$?
 check '[[ $rc -eq 2 && $out == *"--fee needs a number"* ]]' "--fee abc for a universe: exit 2 (got $rc: $out)"
+# --periods/--validate/--periods-per-year (docs/spec.md §9): each combo's mtm_max_drawdown, §9.4 figures and
+# equity are the single-series run's (run --input --periods ...) byte for byte, and an error row has as many
+# fields as the header; a series shorter than P is that symbol's error naming P; --validate alone exits 2
+pargs=(--periods 5 --validate --periods-per-year 12)
+"$cli" run --inputs "$u" "${grid[@]}" "${pargs[@]}" --format csv > "$tmp/periods.csv" 2>/dev/null
+"$cli" run --input "$u/gamma.npy" "${grid[@]}" "${pargs[@]}" --groups 4 --format csv | tail -n +2 | cut -d, -f2- > "$tmp/alone.periods"
+check 'grep "^\"gamma\"," "$tmp/periods.csv" | cut -d, -f2- | sed "s/,\$//" | cmp -s - "$tmp/alone.periods"' \
+  "--periods 5 --validate: universe rows differ from the single-series run"
+check 'python3 -c "import csv,sys; r=list(csv.reader(open(sys.argv[1]))); sys.exit(not (r[0][16:24]==\"mtm_max_drawdown period_sharpe sortino skew kurtosis annualised_sharpe annual_return calmar\".split() and r[0][24:29]==[\"equity_%d\" % k for k in range(1,6)] and all(len(x)==len(r[0]) for x in r)))" "$tmp/periods.csv"' \
+  "--periods csv: the header names the §9 columns and every row, error rows included, has its fields"
+"$cli" gen --output "$tmp/four.f64" --bars 4 --seed 1
+printf '%s\n' "$tmp/four.f64" > "$tmp/four.txt"
+out=$("$cli" run --inputs "$tmp/four.txt" --lengths 2 --periods 5 --format csv 2>/dev/null)
+check '[[ $out == *"periods = 5: it must be between 1 and the number of bars, 4"* ]]' "a series of 4 bars with --periods 5: its error row names P ($out)"
+out=$("$cli" run --inputs "$u" "${grid[@]}" --validate 2>&1 >/dev/null); rc=$?
+check '[[ $rc -eq 2 && $out == *"--validate needs --periods P"* ]]' "--validate without --periods for a universe: exit 2 (got $rc: $out)"
+out=$("$cli" run --inputs "$u" "${grid[@]}" --periods 0 2>&1 >/dev/null); rc=$?
+check '[[ $rc -eq 2 && $out == *"--periods '"'"'0'"'"'"* ]]' "--periods 0 for a universe: exit 2 naming it (got $rc: $out)"
 check 'grep -q "^\"empty\",.*empty" "$tmp/rows.csv"' "empty file: error row"
 check 'grep -q "^\"short\",.*does not fit a series of 100 bars" "$tmp/rows.csv"' "short series: error row"
 check 'grep -q "^\"junk\"," "$tmp/rows.csv"' "junk CSV: error row"
