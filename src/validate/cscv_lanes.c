@@ -86,6 +86,20 @@ static void bounds(const double *m1, const double *m2, size_t n, size_t n_combos
     }
 }
 
+static void add(double *d1, double *d2, const double *a1, const double *a2, const double *b1, const double *b2,
+                size_t n) {
+    size_t c = 0;
+    for (; c + HS_VN <= n; c += HS_VN) {
+        hs_vd x = vd_add(vd_loadu(a1 + c), vd_loadu(b1 + c)), y = vd_add(vd_loadu(a2 + c), vd_loadu(b2 + c));
+        vd_storeu(d1 + c, x);
+        vd_storeu(d2 + c, y);
+    }
+    for (; c < n; c++) {
+        d1[c] = a1[c] + b1[c];
+        d2[c] = a2[c] + b2[c];
+    }
+}
+
 static double max_lo(const double *lo, size_t n_combos) {
     hs_vd m = vd_set1(-INFINITY);
     size_t c = 0;
@@ -145,4 +159,4 @@ static size_t classify(const double *lo, const double *hi, size_t n_combos, doub
 #ifndef HS_ISA_NAME
 #error "cscv_lanes.c is compiled once per ISA (CMakeLists.txt: HS_MULTI_ISA_SOURCES), with HS_ISA_NAME set"
 #endif
-const cscv_lanes CSCV_LANES_NAME(HS_ISA_NAME) = {bounds, max_lo, at_least, classify, HS_VN};
+const cscv_lanes CSCV_LANES_NAME(HS_ISA_NAME) = {add, bounds, max_lo, at_least, classify, HS_VN};
