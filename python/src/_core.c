@@ -280,22 +280,46 @@ static PyStructSequence_Field result_fields[] = {
     {"fee", "the round-trip fee the trades were booked with (docs/spec.md §8; by name only)"},
     {"stats", "structured array (n,) of STATS_DTYPE: docs/spec.md §8's six statistics per combo, as the library "
               "wrote them (r.wins, r.gross_profit ... are its fields); None from a Client sweep without stats"},
+    {"equity", "float64 array (P, n): E, each combo's mark-to-market equity at the P period ends (docs/spec.md "
+               "§9.1-§9.3), by name only; None without periods"},
+    {"mtm_max_drawdown", "float64 array (n,): the largest fall of the per-bar mark-to-market equity from its peak, "
+                         "percentage points (docs/spec.md §9.2), by name only; None without periods"},
+    {"period_ends", "int64 array (P,): the bar that ends each period (docs/spec.md §9.3), by name only; None without "
+                    "periods"},
+    {"period_index", "the timestamps of the period ends (a pandas DatetimeIndex) when close had a DatetimeIndex, by "
+                     "name only; else None"},
+    {"periods_per_year", "the periods per year (given, or inferred: docs/python.md \"Periods and equity\"), by name "
+                         "only; None when unknown"},
     {NULL, NULL}};
-enum { RESULT_HMA_LENGTHS = 7, RESULT_HMA3_LENGTHS, RESULT_BARS, RESULT_FEE, RESULT_STATS };
+enum { RESULT_HMA_LENGTHS = 7, RESULT_HMA3_LENGTHS, RESULT_BARS, RESULT_FEE, RESULT_STATS, RESULT_EQUITY, RESULT_MTM,
+       RESULT_PERIOD_ENDS, RESULT_PERIOD_INDEX, RESULT_PERIODS_PER_YEAR };
 static PyStructSequence_Desc result_desc = {
     "hmasweep.SweepResult", "SweepResult(sequence, dict={})\n--\n\nThe result of hmasweep.sweep(): one entry per combo in every array.", result_fields,
     5};
 static PyTypeObject *SweepResult;
 
-/* r.to_frame(): a method of the struct sequence, written in Python (hmasweep/results.py), so that pandas
- * is imported only when a table is asked for. */
-static PyObject *result_to_frame(PyObject *self, PyObject *unused) {
-    PyObject *mod = PyImport_ImportModule("hmasweep.results");
+/* r.to_frame() and r.equity_frame(): methods of the struct sequence, written in Python (hmasweep/results.py,
+ * hmasweep/periods.py), so that pandas is imported only when a table is asked for. */
+static PyObject *call_python(const char *module, const char *function, PyObject *self) {
+    PyObject *mod = PyImport_ImportModule(module);
     if (!mod) return NULL;
-    PyObject *frame = PyObject_CallMethod(mod, "to_frame", "(O)", self); /* (O): self is a tuple */
+    PyObject *frame = PyObject_CallMethod(mod, function, "(O)", self); /* (O): self is a tuple */
     Py_DECREF(mod);
     return frame;
 }
+
+static PyObject *result_to_frame(PyObject *self, PyObject *unused) {
+    return call_python("hmasweep.results", "to_frame", self);
+}
+
+static PyObject *result_equity_frame(PyObject *self, PyObject *unused) {
+    return call_python("hmasweep.periods", "equity_frame", self);
+}
+
+static PyMethodDef result_equity_frame_def = {
+    "equity_frame", result_equity_frame, METH_NOARGS,
+    "equity_frame($self, /)\n--\n\n-> pandas.DataFrame: r.equity, one row per period indexed by the period-end\n"
+    "timestamps (or bars), one column per combo (docs/python.md \"Periods and equity\")."};
 
 static PyMethodDef result_to_frame_def = {
     "to_frame", result_to_frame, METH_NOARGS,
@@ -316,6 +340,11 @@ static int add_result_methods(PyTypeObject *type) {
     if (!descr) return -1;
     int rc = PyDict_SetItemString(type->tp_dict, "to_frame", descr);
     Py_DECREF(descr);
+    if (rc == 0) {
+        if (!(descr = PyDescr_NewMethod(type, &result_equity_frame_def))) return -1;
+        rc = PyDict_SetItemString(type->tp_dict, "equity_frame", descr);
+        Py_DECREF(descr);
+    }
     static PyGetSetDef getters[6];
     for (int k = 0; rc == 0 && k < 6; k++) {
         PyObject *name = PyUnicode_InternFromString(stat_fields[k]);
@@ -409,8 +438,9 @@ PyDoc_STRVAR(sweep_doc,
 /* Keyword names, interned once: a call's keyword names are interned too, so a pointer compare finds them.
  * Hand parsing under METH_FASTCALL instead of PyArg_ParseTupleAndKeywords: the latter cost ~0.3 µs per
  * call here, a sixth of the 2 µs budget (reports/python.md). */
-enum { KW_CLOSE, KW_LENGTHS, KW_WINDOWS, KW_VARIANT, KW_ISA, KW_THREADS, KW_HMA, KW_HMA3, KW_FEE, KW_COUNT };
-static const char *const kw_names[KW_COUNT] = {"close", "lengths", "windows", "variant", "isa", "threads", "hma", "hma3", "fee"};
+enum { KW_CLOSE, KW_LENGTHS, KW_WINDOWS, KW_VARIANT, KW_ISA, KW_THREADS, KW_HMA, KW_HMA3, KW_FEE, KW_PERIODS, KW_PPY, KW_COUNT };
+static const char *const kw_names[KW_COUNT] = {"close", "lengths", "windows", "variant", "isa", "threads", "hma", "hma3", "fee",
+                                               "periods", "periods_per_year"};
 static PyObject *kw_interned[KW_COUNT];
 
 static int kw_index(PyObject *name) {
@@ -452,8 +482,42 @@ static PyObject *interned_isa(const char *name) {
     return PyUnicode_FromString(name);
 }
 
+/* Periods (docs/spec.md §9.3) and a pandas series' timestamps: hmasweep/periods.py's _resolve checks and builds
+ * them (calendar rules need pandas).  Called only for a close that is not an ndarray or when periods are
+ * asked for, so the plain-ndarray call costs what it did.  ends: NULL without periods, else P int64 ends;
+ * labels and ppy: new references (None when absent). */
+typedef struct {
+    PyArrayObject *ends;
+    PyObject *labels, *ppy;
+} period_args;
+
+static void period_args_clear(period_args *p) {
+    Py_CLEAR(p->ends);
+    Py_CLEAR(p->labels);
+    Py_CLEAR(p->ppy);
+}
+
+static int resolve_periods(PyObject *close_obj, PyObject *periods, PyObject *ppy, size_t n_bars, period_args *out) {
+    *out = (period_args){NULL, Py_NewRef(Py_None), Py_NewRef(Py_None)};
+    if (PyArray_Check(close_obj) && periods == Py_None && ppy == Py_None) return 1;
+    PyObject *mod = PyImport_ImportModule("hmasweep.periods");
+    if (!mod) return 0;
+    PyObject *got = PyObject_CallMethod(mod, "_resolve", "OOOn", close_obj, periods, ppy, (Py_ssize_t)n_bars);
+    Py_DECREF(mod);
+    PyObject *ends, *labels, *per_year;
+    if (!got || !PyArg_ParseTuple(got, "OOO", &ends, &labels, &per_year)) {
+        Py_XDECREF(got);
+        return 0;
+    }
+    Py_SETREF(out->labels, Py_NewRef(labels));
+    Py_SETREF(out->ppy, Py_NewRef(per_year));
+    if (ends != Py_None) out->ends = as_int64(ends, "periods");
+    Py_DECREF(got);
+    return ends == Py_None || out->ends != NULL;
+}
+
 static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *arg[KW_COUNT] = {NULL, Py_None, Py_None, NULL, Py_None, NULL, Py_None, Py_None, Py_None};
+    PyObject *arg[KW_COUNT] = {NULL, Py_None, Py_None, NULL, Py_None, NULL, Py_None, Py_None, Py_None, Py_None, Py_None};
     if (nargs > 2) {
         PyErr_Format(PyExc_TypeError, "sweep() takes at most 2 positional arguments (%zd given)", nargs);
         return NULL;
@@ -505,7 +569,9 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyArrayObject *hma_lengths = NULL, *hma3_lengths = NULL, *stats = NULL;
     PyObject *result = NULL;
     hs_result small[16], *res = small;
+    period_args per = {NULL, NULL, NULL};
     if (!(close = as_close(close_obj))) goto done;
+    if (!resolve_periods(close_obj, arg[KW_PERIODS], arg[KW_PPY], (size_t)PyArray_DIM(close, 0), &per)) goto done;
     if (windows_obj != Py_None) {
         if (!(windows = combos_from_windows(windows_obj))) goto done;
     } else if (grid_2d) {
@@ -572,6 +638,12 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyStructSequence_SET_ITEM(result, RESULT_BARS, PyLong_FromSize_t(n_bars));
     PyStructSequence_SET_ITEM(result, RESULT_FEE, PyFloat_FromDouble(fee));
     PyStructSequence_SET_ITEM(result, RESULT_STATS, (PyObject *)stats);
+    PyStructSequence_SET_ITEM(result, RESULT_EQUITY, Py_NewRef(Py_None));
+    PyStructSequence_SET_ITEM(result, RESULT_MTM, Py_NewRef(Py_None));
+    PyStructSequence_SET_ITEM(result, RESULT_PERIOD_ENDS, per.ends ? (PyObject *)per.ends : Py_NewRef(Py_None));
+    PyStructSequence_SET_ITEM(result, RESULT_PERIOD_INDEX, per.labels);
+    PyStructSequence_SET_ITEM(result, RESULT_PERIODS_PER_YEAR, per.ppy);
+    per = (period_args){NULL, NULL, NULL};
     pnl = trades = lengths = windows = hma_lengths = hma3_lengths = stats = NULL; /* the result owns them now */
     if (!PyStructSequence_GET_ITEM(result, 5) || !PyStructSequence_GET_ITEM(result, 6) ||
         !PyStructSequence_GET_ITEM(result, RESULT_BARS) || !PyStructSequence_GET_ITEM(result, RESULT_FEE))
@@ -586,6 +658,7 @@ done:
     Py_XDECREF(hma_lengths);
     Py_XDECREF(hma3_lengths);
     Py_XDECREF(stats);
+    period_args_clear(&per);
     return result;
 }
 
