@@ -194,9 +194,25 @@ typedef struct {
     hs_stats *stats; /* out: one per combo, as out[] (NULL = not wanted; the books compute them anyway) */
     double fee;      /* the round-trip cost when has_fee != 0                                           */
     int has_fee;     /* 0: HS_DEFAULT_FEE; non-zero: `fee`                                              */
+    /* Spec v3 (docs/spec.md §9.1-§9.3; API 1.3; docs/library.md "Periods and equity").  n_periods 0: no
+     * periods, nothing below is read, and the sweep costs what it did.  Otherwise the mark-to-market equity
+     * of every combo is sampled at the P period ends, and its drawdown computed, on every variant, ISA and
+     * thread count, bit for bit (tier 0).  equity or mtm_max_drawdown without n_periods is HS_ERR_USAGE. */
+    size_t n_periods;           /* P; 0 = no periods                                                    */
+    const int64_t *period_ends; /* P ends (hs_check_period_ends); NULL = P equal periods (hs_period_ends) */
+    double *equity;             /* out: E, P x n_combos, E[k][c] at equity[k*n_combos + c] (NULL = not wanted) */
+    double *mtm_max_drawdown;   /* out: n_combos (NULL = not wanted)                                    */
 } hs_sweep_options;
 
-#define HS_SWEEP_OPTIONS_INIT {NULL, NULL, 0, sizeof(hs_sweep_options), NULL, NULL, NULL, NULL, HS_DEFAULT_FEE, 0}
+#define HS_SWEEP_OPTIONS_INIT                                                                              \
+    {NULL, NULL, 0, sizeof(hs_sweep_options), NULL, NULL, NULL, NULL, HS_DEFAULT_FEE, 0, 0, NULL, NULL, NULL}
+
+/* P equal periods (docs/spec.md §9.3): ends[k-1] = floor(k*n_bars/P) - 1, k = 1..P, into ends[0..P).
+ * 1 <= P <= n_bars, else HS_ERR_USAGE naming P. */
+HS_API hs_status hs_period_ends(size_t n_bars, size_t n_periods, int64_t *ends, hs_error *err);
+/* Period ends a caller built (e.g. from timestamps): 1 <= P <= n_bars, ends[0] >= 0, strictly increasing,
+ * ends[P-1] == n_bars - 1; else HS_ERR_USAGE naming the first bad end and its index. */
+HS_API hs_status hs_check_period_ends(const int64_t *ends, size_t n_periods, size_t n_bars, hs_error *err);
 
 /* The most threads a sweep asks OpenMP for.  More is refused with HS_ERR_USAGE (libgomp crashes or exits
  * the process on 10^5 threads).  Within it, the library runs fewer threads than asked where it sees that
@@ -352,7 +368,7 @@ HS_API void hs_live_free_many(hs_live_many *m);
 
 /* ---- introspection ------------------------------------------------------------------------------ */
 #define HS_VERSION_MAJOR 1
-#define HS_VERSION_MINOR 2
+#define HS_VERSION_MINOR 3
 #define HS_VERSION_PATCH 0
 /* The library's version, "MAJOR.MINOR.PATCH" (the SONAME is libhmasweep.so.MAJOR). */
 HS_API const char *hs_version(void);

@@ -52,7 +52,7 @@ int main(void) {
     hs_error err;
     for (int which = 0; which < SERIES; which++) {
         make_series(which, x);
-        for (size_t c = 0; c < nc; c++) want[c] = ref(x, N, &w[c], hs_keep(HS_DEFAULT_FEE), NULL).r;
+        for (size_t c = 0; c < nc; c++) want[c] = ref(x, N, &w[c], hs_keep(HS_DEFAULT_FEE), NULL, NULL).r;
         for (size_t v = 0; v < n_variants; v++) {
             hs_sweep_options opt = {.variant = vs[v].name, .isa = NULL, .threads = 1};
             CHECK(hs_sweep(x, N, w, nc, got, &opt, &err) == HS_OK, "%s: %s", vs[v].name, err.msg);

@@ -16,7 +16,7 @@
 static hs_result batch_one(const double *close, size_t n, const hs_windows *w) {
     static hs_combo_fn ref;
     if (!ref) ref = hs_variant_find("unchecked")->fn[HS_ISA_SCALAR];
-    return ref(close, n, w, hs_keep(HS_DEFAULT_FEE), NULL).r;
+    return ref(close, n, w, hs_keep(HS_DEFAULT_FEE), NULL, NULL).r;
 }
 
 /* What the session returned for `n` bars, per combo. */

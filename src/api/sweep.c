@@ -74,6 +74,7 @@ typedef struct {
     hs_result *out;
     hs_stats *stats;   /* NULL: not wanted */
     hs_cancel *cancel; /* NULL: no progress callback */
+    const hs_equity_terms *eq; /* NULL: no periods */
 } sweep_plan;
 
 static void put_outcome(const sweep_plan *p, size_t c, const hs_outcome *o) {
@@ -86,18 +87,27 @@ static void put_outcome(const sweep_plan *p, size_t c, const hs_outcome *o) {
 static void run_unit(const sweep_plan *p, size_t unit_index, double *scratch, int is_caller) {
     if (hs_cancel_stopped(p->cancel)) return;
     size_t first = unit_index * p->unit, count = p->n_combos - first < p->unit ? p->n_combos - first : p->unit;
+    hs_mtm m[HS_BATCH_MAX];
     if (!p->batch) {
         size_t c = p->order[first].index;
-        hs_outcome o = p->fn(p->close, p->n_bars, &p->combos[c], p->keep, scratch);
+        if (p->eq) m[0] = hs_mtm_new(p->eq, c, p->close, p->keep);
+        hs_outcome o = p->fn(p->close, p->n_bars, &p->combos[c], p->keep, scratch, p->eq ? &m[0] : NULL);
+        if (p->eq) hs_mtm_finish(&m[0], p->n_bars, p->eq, c);
         put_outcome(p, c, &o);
         hs_cancel_tick(p->cancel, 1, is_caller);
         return;
     }
     hs_windows w[HS_BATCH_MAX] = {{{0}}};
     hs_outcome r[HS_BATCH_MAX];
-    for (size_t k = 0; k < count; k++) w[k] = p->combos[p->order[first + k].index];
-    p->batch(p->close, p->n_bars, w, count, p->keep, r, scratch);
-    for (size_t k = 0; k < count; k++) put_outcome(p, p->order[first + k].index, &r[k]);
+    for (size_t k = 0; k < count; k++) {
+        w[k] = p->combos[p->order[first + k].index];
+        if (p->eq) m[k] = hs_mtm_new(p->eq, p->order[first + k].index, p->close, p->keep);
+    }
+    p->batch(p->close, p->n_bars, w, count, p->keep, r, scratch, p->eq ? m : NULL);
+    for (size_t k = 0; k < count; k++) {
+        if (p->eq) hs_mtm_finish(&m[k], p->n_bars, p->eq, p->order[first + k].index);
+        put_outcome(p, p->order[first + k].index, &r[k]);
+    }
     hs_cancel_tick(p->cancel, count, is_caller);
 }
 
@@ -244,7 +254,7 @@ int hs_sweep_team(const hs_variant *v, int requested) {
 
 hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
                          const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err) {
-    hs_run_terms terms = {hs_keep(HS_DEFAULT_FEE), NULL, NULL};
+    hs_run_terms terms = {hs_keep(HS_DEFAULT_FEE), NULL, NULL, NULL};
     return hs_run_variant_terms(v, isa, threads, close, n_bars, combos, n_combos, out, &terms, err);
 }
 
@@ -277,7 +287,7 @@ hs_status hs_run_variant_terms(const hs_variant *v, hs_isa isa, int threads, con
 #endif
     if (v->sweep[isa]) {
         hs_status st = v->sweep[isa](close, n_bars, combos, n_combos, terms->keep, out, terms->stats,
-                                     hs_variant_threads(v, threads), cancel, err);
+                                     hs_variant_threads(v, threads), cancel, terms->equity, err);
         return cancel_outcome(cancel, st, n_combos, err);
     }
     hs_batch_fn batch = v->batch[isa];
@@ -288,7 +298,7 @@ hs_status hs_run_variant_terms(const hs_variant *v, hs_isa isa, int threads, con
     costed_combo *order = combo_order(combos, n_combos, costliest_first);
     if (!order) return out_of_memory(err, "combo order, combos", n_combos);
     sweep_plan plan = {fn,    batch, batch ? HS_BATCH_MAX : 1, close, n_bars, combos, order, n_combos, terms->keep,
-                       out,   terms->stats, cancel};
+                       out,   terms->stats, cancel, terms->equity};
     hs_status st;
 #ifdef HS_HAVE_OPENMP
     if (v->driver == HS_DRIVER_OPENMP) st = run_openmp(v, &plan, threads, choice, err);
@@ -366,8 +376,41 @@ static void fill_report(hs_sweep_report *r, const hs_variant *v, hs_isa isa, int
     r->threads = hs_variant_threads(v, threads);
 }
 
-hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos, hs_result *out,
-                   const hs_sweep_options *opt_in, hs_error *err) {
+/* The periods an options struct asks for (§9.3), checked: NULL terms when n_periods is 0 (then equity
+ * and mtm_max_drawdown must be NULL), else the terms with the ends (the caller's, checked, or P equal
+ * periods into *owned, which the caller frees).  E goes at equity[k·stride + c]. */
+hs_status hs_options_equity(const hs_sweep_options *known, size_t n_bars, size_t stride, hs_equity_terms *terms,
+                            const hs_equity_terms **out, int64_t **owned, hs_error *err) {
+    *out = NULL;
+    *owned = NULL;
+    if (known->n_periods == 0) {
+        if (known->equity || known->mtm_max_drawdown || known->period_ends)
+            return hs_fail(err, HS_ERR_USAGE, "%s was given with n_periods = 0: ask for periods (n_periods >= 1)",
+                           known->equity ? "equity" : known->mtm_max_drawdown ? "mtm_max_drawdown" : "period_ends");
+        return HS_OK;
+    }
+    hs_status st;
+    const int64_t *ends = known->period_ends;
+    if (ends) {
+        if ((st = hs_check_period_ends(ends, known->n_periods, n_bars, err)) != HS_OK) return st;
+    } else {
+        if (known->n_periods > n_bars) return hs_period_ends(n_bars, known->n_periods, NULL, err); /* names P */
+        int64_t *made = malloc(known->n_periods * sizeof *made);
+        if (!made) return out_of_memory(err, "period ends", known->n_periods);
+        if ((st = hs_period_ends(n_bars, known->n_periods, made, err)) != HS_OK) {
+            free(made);
+            return st;
+        }
+        *owned = made;
+        ends = made;
+    }
+    *terms = (hs_equity_terms){ends, known->n_periods, known->equity, stride, known->mtm_max_drawdown};
+    *out = terms;
+    return HS_OK;
+}
+
+hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                           hs_result *out, const hs_sweep_options *opt_in, size_t equity_stride, hs_error *err) {
     hs_sweep_options o;
     hs_status st;
     if ((st = hs_read_sweep_options(opt_in, &o, err)) != HS_OK) return st;
@@ -387,10 +430,22 @@ hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos,
     if ((st = hs_check_windows(combos, n_combos, n_bars, err)) != HS_OK) return st;
     hs_isa isa;
     if ((st = hs_choose_isa(v, opt->isa, &isa, err)) != HS_OK) return st;
+    hs_equity_terms eq_terms;
+    const hs_equity_terms *eq;
+    int64_t *owned_ends;
+    if ((st = hs_options_equity(opt, n_bars, equity_stride ? equity_stride : n_combos, &eq_terms, &eq, &owned_ends,
+                                err)) != HS_OK)
+        return st;
     int team = hs_sweep_team(v, opt->threads);
     hs_cancel cancel = {opt->progress, opt->progress_user, n_combos, 0, 0};
-    hs_run_terms terms = {hs_keep(fee), opt->stats, opt->progress ? &cancel : NULL};
+    hs_run_terms terms = {hs_keep(fee), opt->stats, opt->progress ? &cancel : NULL, eq};
     st = hs_run_variant_terms(v, isa, team, close, n_bars, combos, n_combos, out, &terms, err);
+    free(owned_ends);
     if (st == HS_OK) fill_report(opt->report, v, isa, team);
     return st;
+}
+
+hs_status hs_sweep(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos, hs_result *out,
+                   const hs_sweep_options *opt, hs_error *err) {
+    return hs_sweep_strided(close, n_bars, combos, n_combos, out, opt, 0, err);
 }

@@ -39,29 +39,39 @@ static double windows_cost(const hs_windows *combos, size_t first, size_t count)
     return sum;
 }
 
-/* A failed series' rows: pnl NaN, trades −1, and (when wanted) all-zero statistics. */
-static void mark_failed(hs_result *rows, hs_stats *stats, size_t n_combos) {
+/* Where series s's E and mtm_max_drawdown go (§9; equity series-major, equity[(s·P + k)·n_combos + c]). */
+typedef struct {
+    size_t n_periods;
+    double *equity, *mtm;
+} many_equity;
+
+/* A failed series' rows: pnl NaN, trades −1, and (when wanted) all-zero statistics, NaN equity and
+ * drawdowns. */
+static void mark_failed(hs_result *rows, hs_stats *stats, size_t n_combos, const many_equity *eq, size_t s) {
     for (size_t c = 0; c < n_combos; c++) rows[c] = (hs_result){NAN, -1};
     if (stats) memset(stats, 0, n_combos * sizeof *stats);
+    for (size_t i = 0; eq->equity && i < eq->n_periods * n_combos; i++) eq->equity[s * eq->n_periods * n_combos + i] = NAN;
+    for (size_t c = 0; eq->mtm && c < n_combos; c++) eq->mtm[s * n_combos + c] = NAN;
 }
 
 /* Validate each series alone (its prices, and every window against its length); a bad one is recorded
  * and left out of the work, never fatal to the call. */
 static size_t validate_series(const hs_series_ref *series, size_t n_series, const hs_windows *combos,
                               size_t n_combos, hs_result *out, hs_stats *stats, hs_status *status, hs_error *errs,
-                              char *ok) {
+                              char *ok, const many_equity *eq) {
     size_t failed = 0;
     for (size_t s = 0; s < n_series; s++) {
         hs_error e = {{0}};
         hs_status st = series[s].close ? hs_check_series(series[s].close, series[s].n_bars, &e)
                                        : hs_fail(&e, HS_ERR_USAGE, "NULL close");
         if (st == HS_OK) st = hs_check_windows(combos, n_combos, series[s].n_bars, &e);
+        if (st == HS_OK && eq->n_periods > series[s].n_bars) st = hs_period_ends(series[s].n_bars, eq->n_periods, NULL, &e);
         ok[s] = st == HS_OK;
         if (status) status[s] = st;
         if (errs) errs[s] = e;
         if (!ok[s]) {
             failed++;
-            mark_failed(out + s * n_combos, stats ? stats + s * n_combos : NULL, n_combos);
+            mark_failed(out + s * n_combos, stats ? stats + s * n_combos : NULL, n_combos, eq, s);
         }
     }
     return failed;
@@ -114,9 +124,12 @@ static void run_unit(const work_unit *u, const hs_series_ref *series, const hs_w
     size_t at = u->series * n_combos + u->first;
     hs_sweep_options mine = *serial;
     if (serial->stats) mine.stats = serial->stats + at;
+    if (serial->equity) mine.equity = serial->equity + u->series * serial->n_periods * n_combos + u->first;
+    if (serial->mtm_max_drawdown) mine.mtm_max_drawdown = serial->mtm_max_drawdown + at;
     unit_watch watch = {cancel, is_caller};
     if (cancel) mine.struct_size = sizeof mine, mine.progress = unit_progress, mine.progress_user = &watch;
-    *unit_status = hs_sweep(sr->close, sr->n_bars, combos + u->first, u->count, out + at, &mine, unit_err);
+    *unit_status = hs_sweep_strided(sr->close, sr->n_bars, combos + u->first, u->count, out + at, &mine, n_combos,
+                                    unit_err);
 }
 
 /* Threads for the pool: a threaded variant's team (capped as hs_sweep caps it), else 1. */
@@ -127,7 +140,7 @@ static int pool_threads(const hs_sweep_options *opt) {
 
 static void record_unit_failures(const work_unit *units, size_t n_units, const hs_status *ust, const hs_error *uerr,
                                  size_t n_combos, hs_result *out, hs_stats *stats, hs_status *status,
-                                 hs_error *errs, char *ok, size_t *failed) {
+                                 hs_error *errs, char *ok, size_t *failed, const many_equity *eq) {
     for (size_t i = 0; i < n_units; i++) {
         size_t s = units[i].series;
         if (ust[i] == HS_OK || !ok[s]) continue;
@@ -135,8 +148,27 @@ static void record_unit_failures(const work_unit *units, size_t n_units, const h
         (*failed)++;
         if (status) status[s] = ust[i];
         if (errs) errs[s] = uerr[i];
-        mark_failed(out + s * n_combos, stats ? stats + s * n_combos : NULL, n_combos);
+        mark_failed(out + s * n_combos, stats ? stats + s * n_combos : NULL, n_combos, eq, s);
     }
+}
+
+/* The periods of a universe: the options' own checks (hs_sweep), and given ends only with one length. */
+static hs_status check_many_periods(const hs_series_ref *series, size_t n_series, const hs_sweep_options *opt,
+                                   hs_error *err) {
+    if (opt->n_periods == 0) {
+        if (opt->equity || opt->mtm_max_drawdown || opt->period_ends)
+            return hs_fail(err, HS_ERR_USAGE, "%s was given with n_periods = 0: ask for periods (n_periods >= 1)",
+                           opt->equity ? "equity" : opt->mtm_max_drawdown ? "mtm_max_drawdown" : "period_ends");
+        return HS_OK;
+    }
+    if (!opt->period_ends) return HS_OK; /* equal periods per series; P > a series' bars fails that series */
+    for (size_t s = 1; s < n_series; s++)
+        if (series[s].n_bars != series[0].n_bars)
+            return hs_fail(err, HS_ERR_USAGE, "period_ends given, but series %zu (%s) has %zu bars and series 0 (%s) "
+                           "%zu: give period_ends = NULL (equal periods per series) or series of one length",
+                           s, series[s].symbol ? series[s].symbol : "?", series[s].n_bars,
+                           series[0].symbol ? series[0].symbol : "?", series[0].n_bars);
+    return n_series ? hs_check_period_ends(opt->period_ends, opt->n_periods, series[0].n_bars, err) : HS_OK;
 }
 
 hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_windows *combos, size_t n_combos,
@@ -151,18 +183,24 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
     /* A bad variant, ISA or thread count is the caller's request, not a series' fault: check it once. */
     st = hs_check_threads(opt->threads, err);
     if (st != HS_OK) return st;
+    if ((st = check_many_periods(series, n_series, opt, err)) != HS_OK) return st;
+    many_equity eq = {opt->n_periods, opt->equity, opt->mtm_max_drawdown};
     /* no per-unit report; the fee and the statistics as the caller asked (the units' stats at their rows) */
     hs_sweep_options serial = {.variant = opt->variant, .isa = opt->isa, .threads = 1, .struct_size = sizeof serial,
-                               .stats = opt->stats, .fee = opt->fee, .has_fee = opt->has_fee};
+                               .stats = opt->stats, .fee = opt->fee, .has_fee = opt->has_fee,
+                               .n_periods = opt->n_periods, .period_ends = opt->period_ends, .equity = opt->equity,
+                               .mtm_max_drawdown = opt->mtm_max_drawdown};
     double probe_bar = 1.0;
     hs_result no_rows;
     hs_sweep_options probe = serial;
     probe.stats = NULL;
+    probe.n_periods = 0, probe.period_ends = NULL, probe.equity = NULL, probe.mtm_max_drawdown = NULL;
     st = hs_sweep(&probe_bar, 1, NULL, 0, &no_rows, &probe, err); /* also checks the fee */
     if (st != HS_OK) return st;
     char *ok = malloc(n_series ? n_series : 1);
     if (!ok) return hs_fail(err, HS_ERR_NOMEM, "out of memory for %zu series flags", n_series);
-    size_t failed = validate_series(series, n_series, combos, n_combos, out, opt->stats, series_status, series_err, ok), n_units = 0;
+    size_t failed = validate_series(series, n_series, combos, n_combos, out, opt->stats, series_status, series_err, ok,
+                                   &eq), n_units = 0;
     work_unit *units = plan_units(series, n_series, ok, combos, n_combos, &n_units);
     hs_status *ust = units ? calloc(n_units ? n_units : 1, sizeof *ust) : NULL;
     hs_error *uerr = ust ? malloc((n_units ? n_units : 1) * sizeof *uerr) : NULL;
@@ -193,7 +231,8 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
                        done, cancel.total);
     }
     if (c) c->fn(c->user, cancel.total, cancel.total);
-    record_unit_failures(units, n_units, ust, uerr, n_combos, out, opt->stats, series_status, series_err, ok, &failed);
+    record_unit_failures(units, n_units, ust, uerr, n_combos, out, opt->stats, series_status, series_err, ok, &failed,
+                         &eq);
     if (n_failed) *n_failed = failed;
     free(ok), free(units), free(ust), free(uerr);
     return HS_OK;

@@ -64,7 +64,7 @@ hs_status hs_trade_log_opt(const double *close, size_t n_bars, const hs_windows 
     trade_watch *watch = (trade_watch *)(void *)scratch;
     *watch = (trade_watch){known.progress, known.progress_user, 0, TRADE_PASSES * n_bars, 0};
     hs_trade_sink sink = {out, cap, 0, 0};
-    hs_outcome o = port_combo(close, n_bars, combo, hs_keep(fee), scratch, &sink);
+    hs_outcome o = port_combo(close, n_bars, combo, hs_keep(fee), scratch, &sink, NULL);
     int stopped = watch->stopped;
     if (!stopped && known.progress) known.progress(known.progress_user, watch->total, watch->total);
     free(scratch);

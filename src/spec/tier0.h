@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "hmasweep.h"
+#include "equity.h" /* hs_trade_pnl, and the equity tracker the books feed */
 
 /* WMA denominator w(w+1)/2 — computed as the numba kernel does, `w * (w + 1) / 2` in floating point. */
 static inline double hs_wma_denom(int64_t w) { return (double)(w * (w + 1)) / 2.0; }
@@ -86,13 +87,6 @@ static inline hs_book hs_book_new(double keep) {
     return (hs_book){0.0, 0.0, 0.0, 0, 0, keep, 0, 0.0, {0, 0.0, 0.0, 0.0, 0.0, 0}};
 }
 
-/* One trade's booked PnL: r = pos·(exit/entry − 1), p = ((1 + r)·keep − 1)·100 (§4, §8).  Live mode's
- * results close open positions with this same function. */
-static inline double hs_trade_pnl(double pos, double entry, double exit, double keep) {
-    double r = pos * (exit / entry - 1.0);
-    return ((1.0 + r) * keep - 1.0) * 100.0;
-}
-
 /* §8's six statistics after booking p (pnl_after = the book's pnl with p added), for a trade closed at bar
  * `bar` of a book whose first trade entered at `first_bar`.  Selects, not branches: whether a trade wins is
  * a coin toss the predictor cannot learn, and adding +0.0 to a sum that is never −0.0 (it starts at +0.0
@@ -133,10 +127,11 @@ static inline double hs_book_take(hs_book *b, double exit, size_t bar, hs_trade_
 
 /* Close the open position at `exit` (bar `bar`) and book one trade: its PnL into the total and §8's
  * statistics. */
-static inline void hs_book_close_at(hs_book *b, double exit, size_t bar, hs_trade_sink *log) {
+static inline double hs_book_close_at(hs_book *b, double exit, size_t bar, hs_trade_sink *log) {
     double p = hs_book_take(b, exit, bar, log);
     b->pnl += p;
     hs_stats_book(&b->stats, &b->peak, b->pnl, p, bar, b->first_bar);
+    return p;
 }
 
 /* Booking deferred: the trades' PnLs, in booking order, into one column of a table whose rows are booked
@@ -152,15 +147,16 @@ typedef struct {
 } hs_pnl_column;
 
 /* Close with the booking now (col NULL: every caller but a deferring one passes the constant, so the
- * test folds away) or deferred into `col`. */
-static inline void hs_book_close_to(hs_book *b, double exit, size_t bar, hs_trade_sink *log, hs_pnl_column *col) {
+ * test folds away) or deferred into `col`; returns the trade's p either way. */
+static inline double hs_book_close_to(hs_book *b, double exit, size_t bar, hs_trade_sink *log, hs_pnl_column *col) {
     if (col) {
-        col->p[col->n * col->stride] = hs_book_take(b, exit, bar, log);
+        double p = hs_book_take(b, exit, bar, log);
+        col->p[col->n * col->stride] = p;
         col->n++;
         col->last_bar = (int64_t)bar;
-    } else {
-        hs_book_close_at(b, exit, bar, log);
+        return p;
     }
+    return hs_book_close_at(b, exit, bar, log);
 }
 
 /* Reverse (or, on the first cross, open) to a position of sign `pos` at `price`. */
@@ -170,17 +166,26 @@ static inline void hs_book_open(hs_book *b, int pos, double price) {
 }
 
 /* Visit bar `bar` with a non-NaN d: reverse at a strict sign change of d against the last non-zero d.
- * Every path passes the true bar index: the statistics need it (bars_held). */
-static inline void hs_book_step_to(hs_book *b, double d, double price, size_t bar, hs_trade_sink *log,
-                                   hs_pnl_column *col) {
+ * Every path passes the true bar index: the statistics need it (bars_held).  `mtm` (equity.h) follows the
+ * crosses when periods are asked for; every other caller passes the constant NULL. */
+static inline void hs_book_step_mtm(hs_book *b, double d, double price, size_t bar, hs_trade_sink *log,
+                                    hs_pnl_column *col, hs_mtm *mtm) {
     int cross = (b->prev > 0.0 && d < 0.0) || (b->prev < 0.0 && d > 0.0);
     if (cross) {
-        if (b->pos != 0) hs_book_close_to(b, price, bar, log, col);
+        int booked = b->pos != 0;
+        double p = 0.0;
+        if (booked) p = hs_book_close_to(b, price, bar, log, col);
         else b->first_bar = (int64_t)bar; /* the first trade (every later one enters where one closed) */
         hs_book_open(b, d > 0.0 ? 1 : -1, price);
         if (log) log->entry_bar = (int64_t)bar;
+        if (mtm) hs_mtm_cross(mtm, bar, booked, p, b->pos, price);
     }
     if (d != 0.0) b->prev = d;
+}
+
+static inline void hs_book_step_to(hs_book *b, double d, double price, size_t bar, hs_trade_sink *log,
+                                   hs_pnl_column *col) {
+    hs_book_step_mtm(b, d, price, bar, log, col, NULL);
 }
 
 static inline void hs_book_step_at(hs_book *b, double d, double price, size_t bar, hs_trade_sink *log) {
@@ -211,24 +216,37 @@ static inline hs_outcome hs_outcome_empty(void) { return (hs_outcome){{0.0, 0}, 
  * visit).  With a zero or a NaN anywhere (a NaN only from sums that overflowed on absurd prices), the
  * bar-by-bar loop, which skips NaN bars as docs/spec.md §4 says.
  * (Measured: the bar-by-bar loop's unpredictable branches were ~15% of the sliding kernel.) */
-static inline hs_outcome hs_books_log(const double *d, const double *close, size_t start, size_t n, double keep,
-                                      hs_trade_sink *log) {
+static inline hs_outcome hs_books_run(const double *d, const double *close, size_t start, size_t n, double keep,
+                                      hs_trade_sink *log, hs_mtm *mtm) {
     hs_book book = hs_book_new(keep);
     int special = 0;
     for (size_t i = start; i < n; i++) special |= !(d[i] < 0.0 || d[i] > 0.0);
     if (special) {
         for (size_t i = start; i < n; i++)
-            if (d[i] == d[i]) hs_book_step_at(&book, d[i], close[i], i, log);
+            if (d[i] == d[i]) hs_book_step_mtm(&book, d[i], close[i], i, log, NULL, mtm);
     } else if (start < n) {
-        hs_book_step_at(&book, d[start], close[start], start, log);
+        hs_book_step_mtm(&book, d[start], close[start], start, log, NULL, mtm);
         for (size_t i = start + 1; i < n; i++)
-            if ((d[i] < 0.0) != (d[i - 1] < 0.0)) hs_book_step_at(&book, d[i], close[i], i, log);
+            if ((d[i] < 0.0) != (d[i - 1] < 0.0)) hs_book_step_mtm(&book, d[i], close[i], i, log, NULL, mtm);
     }
     return hs_book_finish_at(&book, close[n - 1], n - 1, log);
 }
 
+static inline hs_outcome hs_books_log(const double *d, const double *close, size_t start, size_t n, double keep,
+                                      hs_trade_sink *log) {
+    return hs_books_run(d, close, start, n, keep, log, NULL);
+}
+
 static inline hs_outcome hs_books_over(const double *d, const double *close, size_t start, size_t n, double keep) {
     return hs_books_log(d, close, start, n, keep, NULL);
+}
+
+/* The books with the equity tracker `mtm` when it is non-NULL: two copies of the loop, so the one without
+ * (a sweep with no periods) is the code hs_books_over always was.  The driver finishes the tracker. */
+static inline hs_outcome hs_books_over_mtm(const double *d, const double *close, size_t start, size_t n, double keep,
+                                           hs_mtm *mtm) {
+    if (mtm) return hs_books_run(d, close, start, n, keep, NULL, mtm);
+    return hs_books_run(d, close, start, n, keep, NULL, NULL);
 }
 
 #endif

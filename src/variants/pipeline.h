@@ -68,9 +68,9 @@ static inline size_t certified_tail_doubles(size_t n, size_t tables) {
 
 /* A WMA pass in the reference's operation order: d is the reference's, the books read it directly. */
 static inline hs_outcome pipeline_combo(const double *close, size_t n, const hs_windows *win, double keep,
-                                        double *scratch, pipe_wma_fn wma) {
+                                        double *scratch, pipe_wma_fn wma, hs_mtm *mtm) {
     size_t start = pipeline_d(close, n, win, scratch, wma);
-    return hs_books_over(scratch + hs_scratch_stride(n), close, start, n, keep);
+    return hs_books_over_mtm(scratch + hs_scratch_stride(n), close, start, n, keep, mtm);
 }
 
 /* ---- the bounded fallback (issue 21) ------------------------------------------------------------------
@@ -104,7 +104,8 @@ static inline void pipeline_d_range(const double *close, size_t a, size_t b, con
  * whole series, the whole series is one range.  So the work beyond the certified pass is at most one
  * tier-0 pipeline, the reference's own O(n·Σw).  `work`: cert_chunks(n) doubles; `pipe` as above. */
 static inline hs_outcome certified_books_bounded(double *d, const double *close, size_t start, size_t n, double keep,
-                                                 const hs_windows *win, const double *tau, double *work, double *pipe) {
+                                                 const hs_windows *win, const double *tau, double *work, double *pipe,
+                                                 hs_mtm *mtm) {
     if (start >= n) return hs_outcome_empty();
     const int64_t *w = win->w;
     size_t lag = hs_first_bars_of(w).start, nc = cert_chunks(n), c0 = start / CERT_CHUNK;
@@ -120,7 +121,7 @@ static inline hs_outcome certified_books_bounded(double *d, const double *close,
         work[c] = (double)count;
         ambiguous += count;
     }
-    if (!ambiguous) return hs_books_over(d, close, start, n, keep);
+    if (!ambiguous) return hs_books_over_mtm(d, close, start, n, keep, mtm);
     /* 2. The plan: work[c] < 0 marks a chunk the pipeline computes. */
     double cost = 0.0;
     size_t last = SIZE_MAX; /* the last chunk marked */
@@ -166,7 +167,7 @@ static inline hs_outcome certified_books_bounded(double *d, const double *close,
 #undef CHUNK_LO
 #undef CHUNK_HI
     hs_kernel_count_recomputed(tier0_bars);
-    return hs_books_over(d, close, start, n, keep);
+    return hs_books_over_mtm(d, close, start, n, keep, mtm);
 }
 
 /* A WMA pass in another order whose values are within eps(w)·M of the exact WMA: every sign of d is
@@ -174,13 +175,13 @@ static inline hs_outcome certified_books_bounded(double *d, const double *close,
  * reference's, bit for bit.  `cert`: 5 buffers (the tau table and its work, then the fallback's four). */
 static inline hs_outcome pipeline_combo_certified(const double *close, size_t n, const hs_windows *win, double keep,
                                                   double *scratch, pipe_wma_fn wma, double (*eps)(int64_t),
-                                                  double *cert) {
+                                                  double *cert, hs_mtm *mtm) {
     size_t start = pipeline_d(close, n, win, scratch, wma);
     if (start >= n) return hs_outcome_empty();
     size_t stride = hs_scratch_stride(n);
     certify_tau_table(close, n, win->w, eps, certify_lookback(win->w, 0), cert);
     return certified_books_bounded(scratch + stride, close, start, n, keep, win, cert, cert + cert_chunks(n),
-                                   cert + stride);
+                                   cert + stride, mtm);
 }
 
 #endif

@@ -132,9 +132,10 @@ static port_slice port_hma3(port_slice close, const hs_windows *win, double *scr
 }
 
 /* The port's whole combo: the nine arrays, then the bar-by-bar event loop.  `log` is NULL in a sweep (a
- * constant after inlining); hs_trade_log passes a sink to get this same loop's trades (src/api/trades.c). */
+ * constant after inlining); hs_trade_log passes a sink to get this same loop's trades (src/api/trades.c).
+ * `mtm`: the equity tracker (equity.h), or NULL; the combo function calls this with each as a constant. */
 static inline hs_outcome port_combo(const double *close_p, size_t n_bars, const hs_windows *win, double keep,
-                                    double *scratch, hs_trade_sink *log) {
+                                    double *scratch, hs_trade_sink *log, hs_mtm *mtm) {
     port_slice close = {(double *)close_p, (int64_t)n_bars};
     port_slice hma = port_hma(close, win, scratch);
     port_slice hma3 = port_hma3(close, win, scratch);
@@ -156,7 +157,7 @@ static inline hs_outcome port_combo(const double *close_p, size_t n_bars, const 
         if (i >= first && !certify_sure(d, tau)) d = hma3_tier0_at(close_p, (size_t)i, w) - hma_tier0_at(close_p, (size_t)i, w);
 #endif
         if (isnan(d)) continue;
-        hs_book_step_at(&book, d, PORT_AT(close, i), (size_t)i, log);
+        hs_book_step_mtm(&book, d, PORT_AT(close, i), (size_t)i, log, NULL, mtm);
     }
     hs_outcome r = hs_book_finish_at(&book, PORT_AT(close, close.len - 1), (size_t)(close.len - 1), log);
     port_drop(hma);
@@ -166,8 +167,9 @@ static inline hs_outcome port_combo(const double *close_p, size_t n_bars, const 
 
 #ifdef PORT_KERNEL
 hs_outcome HS_COMBO_ISA(PORT_KERNEL, scalar)(const double *close_p, size_t n_bars, const hs_windows *win,
-                                             double keep, double *scratch) {
-    return port_combo(close_p, n_bars, win, keep, scratch, NULL);
+                                             double keep, double *scratch, hs_mtm *mtm) {
+    if (mtm) return port_combo(close_p, n_bars, win, keep, scratch, NULL, mtm);
+    return port_combo(close_p, n_bars, win, keep, scratch, NULL, NULL);
 }
 #ifndef PORT_SCRATCH_DOUBLES
 #define PORT_SCRATCH_DOUBLES(n) 0

@@ -549,10 +549,12 @@ static double tier0_d(const double *close, const seg_layout *L, seg_thread *t, c
 
 /* A visit known to be a cross with a position open: the previous bar's sign (certified, = prev) is the
  * opposite of this one.  Exactly what hs_book_step does then, without its tests. */
-static inline void book_reverse(hs_book *b, int negative, double price, size_t bar, hs_pnl_column *col) {
-    hs_book_close_to(b, price, bar, NULL, col);
+static inline void book_reverse(hs_book *b, int negative, double price, size_t bar, hs_pnl_column *col,
+                                hs_mtm *mtm) {
+    double p = hs_book_close_to(b, price, bar, NULL, col);
     hs_book_open(b, negative ? -1 : 1, price);
     b->prev = negative ? -1.0 : 1.0;
+    if (mtm) hs_mtm_cross(mtm, bar, 1, p, b->pos, price);
 }
 
 /* Where a combo's books stopped in a lane: the sign and uncertain bits of the last bar visited. */
@@ -564,10 +566,14 @@ typedef struct {
  * multiple of 64 unless `lane_first`: then j_lo is the lane's first bar with a d, visited whatever its
  * sign), their trades' PnLs deferred into `*col_io`.  They are stepped in local copies: through the
  * pointers, every field would be stored and reloaded per trade (a double field may alias price[]; with
- * the statistics' six fields in the book that cost 6.6% of the sweep, reports/stats.md). */
-static __attribute__((noinline)) void lane_books(const double *close, const seg_layout *L, seg_thread *t,
-                                                 const hs_windows *win, int lane, size_t j_lo, size_t j_hi,
-                                                 int lane_first, seg_cursor *cur, hs_book *io, hs_pnl_column *col_io) {
+ * the statistics' six fields in the book that cost 6.6% of the sweep, reports/stats.md).  `mtm`: the
+ * combo's equity tracker, fed at every cross, or NULL (lane_books and lane_books_mtm below are the two
+ * copies: without periods the code is what it was before §9). */
+static inline __attribute__((always_inline)) void lane_books_with(const double *close, const seg_layout *L,
+                                                                  seg_thread *t, const hs_windows *win, int lane,
+                                                                  size_t j_lo, size_t j_hi, int lane_first,
+                                                                  seg_cursor *cur, hs_book *io, hs_pnl_column *col_io,
+                                                                  hs_mtm *mtm) {
     hs_book local = *io, *book = &local;
     hs_pnl_column col_local = *col_io, *col = &col_local;
     size_t lane_bar = (size_t)lane * L->seg; /* the global bar of the lane's j = 0 */
@@ -594,7 +600,7 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
             while (visit) {
                 int b = __builtin_ctzll(visit);
                 visit &= visit - 1;
-                book_reverse(book, (int)(s >> b & 1), price[at + (size_t)b], lane_bar + at + (size_t)b, col);
+                book_reverse(book, (int)(s >> b & 1), price[at + (size_t)b], lane_bar + at + (size_t)b, col, mtm);
             }
             continue;
         }
@@ -608,13 +614,28 @@ static __attribute__((noinline)) void lane_books(const double *close, const seg_
             } else {
                 d = (s >> b & 1) ? -1.0 : 1.0; /* certified: the tier-0 d has this sign and is not 0 */
             }
-            if (d == d) hs_book_step_to(book, d, price[j], lane_bar + j, NULL, col);
+            if (d == d) hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
         }
     }
     cur->prev_sign = prev_sign;
     cur->prev_unc = prev_unc;
     *io = local;
     *col_io = col_local;
+}
+
+static __attribute__((noinline)) void lane_books(const double *close, const seg_layout *L, seg_thread *t,
+                                                 const hs_windows *win, int lane, size_t j_lo, size_t j_hi,
+                                                 int lane_first, seg_cursor *cur, hs_book *io, hs_pnl_column *col_io) {
+    lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, NULL);
+}
+
+static __attribute__((noinline)) void lane_books_mtm(const double *close, const seg_layout *L, seg_thread *t,
+                                                     const hs_windows *win, int lane, size_t j_lo, size_t j_hi,
+                                                     int lane_first, seg_cursor *cur, hs_book *io,
+                                                     hs_pnl_column *col_io, hs_mtm *mtm) {
+    hs_mtm local = *mtm;
+    lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, &local);
+    *mtm = local;
 }
 
 /* Book the table's rows [0, rows): each row's HS_VN-combo vectors in turn (independent chains), then
@@ -649,8 +670,10 @@ static void combo_consts(seg_consts *c, const int64_t *w) {
  * its column of the book table, then the table is booked HS_VN combos at a time (book_lanes.h: the same
  * updates in the same order per combo, bit-identical).  Measured: reports/stats.md. */
 static void group_books(const double *close, const seg_layout *L, seg_thread *slots, const hs_windows *wins,
-                        const int *live, size_t count, double keep, hs_outcome *out) {
+                        const int *live, size_t count, double keep, hs_outcome *out, const hs_equity_terms *eq,
+                        size_t c0) {
     hs_book book[SEG_GROUP];
+    hs_mtm mtm[SEG_GROUP];
     seg_cursor cur[SEG_GROUP];
     hs_pnl_column col[SEG_GROUP];
     size_t first_d[SEG_GROUP];
@@ -659,6 +682,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     for (size_t v = 0; v < SEG_BOOK_VECS; v++) acc[v] = hs_book_lanes_new();
     for (size_t g = 0; g < count; g++) {
         book[g] = hs_book_new(keep);
+        if (eq) mtm[g] = hs_mtm_new(eq, c0 + g, close, keep);
         cur[g] = (seg_cursor){0, 0};
         col[g] = (hs_pnl_column){table + g, SEG_BOOK_COLS, 0, 0};
         first_d[g] = combo_first_d(wins[g].w);
@@ -673,8 +697,12 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
                 size_t j_first = first_d[g] > lo ? first_d[g] - lo : 0;
                 if (j_first >= b) continue;
                 int lane_first = j_first >= a;
-                lane_books(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first, &cur[g],
-                           &book[g], &col[g]);
+                if (eq)
+                    lane_books_mtm(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first,
+                                   &cur[g], &book[g], &col[g], &mtm[g]);
+                else
+                    lane_books(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first, &cur[g],
+                               &book[g], &col[g]);
             }
             book_table(table, col, count, acc);
         }
@@ -682,6 +710,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     for (size_t g = 0; g < count; g++)
         if (live[g] && book[g].pos != 0) hs_book_close_to(&book[g], close[L->n - 1], L->n - 1, NULL, &col[g]);
     book_table(table, col, count, acc);
+    for (size_t g = 0; eq && g < count; g++) hs_mtm_finish(&mtm[g], L->n, eq, c0 + g);
     for (size_t g = 0; g < count; g++) {
         out[g] = live[g] ? hs_book_lanes_outcome(&acc[g / HS_VN], (int)(g % HS_VN), book[g].trades, book[g].first_bar,
                                                  col[g].last_bar)
@@ -698,7 +727,8 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
  * (from the earliest first step, split at `second`); a combo starts at its own first step k0, inside a
  * block or on its edge.  Then each combo's books. */
 static void segments_group(const double *close, const seg_layout *L, seg_thread *slots, const hs_windows *wins,
-                           size_t count, double keep, hs_result *out, hs_stats *stats) {
+                           size_t count, double keep, hs_result *out, hs_stats *stats, const hs_equity_terms *eq,
+                           size_t c0) {
     seg_consts c[SEG_GROUP];
     size_t k0[SEG_GROUP], second = L->pad, first = L->steps, wide = 1;
     int live[SEG_GROUP];
@@ -721,7 +751,7 @@ static void segments_group(const double *close, const seg_layout *L, seg_thread 
                 combo_block(L, &slots[g], &c[g], xt, slots[0].sh->xw_base, blk > k0[g] ? blk : k0[g], end, second);
     });
     hs_outcome o[SEG_GROUP];
-    SEG_TIMED(SEG_PART_BOOKS, group_books(close, L, slots, wins, live, count, keep, o));
+    SEG_TIMED(SEG_PART_BOOKS, group_books(close, L, slots, wins, live, count, keep, o, eq, c0));
     for (size_t g = 0; g < count; g++) {
         out[g] = o[g].r;
         if (stats) stats[g] = o[g].s;
@@ -788,7 +818,7 @@ static void fill_tile_max(const double *close, size_t t_from, size_t t_to, seg_l
 /* The whole sweep: layout once, then combos (each one thread's, grid order, dynamic) over `threads`. */
 hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *combos,
                              size_t n_combos, double keep, hs_result *out, hs_stats *stats,
-                             int threads, hs_cancel *cancel, hs_error *err) {
+                             int threads, hs_cancel *cancel, const hs_equity_terms *eq, hs_error *err) {
     if (n_combos == 0) return HS_OK;
     seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL};
     int64_t widest = 1, widest_any = 1;
@@ -848,7 +878,7 @@ hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *co
         for (size_t g = 0; g < n_groups; g++) {
             if (hs_cancel_stopped(cancel)) continue; /* stopped: the loop hands out the rest, skipped */
             size_t g0 = g * group, count = n_combos - g0 < group ? n_combos - g0 : group;
-            segments_group(close, &L, slots, combos + g0, count, keep, out + g0, stats ? stats + g0 : NULL);
+            segments_group(close, &L, slots, combos + g0, count, keep, out + g0, stats ? stats + g0 : NULL, eq, g0);
             hs_cancel_tick(cancel, count, me == 0);
         }
         recomputed += sh.recomputed;
@@ -863,8 +893,21 @@ hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *co
  * combo kernel signature cannot report an error, so an allocation failure gives trades = −1, pnl NaN. */
 size_t HS_SCRATCH(segments)(size_t n) { return 0; } /* the sweep owns its scratch (seg_shared) */
 
-hs_outcome HS_COMBO(segments)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
+hs_outcome HS_COMBO(segments)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch,
+                              hs_mtm *mtm) {
     hs_outcome o = {{NAN, -1}, {0, 0.0, 0.0, 0.0, 0.0, 0}};
-    HS_SWEEP(segments)(close, n, win, 1, keep, &o.r, &o.s, 1, NULL, NULL);
+    /* The sweep kernel makes and finishes its own trackers from terms: give it terms naming this tracker's
+     * period ends and E column, then leave the tracker finished (every bar accounted) with its drawdown. */
+    if (!mtm) {
+        HS_SWEEP(segments)(close, n, win, 1, keep, &o.r, &o.s, 1, NULL, NULL, NULL);
+        return o;
+    }
+    double mdd;
+    hs_equity_terms one = {mtm->ends, mtm->n_ends, mtm->e, mtm->stride, &mdd};
+    if (HS_SWEEP(segments)(close, n, win, 1, keep, &o.r, &o.s, 1, NULL, &one, NULL) == HS_OK) {
+        mtm->mdd = mdd;
+        mtm->k = mtm->n_ends;
+        mtm->from = n;
+    }
     return o;
 }

@@ -56,6 +56,7 @@ static void wma_across_outputs(const double *x, size_t n, size_t first, int64_t 
 
 size_t HS_SCRATCH(simd_wma)(size_t n) { return pipeline_scratch_doubles(n); }
 
-hs_outcome HS_COMBO(simd_wma)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
-    return pipeline_combo(close, n, win, keep, scratch, wma_across_outputs);
+hs_outcome HS_COMBO(simd_wma)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch,
+                                hs_mtm *mtm) {
+    return pipeline_combo(close, n, win, keep, scratch, wma_across_outputs, mtm);
 }

@@ -39,7 +39,8 @@ size_t HS_SCRATCH(simd_wma_dot)(size_t n) {
     return hs_scratch_sum(pipeline_scratch_doubles(n) + hs_scratch_stride(n), certified_tail_doubles(n, 2 * cert_chunks(n)));
 }
 
-hs_outcome HS_COMBO(simd_wma_dot)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
+hs_outcome HS_COMBO(simd_wma_dot)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch,
+                                  hs_mtm *mtm) {
     return pipeline_combo_certified(close, n, win, keep, scratch, wma_dot_pass, eps_tier0,
-                                    scratch + (PIPELINE_BUFFERS + 1) * hs_scratch_stride(n));
+                                    scratch + (PIPELINE_BUFFERS + 1) * hs_scratch_stride(n), mtm);
 }

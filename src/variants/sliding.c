@@ -75,7 +75,8 @@ size_t hs_scratch_sliding__scalar(size_t n) {
     return hs_scratch_sum(3 * hs_scratch_stride(n), certified_tail_doubles(n, 2 * cert_chunks(n)));
 }
 
-hs_outcome hs_combo_sliding__scalar(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
+hs_outcome hs_combo_sliding__scalar(const double *close, size_t n, const hs_windows *win, double keep, double *scratch,
+                                     hs_mtm *mtm) {
     const int64_t *w = win->w;
     size_t stride = hs_scratch_stride(n);
     double *raw = scratch, *raw3 = scratch + stride, *d = scratch + 2 * stride, *tau = scratch + 3 * stride;
@@ -87,5 +88,6 @@ hs_outcome hs_combo_sliding__scalar(const double *close, size_t n, const hs_wind
     slide_d(raw, raw3, n, f.start, w[2], w[5], d);
 
     certify_tau_table(close, n, w, eps_slide, certify_lookback(w, SLIDE_BLOCK), tau);
-    return certified_books_bounded(d, close, f.start, n, keep, win, tau, tau + cert_chunks(n), scratch + 4 * stride);
+    return certified_books_bounded(d, close, f.start, n, keep, win, tau, tau + cert_chunks(n), scratch + 4 * stride,
+                                   mtm);
 }

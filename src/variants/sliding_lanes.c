@@ -137,8 +137,8 @@ static void second_level(size_t n, size_t from, int64_t (*w)[HS_VN], lanes_scrat
  * in tier-0 order, certified_books.  Every other lane has no zero and no NaN, so (as in hs_books_over) a
  * cross is exactly a sign change between neighbours: one vector compare per bar finds the lanes whose
  * sign flipped, and only their books are visited, with the same hs_book_step as the reference. */
-static void lanes_books(const double *close, size_t n, double keep, const lanes_scratch *s, int64_t (*w)[HS_VN],
-                        const size_t *start, size_t second, int live, hs_outcome *out) {
+static inline __attribute__((always_inline)) void lanes_books(const double *close, size_t n, double keep, const lanes_scratch *s, int64_t (*w)[HS_VN],
+                        const size_t *start, size_t second, int live, hs_outcome *out, hs_mtm *mtm) {
     hs_windows wl[HS_VN];
     size_t nc = s->chunks;
     for (int l = 0; l < HS_VN; l++) {
@@ -164,12 +164,13 @@ static void lanes_books(const double *close, size_t n, double keep, const lanes_
         if (l >= live || !(ambiguous >> l & 1)) continue;
         for (size_t i = start[l]; i < n; i++) s->lane_d[i] = s->d[i * HS_VN + l];
         out[l] = certified_books_bounded(s->lane_d, close, start[l], n, keep, &wl[l], s->tau + (size_t)l * nc, s->work,
-                                         s->pipe);
+                                         s->pipe, mtm ? &mtm[l] : NULL);
     }
     unsigned fast = ~ambiguous & all & ((1u << live) - 1);
     for (int l = 0; l < HS_VN; l++)
         if (fast >> l & 1)
-            for (size_t i = start[l]; i <= second && i < n; i++) hs_book_step(&book[l], s->d[i * HS_VN + l], close[i], i);
+            for (size_t i = start[l]; i <= second && i < n; i++)
+                hs_book_step_mtm(&book[l], s->d[i * HS_VN + l], close[i], i, NULL, NULL, mtm ? &mtm[l] : NULL);
     unsigned prev = second < n ? vd_signbits(vd_loadu(s->d + second * HS_VN)) : 0;
     for (size_t i = second + 1; i < n; i++) {
         unsigned signs = vd_signbits(vd_loadu(s->d + i * HS_VN)), flips = (signs ^ prev) & fast;
@@ -177,7 +178,7 @@ static void lanes_books(const double *close, size_t n, double keep, const lanes_
         while (flips) {
             int l = __builtin_ctz(flips);
             flips &= flips - 1;
-            hs_book_step(&book[l], s->d[i * HS_VN + l], close[i], i);
+            hs_book_step_mtm(&book[l], s->d[i * HS_VN + l], close[i], i, NULL, NULL, mtm ? &mtm[l] : NULL);
         }
     }
     for (int l = 0; l < live; l++)
@@ -186,7 +187,7 @@ static void lanes_books(const double *close, size_t n, double keep, const lanes_
 
 /* One vector's worth of combos: `live` lanes carry real combos; the rest repeat lane 0's windows. */
 static void sliding_lanes(const double *close, size_t n, const hs_windows *win, int live, double keep,
-                          hs_outcome *out, lanes_scratch *s) {
+                          hs_outcome *out, lanes_scratch *s, hs_mtm *mtm) {
     int64_t w[6][HS_VN];
     size_t raw_from[HS_VN], raw3_from[HS_VN], start[HS_VN], first = 0, second = 0;
     for (int l = 0; l < HS_VN; l++) {
@@ -215,16 +216,19 @@ static void sliding_lanes(const double *close, size_t n, const hs_windows *win, 
             s->d[i * HS_VN + l] = h3.s2 / hs_wma_denom(w[5][l]) - h.s2 / hs_wma_denom(w[2][l]);
         }
     second_level(n, second, w, s);
-    lanes_books(close, n, keep, s, w, start, second, live, out);
+    /* Two copies of the books: without periods, mtm is the constant NULL there (the code before §9). */
+    if (mtm) lanes_books(close, n, keep, s, w, start, second, live, out, mtm);
+    else lanes_books(close, n, keep, s, w, start, second, live, out, NULL);
 }
 
 void HS_BATCH(sliding_lanes)(const double *close, size_t n, const hs_windows *win, size_t count,
-                             double keep, hs_outcome *out, double *scratch) {
+                             double keep, hs_outcome *out, double *scratch, hs_mtm *mtm) {
     lanes_scratch s = split_scratch(scratch, n);
     certify_chunk_max(close, n, s.chunk_max);
     for (size_t c = 0; c < count;) {
         /* Lanes are filled with combos that leave some valid d; the others have no trades at all. */
         hs_windows lane_win[HS_VN];
+        hs_mtm lane_mtm[HS_VN];
         size_t lane_of[HS_VN];
         int live = 0;
         for (; c < count && live < HS_VN; c++) {
@@ -233,17 +237,22 @@ void HS_BATCH(sliding_lanes)(const double *close, size_t n, const hs_windows *wi
                 continue;
             }
             lane_win[live] = win[c];
+            if (mtm) lane_mtm[live] = mtm[c];
             lane_of[live++] = c;
         }
         if (!live) continue;
         hs_outcome r[HS_VN];
-        sliding_lanes(close, n, lane_win, live, keep, r, &s);
-        for (int l = 0; l < live; l++) out[lane_of[l]] = r[l];
+        sliding_lanes(close, n, lane_win, live, keep, r, &s, mtm ? lane_mtm : NULL);
+        for (int l = 0; l < live; l++) {
+            out[lane_of[l]] = r[l];
+            if (mtm) mtm[lane_of[l]] = lane_mtm[l];
+        }
     }
 }
 
-hs_outcome HS_COMBO(sliding_lanes)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch) {
+hs_outcome HS_COMBO(sliding_lanes)(const double *close, size_t n, const hs_windows *win, double keep, double *scratch,
+                                   hs_mtm *mtm) {
     hs_outcome r;
-    HS_BATCH(sliding_lanes)(close, n, win, 1, keep, &r, scratch);
+    HS_BATCH(sliding_lanes)(close, n, win, 1, keep, &r, scratch, mtm);
     return r;
 }

@@ -22,15 +22,17 @@
 #define HS_TRADES_NOMEM (-1)
 /* `keep` = 1 − fee (docs/spec.md §8, tier0.h hs_keep), the same for every combo of a sweep.  The outcome
  * carries the result and the six statistics, both from the one book (src/spec/tier0.h). */
+/* `mtm`: the combo's equity tracker (equity.h) when the sweep asks for periods, else NULL; the kernel feeds
+ * it the crosses (hs_book_step_mtm, hs_books_over_mtm), the driver makes and finishes it. */
 typedef hs_outcome hs_combo_kernel(const double *close, size_t n_bars, const hs_windows *win, double keep,
-                                   double *scratch);
+                                   double *scratch, hs_mtm *mtm);
 typedef hs_combo_kernel *hs_combo_fn;
 
 /* A batch kernel runs up to HS_BATCH_MAX combos in one call (one per vector lane, e.g. sliding_lanes); the
  * drivers hand it combos of similar cost together.  `scratch` is the same per-thread scratch. */
 #define HS_BATCH_MAX 8
 typedef void hs_batch_kernel(const double *close, size_t n_bars, const hs_windows *win, size_t count, double keep,
-                             hs_outcome *out, double *scratch);
+                             hs_outcome *out, double *scratch, hs_mtm *mtm); /* mtm: count trackers, or NULL */
 typedef hs_batch_kernel *hs_batch_fn;
 
 /* A sweep's progress and cancel state (hs_sweep_options.progress, docs/library.md "Progress and
@@ -60,10 +62,11 @@ static inline void hs_cancel_tick(hs_cancel *c, size_t n, int is_caller) {
 /* A whole-sweep kernel (shape SWEEP, e.g. segments) runs every combo itself, with `threads` threads,
  * and owns its scratch (it lays the series out once per sweep for all combos); it reports its errors.
  * It ticks `cancel` (may be NULL) per combo and skips the combos left once it is stopped.  `stats`
- * (may be NULL) gets each combo's statistics beside out[]. */
+ * (may be NULL) gets each combo's statistics beside out[]; `eq` (may be NULL: no periods) the equity
+ * terms, whose trackers it makes, feeds and finishes per combo. */
 typedef hs_status hs_sweep_kernel(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                                   double keep, hs_result *out, hs_stats *stats, int threads, hs_cancel *cancel,
-                                  hs_error *err);
+                                  const hs_equity_terms *eq, hs_error *err);
 typedef hs_sweep_kernel *hs_sweep_fn;
 
 /* The doubles of scratch a kernel's layout uses for n bars, declared by the kernel itself next to the code
@@ -126,16 +129,26 @@ static inline int hs_scratch_fits(const hs_variant *v, hs_isa isa, size_t n_bars
 hs_status hs_run_variant(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
                          const hs_windows *combos, size_t n_combos, hs_result *out, hs_error *err);
 /* What a run asks for beyond the combos: the fee as keep (hs_keep), where the statistics go (stats[c]
- * beside out[c]; NULL = not wanted), and the progress/cancel state (NULL: none). */
+ * beside out[c]; NULL = not wanted), the progress/cancel state (NULL: none), and the periods with where
+ * E and mtm_max_drawdown go (equity.h; NULL: no periods, and the run costs what it did before §9). */
 typedef struct {
     double keep;
     hs_stats *stats;
     hs_cancel *cancel;
+    const hs_equity_terms *equity;
 } hs_run_terms;
 /* … with those terms: HS_ERR_CANCELLED when it was stopped. */
 hs_status hs_run_variant_terms(const hs_variant *v, hs_isa isa, int threads, const double *close, size_t n_bars,
                                const hs_windows *combos, size_t n_combos, hs_result *out, const hs_run_terms *terms,
                                hs_error *err);
+
+/* hs_sweep with E stored at equity[k·equity_stride + c] (0: n_combos, as hs_sweep; hs_sweep_many passes
+ * its full row so each unit writes its own columns). */
+hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                           hs_result *out, const hs_sweep_options *opt, size_t equity_stride, hs_error *err);
+/* The periods an options struct asks for, checked (sweep.c). */
+hs_status hs_options_equity(const hs_sweep_options *known, size_t n_bars, size_t stride, hs_equity_terms *terms,
+                            const hs_equity_terms **out, int64_t **owned, hs_error *err);
 
 /* The fee an options struct asks for (has_fee, else HS_DEFAULT_FEE), checked (hs_check_fee). */
 hs_status hs_options_fee(const hs_sweep_options *known, double *fee, hs_error *err);

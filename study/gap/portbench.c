@@ -26,7 +26,7 @@
 #define KERNELS(X) X(naive) X(unchecked) X(prealloc) X(x_wfloat) X(x_wu64) X(x_unroll8) X(x_checked_unroll8) \
     X(x_prefixnan) X(x_recip)
 #endif
-#define DECLARE(k) hs_outcome HS_COMBO_ISA(k, scalar)(const double *, size_t, const hs_windows *, double, double *);
+#define DECLARE(k) hs_outcome HS_COMBO_ISA(k, scalar)(const double *, size_t, const hs_windows *, double, double *, hs_mtm *);
 KERNELS(DECLARE)
 
 static const struct {
@@ -114,7 +114,7 @@ int main(int argc, char **argv) {
     double *t = malloc((size_t)repeat * sizeof *t);
     for (int r = 0; r < repeat; r++) {
         double t0 = now();
-        for (int c = 0; c < HS_DEFAULT_GRID_COUNT; c++) out[c] = fn(close, n, &win[c], hs_keep(HS_DEFAULT_FEE), scratch).r;
+        for (int c = 0; c < HS_DEFAULT_GRID_COUNT; c++) out[c] = fn(close, n, &win[c], hs_keep(HS_DEFAULT_FEE), scratch, NULL).r;
         t[r] = now() - t0;
     }
     double *sorted = malloc((size_t)repeat * sizeof *sorted);

@@ -93,7 +93,7 @@ int main(int argc, char **argv) {
         memset(seg_profile_seconds, 0, sizeof seg_profile_seconds);
         long long recomputed = hs_kernel_recomputed_total();
         double t0 = seg_profile_now();
-        hs_status st = HS_SWEEP(segments)(close, bars, win, count, hs_keep(HS_DEFAULT_FEE), a, NULL, 1, NULL, &err);
+        hs_status st = HS_SWEEP(segments)(close, bars, win, count, hs_keep(HS_DEFAULT_FEE), a, NULL, 1, NULL, NULL, &err);
         double t_prof = seg_profile_now() - t0;
         recomputed = hs_kernel_recomputed_total() - recomputed;
         t0 = seg_profile_now();

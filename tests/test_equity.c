@@ -1,0 +1,287 @@
+/* Spec v3 §9.1-§9.3 in the library (issue 27 §1): hs_period_ends and hs_check_period_ends, and E and
+ * mtm_max_drawdown from hs_sweep and hs_sweep_many on every registered variant, ISA this CPU runs and
+ * thread count 1/2/3, bit for bit against the plain per-bar oracle (tests/equity_oracle.h), on the default
+ * series, real-ish quotes, a random walk with a planted edge (new equity highs all the time: the worst
+ * case of the tracker's skips), free windows and a 2-D grid, at fee 0 and the default, for P in {1, 2,
+ * 16, 1000, bars}.  E[P] == pnl bit for bit.  Bad periods are HS_ERR_USAGE naming the value. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "equity_oracle.h"
+#include "hmasweep.h"
+#include "variant.h"
+
+#define SAME(a, b) (memcmp(&(a), &(b), sizeof(double)) == 0)
+
+typedef struct {
+    const char *label;
+    double *close;
+    size_t n;
+    hs_windows w[16];
+    size_t n_combos;
+} eq_set;
+
+/* A random walk whose drift follows a slow sine: the HMA crosses ride it, so the equity makes new highs
+ * most of the time (every held stretch may raise the peak: the tracker's record scan, not its skip). */
+static void planted_edge(double *x, size_t n) {
+    hs_make_close(3, n, 0.0004, 100.0, x, NULL);
+    double level = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        level += 0.004 * sin((double)i * 2.0 * 3.141592653589793 / 240.0);
+        x[i] *= exp(level);
+    }
+}
+
+static void set_lengths(eq_set *s, const int64_t *l, size_t k) {
+    s->n_combos = k;
+    for (size_t c = 0; c < k; c++) hs_windows_from_length(l[c], &s->w[c], NULL);
+}
+
+static int make_set(int which, eq_set *s) {
+    static const int64_t few[] = {6, 8, 10, 33, 120, 200};
+    static const int64_t quotes[] = {2, 3, 4, 6, 9, 14, 21, 40};
+    static const hs_windows free_w[] = {{{3, 6, 2, 9, 2, 3}}, {{10, 3, 7, 2, 9, 4}}, {{1, 1, 1, 1, 1, 1}},
+                                        {{40, 1, 1, 1, 1, 40}}, {{1, 40, 3, 30, 20, 1}}, {{2, 9, 5, 12, 1, 6}}};
+    memset(s, 0, sizeof *s);
+    hs_error err = {{0}};
+    switch (which) {
+    case 0: /* the default series (first 30,000 bars: the oracle's trade logs stay quick) */
+        s->label = "default series";
+        s->n = 30000;
+        s->close = malloc(s->n * sizeof *s->close);
+        hs_make_close(HS_DEFAULT_SEED, s->n, HS_DEFAULT_VOL, HS_DEFAULT_START, s->close, NULL);
+        set_lengths(s, few, 6);
+        return 1;
+    case 1: /* real-ish dated quotes (tests/fixtures) */
+        s->label = "fixture quotes";
+        if (hs_read_series(HS_SOURCE_DIR "/tests/fixtures/prices_dated.csv", &s->close, &s->n, &err) != HS_OK) {
+            CHECK(0, "fixture: %s", err.msg);
+            return 0;
+        }
+        set_lengths(s, quotes, 8);
+        return 1;
+    case 2:
+        s->label = "planted edge";
+        s->n = 12000;
+        s->close = malloc(s->n * sizeof *s->close);
+        planted_edge(s->close, s->n);
+        set_lengths(s, quotes, 8);
+        return 1;
+    case 3:
+        s->label = "free windows";
+        s->n = 3000;
+        s->close = malloc(s->n * sizeof *s->close);
+        hs_make_close(7, s->n, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, s->close, NULL);
+        s->n_combos = sizeof free_w / sizeof free_w[0];
+        memcpy(s->w, free_w, sizeof free_w);
+        return 1;
+    case 4: { /* a 2-D grid: HMA and HMA3 lengths apart */
+        static const int64_t lh[] = {4, 12, 30}, l3[] = {6, 25, 50};
+        s->label = "2-D grid";
+        s->n = 5000;
+        s->close = malloc(s->n * sizeof *s->close);
+        hs_make_close(19, s->n, HS_DEFAULT_VOL * 2, HS_DEFAULT_START, s->close, NULL);
+        hs_grid_2d(lh, 3, l3, 3, s->w, &err);
+        s->n_combos = 9;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* One sweep with periods; 0 when it failed. */
+static int sweep_eq(const char *variant, const char *isa, int threads, const eq_set *s, double fee, size_t P,
+                    const int64_t *ends, hs_result *out, double *E, double *mdd) {
+    hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+    o.variant = variant, o.isa = isa, o.threads = threads, o.fee = fee, o.has_fee = 1;
+    o.n_periods = P, o.period_ends = ends, o.equity = E, o.mtm_max_drawdown = mdd;
+    hs_error err = {{0}};
+    hs_status st = hs_sweep(s->close, s->n, s->w, s->n_combos, out, &o, &err);
+    CHECK(st == HS_OK, "%s %s/%s x%d: %s", s->label, variant, isa, threads, err.msg);
+    return st == HS_OK;
+}
+
+/* E and mdd against want, bit for bit; E's last row against the pnl. */
+static void compare(const char *what, const eq_set *s, size_t P, const hs_result *out, const double *E,
+                    const double *mdd, const double *wE, const double *wmdd) {
+    size_t nc = s->n_combos, bad = 0;
+    for (size_t i = 0; i < P * nc; i++)
+        if (!SAME(E[i], wE[i]) && bad++ < 3)
+            CHECK(0, "%s, %s P=%zu: E[%zu][%zu] = %.17g, oracle %.17g", what, s->label, P, i / nc, i % nc, E[i], wE[i]);
+    CHECK(bad == 0, "%s, %s P=%zu: %zu of %zu E cells differ", what, s->label, P, bad, P * nc);
+    for (size_t c = 0; c < nc; c++) {
+        CHECK(SAME(mdd[c], wmdd[c]), "%s, %s P=%zu combo %zu: mtm_max_drawdown %.17g, oracle %.17g", what, s->label, P,
+              c, mdd[c], wmdd[c]);
+        CHECK(SAME(E[(P - 1) * nc + c], out[c].pnl), "%s, %s P=%zu combo %zu: E[P] %.17g != pnl %.17g", what, s->label,
+              P, c, E[(P - 1) * nc + c], out[c].pnl);
+    }
+}
+
+/* Every variant (experiments included) x every ISA built and runnable x threads 1..3 (OpenMP ones). */
+static void check_all_variants(const eq_set *s, double fee, size_t P, const int64_t *ends, const double *wE,
+                               const double *wmdd) {
+    size_t nv, nc = s->n_combos;
+    const hs_variant *v = hs_variants(&nv);
+    hs_result out[16];
+    double *E = malloc(P * nc * sizeof *E), mdd[16];
+    for (size_t k = 0; k < nv; k++)
+        for (int isa = 0; isa < HS_ISA_COUNT; isa++) {
+            if (!v[k].fn[isa] || !hs_isa_supported((hs_isa)isa) || v[k].tier != 0) continue;
+            int max_threads = v[k].driver == HS_DRIVER_OPENMP ? 3 : 1;
+            for (int t = 1; t <= max_threads; t++) {
+                char what[96];
+                snprintf(what, sizeof what, "%s/%s x%d fee %g", v[k].name, hs_isa_name((hs_isa)isa), t, fee);
+                memset(E, 0xff, P * nc * sizeof *E);
+                if (sweep_eq(v[k].name, hs_isa_name((hs_isa)isa), t, s, fee, P, ends, out, E, mdd))
+                    compare(what, s, P, out, E, mdd, wE, wmdd);
+            }
+        }
+    free(E);
+}
+
+static void check_set(int which) {
+    eq_set s;
+    if (!make_set(which, &s)) return;
+    size_t nc = s.n_combos;
+    const size_t Ps[] = {1, 2, 16, 1000, s.n};
+    const double fees[] = {HS_DEFAULT_FEE, 0.0};
+    for (size_t f = 0; f < 2; f++)
+        for (size_t p = 0; p < sizeof Ps / sizeof Ps[0]; p++) {
+            size_t P = Ps[p];
+            if (P > s.n) continue;
+            /* P = bars gives the whole per-bar curve: only on the short sets, the reference and best */
+            int whole = P == s.n;
+            if (whole && s.n > 12000) continue;
+            int64_t *ends = malloc(P * sizeof *ends);
+            double *wE = malloc(P * nc * sizeof *wE), wmdd[16];
+            CHECK(hs_period_ends(s.n, P, ends, NULL) == HS_OK, "period ends");
+            if (oracle_sweep(s.close, s.n, s.w, nc, fees[f], ends, P, wE, wmdd)) {
+                if (whole || P == 1000) {
+                    hs_result out[16];
+                    double *E = malloc(P * nc * sizeof *E), mdd[16];
+                    const char *names[] = {"unchecked", "best"};
+                    for (int v = 0; v < 2; v++)
+                        if (sweep_eq(names[v], NULL, 0, &s, fees[f], P, p % 2 ? ends : NULL, out, E, mdd))
+                            compare(names[v], &s, P, out, E, mdd, wE, wmdd);
+                    free(E);
+                } else {
+                    check_all_variants(&s, fees[f], P, p % 2 ? ends : NULL, wE, wmdd);
+                }
+            } else {
+                CHECK(0, "%s: the oracle's trade log failed", s.label);
+            }
+            free(ends);
+            free(wE);
+        }
+    free(s.close);
+}
+
+static void check_period_ends(void) {
+    int64_t e[8];
+    hs_error err = {{0}};
+    CHECK(hs_period_ends(10, 3, e, &err) == HS_OK && e[0] == 2 && e[1] == 5 && e[2] == 9, "ends of 10 bars / 3: %lld %lld %lld",
+          (long long)e[0], (long long)e[1], (long long)e[2]);
+    CHECK(hs_period_ends(5, 5, e, &err) == HS_OK && e[0] == 0 && e[4] == 4, "P = bars");
+    CHECK(hs_period_ends(7, 1, e, &err) == HS_OK && e[0] == 6, "P = 1");
+    CHECK(hs_period_ends(5, 6, e, &err) == HS_ERR_USAGE && strstr(err.msg, "periods = 6"), "P > bars: %s", err.msg);
+    CHECK(hs_period_ends(5, 0, e, &err) == HS_ERR_USAGE && strstr(err.msg, "periods = 0"), "P = 0: %s", err.msg);
+    int64_t ok[] = {1, 4, 9}, dup[] = {1, 1, 9}, short_[] = {1, 4, 8}, neg[] = {-1, 4, 9}, past[] = {1, 4, 10};
+    CHECK(hs_check_period_ends(ok, 3, 10, &err) == HS_OK, "good ends: %s", err.msg);
+    CHECK(hs_check_period_ends(dup, 3, 10, &err) == HS_ERR_USAGE && strstr(err.msg, "index 1"), "repeated: %s", err.msg);
+    CHECK(hs_check_period_ends(short_, 3, 10, &err) == HS_ERR_USAGE && strstr(err.msg, "last bar, 9"), "short: %s",
+          err.msg);
+    CHECK(hs_check_period_ends(neg, 3, 10, &err) == HS_ERR_USAGE && strstr(err.msg, "-1"), "negative: %s", err.msg);
+    CHECK(hs_check_period_ends(past, 3, 10, &err) == HS_ERR_USAGE && strstr(err.msg, "10 at index 2"), "past: %s",
+          err.msg);
+}
+
+/* Bad options: equity without periods, P > bars, bad ends: HS_ERR_USAGE naming the value, nothing run. */
+static void check_bad_options(void) {
+    double close[50];
+    hs_make_close(1, 50, HS_DEFAULT_VOL, HS_DEFAULT_START, close, NULL);
+    hs_windows w;
+    hs_windows_from_length(6, &w, NULL);
+    hs_result r;
+    double E[64], mdd;
+    hs_error err = {{0}};
+    hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+    o.equity = E;
+    CHECK(hs_sweep(close, 50, &w, 1, &r, &o, &err) == HS_ERR_USAGE && strstr(err.msg, "equity"), "equity, P = 0: %s",
+          err.msg);
+    o = (hs_sweep_options)HS_SWEEP_OPTIONS_INIT;
+    o.mtm_max_drawdown = &mdd;
+    CHECK(hs_sweep(close, 50, &w, 1, &r, &o, &err) == HS_ERR_USAGE && strstr(err.msg, "mtm_max_drawdown"),
+          "mtm, P = 0: %s", err.msg);
+    o.n_periods = 51;
+    CHECK(hs_sweep(close, 50, &w, 1, &r, &o, &err) == HS_ERR_USAGE && strstr(err.msg, "periods = 51"), "P > bars: %s",
+          err.msg);
+    int64_t bad[] = {10, 10, 49};
+    o.n_periods = 3, o.period_ends = bad;
+    CHECK(hs_sweep(close, 50, &w, 1, &r, &o, &err) == HS_ERR_USAGE && strstr(err.msg, "index 1"), "bad ends: %s",
+          err.msg);
+    /* An old caller's struct (1.2's size) never reads the new fields. */
+    o = (hs_sweep_options)HS_SWEEP_OPTIONS_INIT;
+    o.struct_size = offsetof(hs_sweep_options, n_periods);
+    o.n_periods = 999, o.equity = E;
+    CHECK(hs_sweep(close, 50, &w, 1, &r, &o, &err) == HS_OK, "1.2-sized options read the new fields: %s", err.msg);
+}
+
+/* hs_sweep_many: series-major E, each series' block equal to hs_sweep's for it alone; a series shorter
+ * than P fails alone (NaN rows); given ends need one length. */
+static void check_many(void) {
+    enum { S = 3, NC = 5, P = 16 };
+    static const int64_t lengths[NC] = {6, 9, 14, 30, 61};
+    const size_t bars[S] = {4000, 10, 2500};
+    double *x[S];
+    hs_series_ref ref[S];
+    hs_windows w[NC];
+    for (size_t c = 0; c < NC; c++) hs_windows_from_length(lengths[c], &w[c], NULL);
+    for (size_t s = 0; s < S; s++) {
+        x[s] = malloc(bars[s] * sizeof *x[s]);
+        hs_make_close(100 + s, bars[s], HS_DEFAULT_VOL * 3, HS_DEFAULT_START, x[s], NULL);
+        ref[s] = (hs_series_ref){"sym", x[s], bars[s]};
+    }
+    hs_result out[S * NC];
+    hs_status st[S];
+    double E[S * P * NC], mdd[S * NC];
+    size_t failed = 0;
+    const char *variants[] = {"unchecked", "best", "sliding_lanes_omp"};
+    for (int v = 0; v < 3; v++)
+        for (int threads = 1; threads <= 3; threads++) {
+            hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+            o.variant = variants[v], o.threads = threads, o.n_periods = P, o.equity = E, o.mtm_max_drawdown = mdd;
+            hs_error err = {{0}};
+            /* series 1 (10 bars) fails: windows longer than it, and P = 16 > 10 */
+            CHECK(hs_sweep_many(ref, S, w, NC, out, st, NULL, &failed, &o, &err) == HS_OK, "many: %s", err.msg);
+            CHECK(failed == 1 && st[1] == HS_ERR_USAGE, "many: %zu failed, status %d", failed, (int)st[1]);
+            CHECK(isnan(E[1 * P * NC]) && isnan(mdd[NC]), "a failed series' E and mtm are NaN");
+            for (size_t s = 0; s < S; s += 2) {
+                eq_set one = {"many", x[s], bars[s], {{{0}}}, NC};
+                memcpy(one.w, w, sizeof w);
+                int64_t ends[P];
+                double wE[P * NC], wmdd[NC];
+                hs_period_ends(bars[s], P, ends, NULL);
+                if (oracle_sweep(x[s], bars[s], w, NC, HS_DEFAULT_FEE, ends, P, wE, wmdd))
+                    compare(variants[v], &one, P, out + s * NC, E + s * P * NC, mdd + s * NC, wE, wmdd);
+            }
+        }
+    hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+    int64_t ends[2] = {1999, 3999};
+    o.n_periods = 2, o.period_ends = ends, o.equity = E;
+    hs_error err = {{0}};
+    CHECK(hs_sweep_many(ref, S, w, NC, out, st, NULL, &failed, &o, &err) == HS_ERR_USAGE && strstr(err.msg, "series 1"),
+          "many, ends with series of other lengths: %s", err.msg);
+    for (size_t s = 0; s < S; s++) free(x[s]);
+}
+
+int main(void) {
+    check_period_ends();
+    check_bad_options();
+    for (int k = 0; k < 5; k++) check_set(k);
+    check_many();
+    return hs_check_summary("test_equity");
+}
