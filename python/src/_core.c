@@ -414,7 +414,7 @@ static int fee_arg(PyObject *obj, double *fee, int *has_fee) {
 
 PyDoc_STRVAR(sweep_doc,
              "sweep($module, /, close, lengths=None, *, windows=None, hma=None, hma3=None, fee=None, variant='best',\n"
-             "      isa=None, threads=0)\n"
+             "      isa=None, threads=0, periods=None, periods_per_year=None)\n"
              "--\n"
              "\n"
              "Returns a SweepResult (pnl, trades, lengths, windows, variant), with by name the statistics of\n"
@@ -432,6 +432,11 @@ PyDoc_STRVAR(sweep_doc,
              "isa      None = best the CPU runs; or an ISA's name, e.g. 'scalar' or 'avx2' (variants() lists each\n"
              "         variant's ISAs).\n"
              "threads  for OpenMP variants; 0 = default.\n"
+             "periods  None, an int P (P equal periods), 'D', 'W' or 'M' (the last bar of each day, week or month of\n"
+             "         close's DatetimeIndex) or the period ends (bar positions): r.equity (P x n), r.mtm_max_drawdown,\n"
+             "         r.period_ends, r.period_index and r.equity_frame() (docs/spec.md §9.1-§9.3).\n"
+             "periods_per_year  for annualised figures; None: inferred (docs/python.md \"Periods and equity\").\n"
+             "A pandas close's DatetimeIndex must be strictly increasing (ValueError naming the first bad one).\n"
              "\n"
              "The GIL is released while the kernel runs.  Bad input raises ValueError with the library's message.");
 
@@ -566,7 +571,7 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     int grid_2d = arg[KW_HMA] != Py_None || arg[KW_HMA3] != Py_None;
     if (grid_2d && !check_2d_arguments(arg[KW_HMA], arg[KW_HMA3], lengths_obj, windows_obj)) return NULL;
     PyArrayObject *close = NULL, *lengths = NULL, *windows = NULL, *pnl = NULL, *trades = NULL;
-    PyArrayObject *hma_lengths = NULL, *hma3_lengths = NULL, *stats = NULL;
+    PyArrayObject *hma_lengths = NULL, *hma3_lengths = NULL, *stats = NULL, *equity = NULL, *mtm = NULL;
     PyObject *result = NULL;
     hs_result small[16], *res = small;
     period_args per = {NULL, NULL, NULL};
@@ -584,6 +589,11 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (!(pnl = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE))) goto done;
     if (!(trades = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64))) goto done;
     if (!(stats = new_stats_array(1, &n))) goto done;
+    if (per.ends) { /* E (P x n) and the drawdown (n), docs/spec.md §9.1-§9.3 */
+        npy_intp dims[2] = {PyArray_DIM(per.ends, 0), n};
+        if (!(equity = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE))) goto done;
+        if (!(mtm = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE))) goto done;
+    }
     if (n > (npy_intp)(sizeof small / sizeof small[0]) && !(res = malloc((size_t)n * sizeof *res))) {
         PyErr_NoMemory();
         goto done;
@@ -591,6 +601,12 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     hs_sweep_report ran; /* r.variant, r.isa, r.threads: what the library says ran (an alias resolved) */
     hs_sweep_options opt = {.variant = variant, .isa = isa, .threads = threads, .struct_size = sizeof opt, .report = &ran,
                             .stats = PyArray_DATA(stats), .fee = fee, .has_fee = has_fee};
+    if (per.ends) {
+        opt.n_periods = (size_t)PyArray_DIM(per.ends, 0);
+        opt.period_ends = PyArray_DATA(per.ends);
+        opt.equity = PyArray_DATA(equity);
+        opt.mtm_max_drawdown = PyArray_DATA(mtm);
+    }
     poll_state ps;
     poll_attach(&opt, &ps, NULL);
     hs_error err;
@@ -638,8 +654,9 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyStructSequence_SET_ITEM(result, RESULT_BARS, PyLong_FromSize_t(n_bars));
     PyStructSequence_SET_ITEM(result, RESULT_FEE, PyFloat_FromDouble(fee));
     PyStructSequence_SET_ITEM(result, RESULT_STATS, (PyObject *)stats);
-    PyStructSequence_SET_ITEM(result, RESULT_EQUITY, Py_NewRef(Py_None));
-    PyStructSequence_SET_ITEM(result, RESULT_MTM, Py_NewRef(Py_None));
+    PyStructSequence_SET_ITEM(result, RESULT_EQUITY, equity ? (PyObject *)equity : Py_NewRef(Py_None));
+    PyStructSequence_SET_ITEM(result, RESULT_MTM, mtm ? (PyObject *)mtm : Py_NewRef(Py_None));
+    equity = mtm = NULL;
     PyStructSequence_SET_ITEM(result, RESULT_PERIOD_ENDS, per.ends ? (PyObject *)per.ends : Py_NewRef(Py_None));
     PyStructSequence_SET_ITEM(result, RESULT_PERIOD_INDEX, per.labels);
     PyStructSequence_SET_ITEM(result, RESULT_PERIODS_PER_YEAR, per.ppy);
@@ -658,8 +675,40 @@ done:
     Py_XDECREF(hma_lengths);
     Py_XDECREF(hma3_lengths);
     Py_XDECREF(stats);
+    Py_XDECREF(equity);
+    Py_XDECREF(mtm);
     period_args_clear(&per);
     return result;
+}
+
+/* ---- periods (docs/spec.md §9.3): the library's, for hmasweep/periods.py ------------------------- */
+
+static PyObject *py_period_ends(PyObject *self, PyObject *args) {
+    Py_ssize_t bars, periods;
+    if (!PyArg_ParseTuple(args, "nn:_period_ends", &bars, &periods)) return NULL;
+    if (periods < 0 || bars < 0) {
+        PyErr_Format(PyExc_ValueError, "periods = %zd: it must be a positive number of periods", periods < 0 ? periods : bars);
+        return NULL;
+    }
+    npy_intp n = periods;
+    PyArrayObject *ends = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64);
+    if (!ends) return NULL;
+    hs_error err; /* P = 0 or P > bars: the library's message, which names P */
+    hs_status st = hs_period_ends((size_t)bars, (size_t)periods, periods ? PyArray_DATA(ends) : (int64_t *)&n, &err);
+    return array_or_raise(ends, st, &err);
+}
+
+static PyObject *py_check_period_ends(PyObject *self, PyObject *args) {
+    PyObject *obj;
+    Py_ssize_t bars;
+    if (!PyArg_ParseTuple(args, "On:_check_period_ends", &obj, &bars)) return NULL;
+    PyArrayObject *ends = as_int64(obj, "periods");
+    if (!ends) return NULL;
+    hs_error err;
+    hs_status st = hs_check_period_ends(PyArray_DATA(ends), (size_t)PyArray_SIZE(ends), (size_t)(bars < 0 ? 0 : bars), &err);
+    Py_DECREF(ends);
+    if (st != HS_OK) return raise_status(st, &err);
+    Py_RETURN_NONE;
 }
 
 /* ---- data ------------------------------------------------------------------------------------- */
@@ -1535,6 +1584,10 @@ static PyMethodDef methods[] = {
      "_set_interruptible($module, on, /)\n--\n\nTurn the Ctrl-C hook on or off (to measure its cost); returns the old setting."},
     {"_trade_log", py_trade_log, METH_VARARGS, trade_log_doc},
     {"_indicator", py_indicator, METH_VARARGS, indicator_doc},
+    {"_period_ends", py_period_ends, METH_VARARGS,
+     "_period_ends($module, bars, periods, /)\n--\n\nhs_period_ends: docs/spec.md §9.3's P equal periods' ends (int64)."},
+    {"_check_period_ends", py_check_period_ends, METH_VARARGS,
+     "_check_period_ends($module, ends, bars, /)\n--\n\nhs_check_period_ends: ValueError naming the first bad end."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "hmasweep._core",

@@ -69,7 +69,7 @@ def equity_from_log(close, log, fee):
     last[-1] = n - 1
     count = last - log["entry_bar"] + 1
     trade = np.repeat(np.arange(len(log)), count)
-    bar = np.concatenate([np.arange(a, b + 1) for a, b in zip(log["entry_bar"], last)])
+    bar = log["entry_bar"][trade] + (np.arange(trade.shape[0]) - np.repeat(np.cumsum(count) - count, count))
     pos = log["side"][trade].astype(np.float64)
     r = pos * (close[bar] / log["entry_price"][trade] - 1.0)
     e = running.copy()
@@ -97,3 +97,12 @@ def mtm_max_drawdown(e):
         if t > worst:
             worst = t
     return worst
+
+
+def mtm_max_drawdown_vectorised(e):
+    """mtm_max_drawdown with numpy: the running peak from 0.0 is a running max (exact), each fall peak − e[i]
+    the same subtraction; so the same bits as the loop, in a fraction of the time (checked against it)."""
+    e = np.asarray(e, dtype=np.float64)
+    peak = np.maximum.accumulate(np.concatenate([[0.0], e]))[1:]
+    return max(0.0, float(np.max(peak - e))) if e.size else 0.0
+
