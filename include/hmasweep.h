@@ -366,6 +366,56 @@ HS_API hs_status hs_live_many_stats(const hs_live_many *m, hs_stats *out, hs_err
 HS_API size_t hs_live_many_symbols(const hs_live_many *m);
 HS_API void hs_live_free_many(hs_live_many *m);
 
+/* ---- validation: skill or luck? (docs/spec.md §9.4-9.7, spec v3; docs/library.md "Validation") ---- *
+ * Every call takes E, the P x N equity matrix at period ends (row-major: E[k][c] at equity[k*n_combos + c],
+ * P = n_periods rows, N = n_combos columns, as hs_sweep_options.equity fills it) and knows nothing of the
+ * kernel.  The period returns are R[k][c] = E[k][c] - E[k-1][c] with E[-1][c] = 0.0 (§9.3).  E must be
+ * finite; P = 0, N = 0, a NULL pointer, a non-finite E (named with its row and column) and every bad
+ * parameter are HS_ERR_USAGE with a message that names the value.  Tier 0 (§9.8): the period statistics,
+ * CSCV's choices, ranks, pbo and prob_oos_loss, and the walk-forward's choices and curve have the same
+ * bits on every ISA; λ, the degradation line, dsr and psr0 are tier 1 (1e-12 relative of scipy). */
+typedef struct { double mean, sd, period_sharpe, sortino, skew, kurtosis; } hs_period_stats; /* §9.4 */
+/* out[0..n_combos): §9.4's figures of each column of E (sums in period order; NaN where §9.4 says). */
+HS_API hs_status hs_period_stats_of(const double *equity, size_t n_periods, size_t n_combos, hs_period_stats *out,
+                                    hs_error *err);
+
+/* CSCV's largest S.  The cost is C(S, S/2) splits x N combos (S = 16: 12,870 splits; each +2 groups costs
+ * about 3.8x more: S = 20 is 184,756 splits, 14x S = 16), and beyond 20 groups a group holds too few
+ * periods for its metric to mean much (docs/library.md "Validation"). */
+#define HS_CSCV_MAX_GROUPS 20
+/* C(S, S/2), the number of splits; 0 for an odd S, S < 2 or S > HS_CSCV_MAX_GROUPS. */
+HS_API size_t hs_cscv_splits(size_t groups);
+/* groups: S as asked; splits: C(S, S/2); kept: the splits with a finite in-sample best (the others are
+ * dropped, §9.5); pbo, prob_oos_loss: shares of the kept splits (NaN when none is kept); slope, intercept:
+ * the degradation line, numpy's polyfit(is, oos, 1) over the kept splits whose two metrics are finite
+ * (NaN with fewer than two such splits or when their in-sample metrics are all equal). */
+typedef struct { size_t groups, splits, kept; double pbo, prob_oos_loss, slope, intercept; } hs_cscv_result;
+/* §9.5 on S = groups (even, 2 <= S <= P, S <= HS_CSCV_MAX_GROUPS).  lambdas, is_metric, oos_metric: NULL or
+ * room for hs_cscv_splits(groups) doubles each, in split order (NaN for a dropped split): λ, and the chosen
+ * combo's in-sample and out-of-sample metric; chosen: NULL or room for as many size_t (the in-sample best,
+ * SIZE_MAX for a dropped split).  Memory: about 10 x (S + 2) x N doubles, whatever the number of splits. */
+HS_API hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_t groups,
+                         hs_cscv_result *out, double *lambdas, double *is_metric, double *oos_metric,
+                         size_t *chosen, hs_error *err);
+/* §9.6.  chosen: the combo judged (c*), sr its period_sharpe, trials the N used, var_sr the variance of the
+ * finite Sharpes, sr0 the expected maximum under the null, dsr and psr0 (NaN where §9.6 says). */
+typedef struct { size_t chosen; double sr, trials, var_sr, sr0, dsr, psr0; } hs_dsr_result;
+/* From hs_period_stats_of's out (n_combos of them, over n_periods periods).  n_trials <= 0: N = the number
+ * of combos with a finite period_sharpe; otherwise the effective number of trials (finite).  chosen ==
+ * SIZE_MAX: the default c* (the largest finite period_sharpe, ties the lowest index; none finite: chosen
+ * stays SIZE_MAX and every figure is NaN); otherwise that combo (< n_combos). */
+HS_API hs_status hs_deflated_sharpe(const hs_period_stats *stats, size_t n_combos, size_t n_periods, double n_trials,
+                                    size_t chosen, hs_dsr_result *out, hs_error *err);
+typedef struct { size_t train, test, folds; int anchored; double oos_sharpe; } hs_walk_forward_result;
+/* The number of folds of a walk-forward (§9.7): floor((P - train) / test) when train + test <= P, else 0. */
+HS_API size_t hs_walk_forward_folds(size_t n_periods, size_t train, size_t test);
+/* §9.7, rolling (anchored 0) or anchored.  1 <= train, test <= P and at least one fold (train + test <= P),
+ * else HS_ERR_USAGE naming them.  choices: NULL or room for the folds (each fold's c*); oos_curve: NULL or
+ * room for folds x test doubles, the stitched out-of-sample curve (test periods in order). */
+HS_API hs_status hs_walk_forward(const double *equity, size_t n_periods, size_t n_combos, size_t train, size_t test,
+                                 int anchored, size_t *choices, double *oos_curve, hs_walk_forward_result *out,
+                                 hs_error *err);
+
 /* ---- introspection ------------------------------------------------------------------------------ */
 #define HS_VERSION_MAJOR 1
 #define HS_VERSION_MINOR 3

@@ -9,9 +9,10 @@
 #   pip: numpy + numba + vectorbt (the peer checks), ta-lib + backtesting (TA-Lib's WMA against hmasweep.wma, on the
 #        real quotes backtesting.py ships), pytest + hypothesis + pandas + matplotlib + mypy + tqdm + plotly (the Python package, its stubtest,
 #        progress bar and report page),
-#        scikit-build-core (pip install .), orjson + msgpack + pyarrow (study/ipc serialisation)
+#        scikit-build-core (pip install .), orjson + msgpack + pyarrow (study/ipc serialisation),
+#        scipy + purgedcv + quantstats (the validation library's peers: python/tests/test_validation_peers.py)
 HS_TEST_APT=(openmpi-bin libopenmpi-dev iproute2 libjansson-dev python3-dev python3-venv chromium)
-HS_TEST_PIP=(numpy numba vectorbt ta-lib backtesting pytest hypothesis pandas matplotlib mypy tqdm plotly scikit-build-core orjson msgpack pyarrow)
+HS_TEST_PIP=(numpy numba vectorbt ta-lib backtesting pytest hypothesis pandas matplotlib mypy tqdm plotly scikit-build-core orjson msgpack pyarrow scipy purgedcv quantstats)
 
 hs_test_deps() {
   local missing=() pkg sudo_=""
@@ -24,7 +25,7 @@ hs_test_deps() {
         echo "hmasweep tests: apt-get failed; the tests needing ${missing[*]} will be skipped" >&2
     fi
   fi
-  local mods=(numpy numba vectorbt talib backtesting pytest hypothesis pandas matplotlib mypy tqdm plotly scikit_build_core orjson msgpack pyarrow)
+  local mods=(numpy numba vectorbt talib backtesting pytest hypothesis pandas matplotlib mypy tqdm plotly scikit_build_core orjson msgpack pyarrow scipy purgedcv quantstats)
   if ! python3 -c "import $(IFS=,; echo "${mods[*]}")" 2>/dev/null; then
     echo "hmasweep tests: installing ${HS_TEST_PIP[*]} (pip)" >&2
     python3 -m pip install -q "${HS_TEST_PIP[@]}" || echo "hmasweep tests: pip failed; the tests needing them will be skipped" >&2
