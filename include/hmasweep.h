@@ -328,8 +328,10 @@ typedef struct hs_live hs_live;
 /* A live session over a history close[0..n_bars) (n_bars >= 1) and n_combos combos (any six windows). */
 HS_API hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                               hs_live **out, hs_error *err);
-/* The same with options (API 1.2): the session books its trades with opt's fee (has_fee/fee; the other
- * fields are not read; opt NULL = the defaults).  hs_live_open is this with the default fee. */
+/* The same with options (API 1.2): the session books its trades with opt's fee (has_fee/fee), and (API 1.3)
+ * keeps every combo's mtm_max_drawdown for hs_live_equity when n_periods >= 1 (its value is not read; equity,
+ * mtm_max_drawdown and period_ends must be NULL).  The other fields are not read; opt NULL = the defaults.
+ * hs_live_open is this with the default fee. */
 HS_API hs_status hs_live_open_opt(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                                   const hs_sweep_options *opt, hs_live **out, hs_error *err);
 /* Append k >= 1 bars; fills, per combo (each array n_combos long; any may be NULL): pnl and trades equal to a
@@ -343,6 +345,13 @@ HS_API hs_status hs_live_append(hs_live *s, const double *bars, size_t k, double
  * append reports).  Computed on demand from the books: an append that nobody reads them after costs
  * nothing more. */
 HS_API hs_status hs_live_stats(const hs_live *s, hs_stats *out, hs_error *err);
+/* API 1.3 (docs/spec.md §9.1-§9.2): each combo's mark-to-market equity e at the newest bar (equal to the pnl
+ * hs_live_append reports) into equity[0..n_combos), and its mtm_max_drawdown over every bar so far into
+ * mtm_max_drawdown[0..n_combos), equal to a batch sweep's over the same bars (bit for bit).  Either may be
+ * NULL.  The drawdown is kept bar by bar only by a session opened with hs_sweep_options.n_periods >= 1
+ * (hs_live_open_opt, hs_live_open_many_opt; it costs a division per combo per bar, docs/live.md "Equity");
+ * asking another session for it is HS_ERR_USAGE. */
+HS_API hs_status hs_live_equity(const hs_live *s, double *equity, double *mtm_max_drawdown, hs_error *err);
 HS_API size_t hs_live_combos(const hs_live *s);
 HS_API size_t hs_live_bars(const hs_live *s);
 HS_API void hs_live_free(hs_live *s);
@@ -363,6 +372,8 @@ HS_API hs_status hs_live_open_many_opt(const double *const *history, const size_
                                        const hs_windows *combos, size_t n_combos, const hs_sweep_options *opt,
                                        hs_live_many **out, hs_error *err);
 HS_API hs_status hs_live_many_stats(const hs_live_many *m, hs_stats *out, hs_error *err);
+/* hs_live_equity for every symbol, symbol-major as hs_live_many_stats: [s·n_combos + c] (API 1.3). */
+HS_API hs_status hs_live_many_equity(const hs_live_many *m, double *equity, double *mtm_max_drawdown, hs_error *err);
 HS_API size_t hs_live_many_symbols(const hs_live_many *m);
 HS_API void hs_live_free_many(hs_live_many *m);
 

@@ -6,7 +6,7 @@
  * end the session's pnl and trades are compared with a batch sweep (hs_sweep, `unchecked`) over every
  * bar: "identical" is bit for bit, all combos.
  *
- *   live_bench [--history H] [--appends 150000] [--series KIND] [--url unix:PATH|tcp://H:P|shm:NAME] [--label TEXT]
+ *   live_bench [--equity] [--history H] [--appends 150000] [--series KIND] [--url unix:PATH|tcp://H:P|shm:NAME] [--label TEXT]
  *   live_bench --symbols N [--per-symbol] [--history H] [--appends 2000] [--series KIND] [--label TEXT]
  *
  * --history: by default one bar past the last combo's first d (bar 212 for the default grid: the longest
@@ -27,6 +27,8 @@
  * batch_us: the reference's own cost of one bar for the same work (a batch `unchecked` sweep over the whole
  * series, one thread, divided by its bars; with --symbols, symbol 0's times N: unchecked's cost does not
  * depend on the prices), the yardstick of issue 21's "no slower than the reference by more than 3x".
+ * --equity: the session keeps every combo's mtm_max_drawdown (docs/spec.md §9; opened with n_periods = 1),
+ * in process, one symbol.
  * Pinning is the caller's (taskset); prof/live_transports.sh runs the placements. */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -46,6 +48,7 @@ enum { ADV_EVERY = 512, SERIES_WALK = -1 };
 typedef struct {
     size_t history, appends, symbols;
     int series, per_symbol; /* SERIES_WALK or an ADV_ kind; --per-symbol */
+    int equity;             /* --equity: the session keeps mtm_max_drawdown (n_periods = 1 at open) */
     const char *url, *label;
 } bench_args;
 
@@ -63,10 +66,14 @@ static int series_kind(const char *name, int *kind) {
 }
 
 static int parse_args(int argc, char **argv, bench_args *a) {
-    *a = (bench_args){0, 0, 0, SERIES_WALK, 0, NULL, NULL};
+    *a = (bench_args){0, 0, 0, SERIES_WALK, 0, 0, NULL, NULL};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--per-symbol") == 0) {
             a->per_symbol = 1;
+            continue;
+        }
+        if (strcmp(argv[i], "--equity") == 0) {
+            a->equity = 1;
             continue;
         }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -136,7 +143,9 @@ typedef struct {
 static hs_status open_target(const bench_args *a, const double *close, const hs_windows *w, size_t nc, target *t,
                              hs_error *err) {
     memset(t, 0, sizeof *t);
-    if (!a->url) return hs_live_open(close, a->history, w, nc, &t->live, err);
+    hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+    o.n_periods = (size_t)a->equity;
+    if (!a->url) return hs_live_open_opt(close, a->history, w, nc, &o, &t->live, err);
     hs_status st = hs_client_connect(a->url, 30000, &t->client, err);
     uint32_t h = 0;
     if (st == HS_OK) st = hs_client_load(t->client, close, a->history, &h, err);

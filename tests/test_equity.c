@@ -278,7 +278,82 @@ static void check_many(void) {
     for (size_t s = 0; s < S; s++) free(x[s]);
 }
 
+/* Live: after every append, hs_live_equity's e equals the pnl the append reports, and at checkpoints e and
+ * mtm_max_drawdown equal a batch sweep's over the bars so far (P = 1: E[1] = e[last]); many symbols too. */
+static void check_live(void) {
+    enum { N = 2500, NC = 6, OPEN = 300, SYMS = 3 };
+    static const int64_t lengths[NC] = {2, 6, 9, 14, 30, 61};
+    static const size_t checkpoints[] = {301, 302, 333, 777, 1501, 2500};
+    hs_windows w[NC];
+    for (size_t c = 0; c < NC; c++) hs_windows_from_length(lengths[c], &w[c], NULL);
+    double *x[SYMS];
+    for (size_t i = 0; i < SYMS; i++) {
+        x[i] = malloc(N * sizeof *x[i]);
+        if (i == 2) planted_edge(x[i], N);
+        else hs_make_close(50 + i, N, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, x[i], NULL);
+    }
+    hs_error err = {{0}};
+    hs_live *s = NULL;
+    hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+    o.fee = 0.0, o.has_fee = 1; /* fee 0: a fee of its own, not the default */
+    o.n_periods = 1;            /* keep the drawdown */
+    CHECK(hs_live_open_opt(x[0], OPEN, w, NC, &o, &s, &err) == HS_OK, "live open: %s", err.msg);
+    const double *hist[SYMS] = {x[0], x[1], x[2]};
+    size_t nb[SYMS] = {OPEN, OPEN, OPEN};
+    hs_live_many *m = NULL;
+    CHECK(hs_live_open_many_opt(hist, nb, SYMS, w, NC, &o, &m, &err) == HS_OK, "live open many: %s", err.msg);
+    if (!s || !m) return;
+    size_t next = 0;
+    for (size_t bar = OPEN; bar < N; bar++) {
+        double pnl[NC], e[NC], mdd[NC], bars[SYMS], mpnl[SYMS * NC], me[SYMS * NC], mm[SYMS * NC];
+        CHECK(hs_live_append(s, &x[0][bar], 1, pnl, NULL, NULL, NULL, &err) == HS_OK, "append: %s", err.msg);
+        CHECK(hs_live_equity(s, e, mdd, &err) == HS_OK, "live equity: %s", err.msg);
+        for (size_t i = 0; i < SYMS; i++) bars[i] = x[i][bar];
+        CHECK(hs_live_append_many(m, bars, mpnl, NULL, NULL, NULL, &err) == HS_OK, "append many: %s", err.msg);
+        CHECK(hs_live_many_equity(m, me, mm, &err) == HS_OK, "live equity many: %s", err.msg);
+        for (size_t c = 0; c < NC; c++) CHECK(SAME(e[c], pnl[c]), "live bar %zu combo %zu: e %.17g, pnl %.17g", bar, c, e[c], pnl[c]);
+        for (size_t c = 0; c < SYMS * NC; c++)
+            CHECK(SAME(me[c], mpnl[c]), "live many bar %zu cell %zu: e %.17g, pnl %.17g", bar, c, me[c], mpnl[c]);
+        if (next < sizeof checkpoints / sizeof checkpoints[0] && bar + 1 == checkpoints[next]) {
+            next++;
+            for (size_t i = 0; i < SYMS; i++) {
+                eq_set one = {"live", x[i], bar + 1, {{{0}}}, NC};
+                memcpy(one.w, w, sizeof w);
+                hs_result out[NC];
+                double E[NC], bmdd[NC];
+                if (!sweep_eq("unchecked", NULL, 1, &one, 0.0, 1, NULL, out, E, bmdd)) continue;
+                for (size_t c = 0; c < NC; c++) {
+                    CHECK(SAME(mm[i * NC + c], bmdd[c]), "live many %zu bars, symbol %zu combo %zu: mtm %.17g, batch %.17g",
+                          bar + 1, i, c, mm[i * NC + c], bmdd[c]);
+                    CHECK(SAME(me[i * NC + c], E[c]), "live many %zu bars, symbol %zu combo %zu: e %.17g, batch E %.17g",
+                          bar + 1, i, c, me[i * NC + c], E[c]);
+                    if (i == 0) CHECK(SAME(mdd[c], bmdd[c]) && SAME(e[c], E[c]),
+                                      "live %zu bars combo %zu: e %.17g mtm %.17g, batch %.17g %.17g", bar + 1, c, e[c],
+                                      mdd[c], E[c], bmdd[c]);
+                }
+            }
+        }
+    }
+    CHECK(next == sizeof checkpoints / sizeof checkpoints[0], "checkpoints reached: %zu", next);
+    CHECK(hs_live_equity(NULL, NULL, NULL, &err) == HS_ERR_USAGE, "NULL session");
+    hs_live *plain = NULL;
+    double e[NC], mdd[NC];
+    CHECK(hs_live_open(x[0], OPEN, w, NC, &plain, &err) == HS_OK, "plain open: %s", err.msg);
+    CHECK(hs_live_equity(plain, e, NULL, &err) == HS_OK, "equity of a plain session: %s", err.msg);
+    CHECK(hs_live_equity(plain, e, mdd, &err) == HS_ERR_USAGE && strstr(err.msg, "n_periods"),
+          "mtm of a session opened without n_periods: %s", err.msg);
+    o.equity = e;
+    hs_live *refused = NULL;
+    CHECK(hs_live_open_opt(x[0], OPEN, w, NC, &o, &refused, &err) == HS_ERR_USAGE && strstr(err.msg, "equity") &&
+              !refused, "live open with equity: %s", err.msg);
+    hs_live_free(plain);
+    hs_live_free(s);
+    hs_live_free_many(m);
+    for (size_t i = 0; i < SYMS; i++) free(x[i]);
+}
+
 int main(void) {
+    check_live();
     check_period_ends();
     check_bad_options();
     for (int k = 0; k < 5; k++) check_set(k);

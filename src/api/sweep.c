@@ -90,7 +90,7 @@ static void run_unit(const sweep_plan *p, size_t unit_index, double *scratch, in
     hs_mtm m[HS_BATCH_MAX];
     if (!p->batch) {
         size_t c = p->order[first].index;
-        if (p->eq) m[0] = hs_mtm_new(p->eq, c, p->close, p->keep);
+        if (p->eq) hs_mtm_init(&m[0], p->eq, c, p->close, p->keep);
         hs_outcome o = p->fn(p->close, p->n_bars, &p->combos[c], p->keep, scratch, p->eq ? &m[0] : NULL);
         if (p->eq) hs_mtm_finish(&m[0], p->n_bars, p->eq, c);
         put_outcome(p, c, &o);
@@ -101,7 +101,7 @@ static void run_unit(const sweep_plan *p, size_t unit_index, double *scratch, in
     hs_outcome r[HS_BATCH_MAX];
     for (size_t k = 0; k < count; k++) {
         w[k] = p->combos[p->order[first + k].index];
-        if (p->eq) m[k] = hs_mtm_new(p->eq, p->order[first + k].index, p->close, p->keep);
+        if (p->eq) hs_mtm_init(&m[k], p->eq, p->order[first + k].index, p->close, p->keep);
     }
     p->batch(p->close, p->n_bars, w, count, p->keep, r, scratch, p->eq ? m : NULL);
     for (size_t k = 0; k < count; k++) {
@@ -378,9 +378,10 @@ static void fill_report(hs_sweep_report *r, const hs_variant *v, hs_isa isa, int
 
 /* The periods an options struct asks for (§9.3), checked: NULL terms when n_periods is 0 (then equity
  * and mtm_max_drawdown must be NULL), else the terms with the ends (the caller's, checked, or P equal
- * periods into *owned, which the caller frees).  E goes at equity[k·stride + c]. */
-hs_status hs_options_equity(const hs_sweep_options *known, size_t n_bars, size_t stride, hs_equity_terms *terms,
-                            const hs_equity_terms **out, int64_t **owned, hs_error *err) {
+ * periods) and the close's range table (hs_mtm_ranges_make), both in *owned, which the caller frees.  E goes
+ * at equity[k·stride + c]. */
+hs_status hs_options_equity(const hs_sweep_options *known, const double *close, size_t n_bars, size_t stride,
+                            hs_equity_terms *terms, const hs_equity_terms **out, void **owned, hs_error *err) {
     *out = NULL;
     *owned = NULL;
     if (known->n_periods == 0) {
@@ -391,20 +392,19 @@ hs_status hs_options_equity(const hs_sweep_options *known, size_t n_bars, size_t
     }
     hs_status st;
     const int64_t *ends = known->period_ends;
-    if (ends) {
-        if ((st = hs_check_period_ends(ends, known->n_periods, n_bars, err)) != HS_OK) return st;
-    } else {
-        if (known->n_periods > n_bars) return hs_period_ends(n_bars, known->n_periods, NULL, err); /* names P */
-        int64_t *made = malloc(known->n_periods * sizeof *made);
-        if (!made) return out_of_memory(err, "period ends", known->n_periods);
-        if ((st = hs_period_ends(n_bars, known->n_periods, made, err)) != HS_OK) {
-            free(made);
-            return st;
-        }
-        *owned = made;
-        ends = made;
+    if (ends && (st = hs_check_period_ends(ends, known->n_periods, n_bars, err)) != HS_OK) return st;
+    if (!ends && known->n_periods > n_bars) return hs_period_ends(n_bars, known->n_periods, NULL, err); /* names P */
+    size_t doubles = hs_mtm_ranges_doubles(n_bars), made = ends ? 0 : known->n_periods;
+    double *table = malloc(doubles * sizeof *table + made * sizeof *ends);
+    if (!table) return out_of_memory(err, "period ends and the close's range table, bars", n_bars);
+    hs_mtm_ranges ranges = hs_mtm_ranges_make(close, n_bars, table);
+    if (!ends) {
+        int64_t *mine = (int64_t *)(void *)(table + doubles);
+        hs_period_ends(n_bars, known->n_periods, mine, err); /* P checked above */
+        ends = mine;
     }
-    *terms = (hs_equity_terms){ends, known->n_periods, known->equity, stride, known->mtm_max_drawdown};
+    *owned = table;
+    *terms = (hs_equity_terms){ends, known->n_periods, known->equity, stride, known->mtm_max_drawdown, ranges};
     *out = terms;
     return HS_OK;
 }
@@ -432,9 +432,9 @@ hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows 
     if ((st = hs_choose_isa(v, opt->isa, &isa, err)) != HS_OK) return st;
     hs_equity_terms eq_terms;
     const hs_equity_terms *eq;
-    int64_t *owned_ends;
-    if ((st = hs_options_equity(opt, n_bars, equity_stride ? equity_stride : n_combos, &eq_terms, &eq, &owned_ends,
-                                err)) != HS_OK)
+    void *owned_ends;
+    if ((st = hs_options_equity(opt, close, n_bars, equity_stride ? equity_stride : n_combos, &eq_terms, &eq,
+                                &owned_ends, err)) != HS_OK)
         return st;
     int team = hs_sweep_team(v, opt->threads);
     hs_cancel cancel = {opt->progress, opt->progress_user, n_combos, 0, 0};

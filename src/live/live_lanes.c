@@ -39,6 +39,17 @@ void HS_CAT3(hs_live_results__, HS_ISA_SUFFIX, )(const double *restrict pos, con
         for (size_t c = 0; c < n; c++) position[c] = (int8_t)pos[c];
 }
 
+void HS_CAT3(hs_live_mtm__, HS_ISA_SUFFIX, )(const double *restrict pos, const double *restrict entry,
+                                           const double *restrict book_pnl, size_t n, double last, double keep,
+                                           double *restrict peak, double *restrict mdd) {
+    for (size_t c = 0; c < n; c++) {
+        double e = select_bits(pos[c] != 0.0, book_pnl[c] + hs_trade_pnl(pos[c], entry[c], last, keep), book_pnl[c]);
+        double high = select_bits(e > peak[c], e, peak[c]), t = high - e;
+        peak[c] = high;
+        mdd[c] = select_bits(t > mdd[c], t, mdd[c]);
+    }
+}
+
 /* The running-sum recurrence of every layout (the scalar path's slide_step, lane-wise):
  * S2 += w·x_new − S1; S1 += x_new − x_old. */
 static inline void vslide_at(double *s1p, double *s2p, hs_vd wd, hs_vd x_new, hs_vd x_old) {

@@ -140,6 +140,12 @@ typedef live_sym_step *live_sym_step_fn;
 typedef void live_results_fn(const double *pos, const double *entry, const double *book_pnl, const int64_t *book_trades,
                              size_t n, double last, double keep, double *pnl, int64_t *trades, int8_t *position);
 
+/* §9.1-§9.2 after a bar with close `last`: each combo's e (the pnl the results report) into its running peak and
+ * mtm_max_drawdown, by §9.2's selects (docs/spec.md §9; a batch sweep's tracker, src/spec/equity.h, gets the same
+ * bits).  Per ISA for the same reason as the results. */
+typedef void live_mtm_fn(const double *pos, const double *entry, const double *book_pnl, size_t n, double last,
+                         double keep, double *peak, double *mdd);
+
 /* Declared per ISA by src/live/live_lanes.c: hs_live_lanes_step__<isa>, hs_live_lanes_run__<isa>, hs_live_sym_step__<isa>,
  * hs_live_wins_step__<isa>, hs_live_results__<isa> and hs_live_lanes_width__<isa>. */
 #endif

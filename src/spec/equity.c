@@ -10,8 +10,13 @@
  *     stretch), to max(peak, F(record)), and between two records the largest fall is peak − F(the worst
  *     close since the record).  F is evaluated at the records and at each run's worst close only.
  * Both give the per-bar loop's mdd = max(mdd, t_j) and final peak bit for bit (NaN falls are never
- * taken, as `t > mdd` never takes them).  At most two F per bar: no input makes it slower than a small
- * multiple of the per-bar loop.
+ * taken, as `t > mdd` never takes them).
+ *
+ * The stretch's highest and lowest closes come from the sweep's range table (hs_mtm_ranges_make, one per
+ * sweep for all combos) in a few reads: so a stretch that sets no new peak, the common case, costs two F
+ * and about four table reads whatever its length, not a pass over its bars.  Without a table (live mode
+ * advances one bar at a time) the bars are read.  The record scan costs at most two F per bar: no input
+ * makes the tracker slower than a small multiple of the per-bar loop.
  */
 #include "equity.h"
 
@@ -19,9 +24,49 @@ static inline double mtm_at(const hs_mtm *m, double c) {
     return m->pnl + hs_trade_pnl((double)m->pos, m->entry, c, m->keep);
 }
 
+/* §9.2's `t = peak − e; if t > mdd: mdd = t`, as a select (a NaN t is never taken). */
 static inline void mtm_fall(hs_mtm *m, double e) {
     double t = m->peak - e;
-    if (t > m->mdd) m->mdd = t;
+    m->mdd = t > m->mdd ? t : m->mdd;
+}
+
+static inline double max_of(double a, double b) { return b > a ? b : a; }
+static inline double min_of(double a, double b) { return b < a ? b : a; }
+
+hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *table) {
+    size_t blocks = hs_mtm_block_count(n_bars);
+    double *edge = table, *bhi = table + 4 * n_bars, *blo = bhi + blocks;
+    for (size_t k = 0; k < blocks; k++) {
+        size_t a = k << HS_MTM_BLOCK_SHIFT, b = a + HS_MTM_BLOCK < n_bars ? a + HS_MTM_BLOCK : n_bars;
+        double h = close[a], l = close[a];
+        for (size_t j = a; j < b; j++) {
+            h = max_of(h, close[j]), l = min_of(l, close[j]);
+            edge[4 * j] = h, edge[4 * j + 1] = l;
+        }
+        bhi[k] = h, blo[k] = l;
+        h = close[b - 1], l = close[b - 1];
+        for (size_t j = b; j-- > a;) {
+            h = max_of(h, close[j]), l = min_of(l, close[j]);
+            edge[4 * j + 2] = h, edge[4 * j + 3] = l;
+        }
+    }
+    return (hs_mtm_ranges){edge, bhi, blo};
+}
+
+/* The highest and lowest close of bars [a, b), b > a. */
+static void range_of(const hs_mtm *m, size_t a, size_t b, double *hi, double *lo) {
+    size_t ka = a >> HS_MTM_BLOCK_SHIFT, kb = (b - 1) >> HS_MTM_BLOCK_SHIFT;
+    const double *c = m->close;
+    if (!m->ranges.edge || ka == kb) { /* within one block (at most 16 bars), or no table */
+        double h = c[a], l = c[a];
+        for (size_t j = a + 1; j < b; j++) h = max_of(h, c[j]), l = min_of(l, c[j]);
+        *hi = h, *lo = l;
+        return;
+    }
+    const double *ea = m->ranges.edge + 4 * a, *eb = m->ranges.edge + 4 * (b - 1);
+    double h = max_of(ea[2], eb[0]), l = min_of(ea[3], eb[1]);
+    for (size_t k = ka + 1; k < kb; k++) h = max_of(h, m->ranges.block_hi[k]), l = min_of(l, m->ranges.block_lo[k]);
+    *hi = h, *lo = l;
 }
 
 /* The records of [a, b) in order; `sign` +1 long (better = higher), −1 short (better = lower). */
@@ -43,17 +88,46 @@ static void held_records(hs_mtm *m, size_t a, size_t b, double sign) {
     mtm_fall(m, worst == best ? e : mtm_at(m, worst));
 }
 
-void hs_mtm_held(hs_mtm *m, size_t a, size_t b) {
-    const double *c = m->close;
-    double hi = c[a], lo = c[a];
-    for (size_t j = a + 1; j < b; j++) {
-        hi = c[j] > hi ? c[j] : hi;
-        lo = c[j] < lo ? c[j] : lo;
-    }
+/* The drawdown of bars [a, b) held at a constant pnl. */
+static void held(hs_mtm *m, size_t a, size_t b) {
+    double hi, lo;
+    range_of(m, a, b, &hi, &lo);
     double best = m->pos > 0 ? hi : lo, worst = m->pos > 0 ? lo : hi;
     if (!(mtm_at(m, best) > m->peak)) {
         mtm_fall(m, mtm_at(m, worst));
         return;
     }
     held_records(m, a, b, m->pos > 0 ? 1.0 : -1.0);
+}
+
+/* Account bars [from, to) in the current state: the period ends among them (E = pnl + u, or pnl when
+ * flat), and the drawdown (flat: e = pnl on every bar, and §9.2's update is idempotent on equal values). */
+static inline void advance(hs_mtm *m, size_t to) {
+    size_t a = m->from;
+    if (a >= to) return;
+    m->from = to;
+    while (m->k < m->n_ends && (size_t)m->ends[m->k] < to) {
+        double e = m->pnl;
+        if (m->pos) e = mtm_at(m, m->close[m->ends[m->k]]);
+        if (m->e) m->e[m->k * m->stride] = e;
+        m->k++;
+    }
+    if (m->pos) {
+        held(m, a, to);
+    } else {
+        m->peak = m->pnl > m->peak ? m->pnl : m->peak;
+        mtm_fall(m, m->pnl);
+    }
+}
+
+void hs_mtm_flush(hs_mtm *m, size_t to) {
+    for (size_t q = 0; q < m->queued; q++) {
+        size_t bar = (size_t)(m->queue[q].bar_side >> 1);
+        advance(m, bar);
+        m->pnl += m->queue[q].p;
+        m->pos = m->queue[q].bar_side & 1 ? 1 : -1;
+        m->entry = m->close[bar];
+    }
+    m->queued = 0;
+    advance(m, to);
 }

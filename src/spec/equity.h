@@ -29,16 +29,45 @@ static inline double hs_trade_pnl(double pos, double entry, double exit, double 
     return ((1.0 + r) * keep - 1.0) * 100.0;
 }
 
+/* The close's range table, made once per sweep for all its combos (hs_mtm_ranges): the highest and
+ * lowest close of any stretch of bars in O(1 + length/HS_MTM_BLOCK) reads, not a pass over its bars.
+ * Per block of HS_MTM_BLOCK bars its high and low; per bar, the high and low from its block's start to
+ * it and from it to its block's end (4 doubles, one cache line per two bars... 32 bytes a bar). */
+#define HS_MTM_BLOCK_SHIFT 4
+#define HS_MTM_BLOCK ((size_t)1 << HS_MTM_BLOCK_SHIFT)
+static inline size_t hs_mtm_block_count(size_t n_bars) { return (n_bars + HS_MTM_BLOCK - 1) >> HS_MTM_BLOCK_SHIFT; }
+/* The doubles a range table of n bars takes. */
+static inline size_t hs_mtm_ranges_doubles(size_t n_bars) { return 4 * n_bars + 2 * hs_mtm_block_count(n_bars); }
+typedef struct {
+    const double *edge;      /* edge[4i..4i+3]: high and low of [block start, i], high and low of [i, block end] */
+    const double *block_hi, *block_lo;
+} hs_mtm_ranges;
+/* Fill `table` (hs_mtm_ranges_doubles(n_bars)) for close and return the view of it. */
+hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *table);
+
 /* What a sweep asks for beyond the results: the period ends (checked, strictly increasing, the last the
- * last bar), where E goes (E[k] of combo c at equity[k·stride + c]; NULL = not wanted) and where each
- * combo's mtm_max_drawdown goes (mtm[c]; NULL = not wanted).  NULL terms: no periods. */
+ * last bar), where E goes (E[k] of combo c at equity[k·stride + c]; NULL = not wanted), where each
+ * combo's mtm_max_drawdown goes (mtm[c]; NULL = not wanted), and the close's block table (NULL: none;
+ * the tracker then scans).  NULL terms: no periods. */
 typedef struct {
     const int64_t *ends;
     size_t n_ends;
     double *equity;
     size_t stride;
     double *mtm;
+    hs_mtm_ranges ranges; /* edge NULL: none (the tracker scans the bars) */
 } hs_equity_terms;
+
+/* A cross as the books meet it: its bar and the new side (bar·2 + 1 for long, bar·2 for short), and the p
+ * it booked (+0.0 at the first cross, where nothing was open: adding it to the +0.0 pnl changes no bit). */
+typedef struct {
+    uint64_t bar_side;
+    double p;
+} hs_mtm_event;
+
+/* Crosses are queued and accounted HS_MTM_EVENTS at a time (hs_mtm_flush, equity.c): the books' loops
+ * only store two words per cross, and the accounting runs as its own tight loop. */
+#define HS_MTM_EVENTS 64
 
 /* One combo's tracker. */
 typedef struct {
@@ -46,6 +75,7 @@ typedef struct {
     const int64_t *ends;
     size_t n_ends, k; /* the next period end to sample */
     double *e;        /* E column: e[k·stride] (NULL: not stored) */
+    hs_mtm_ranges ranges; /* of close (edge NULL: none) */
     size_t stride;
     double keep;
     double pnl;   /* own running pnl, from +0.0 */
@@ -54,51 +84,32 @@ typedef struct {
     double mdd;   /* mtm_max_drawdown so far */
     int pos;      /* +1, −1, 0 flat */
     size_t from;  /* the first bar not yet accounted */
+    size_t queued;
+    hs_mtm_event queue[HS_MTM_EVENTS];
 } hs_mtm;
 
 /* Combo c's tracker for a sweep's terms. */
-static inline hs_mtm hs_mtm_new(const hs_equity_terms *t, size_t c, const double *close, double keep) {
-    return (hs_mtm){close, t->ends, t->n_ends, 0, t->equity ? t->equity + c : NULL, t->stride, keep,
-                    0.0, 0.0, 0.0, 0.0, 0, 0};
+static inline void hs_mtm_init(hs_mtm *m, const hs_equity_terms *t, size_t c, const double *close, double keep) {
+    m->close = close, m->ends = t->ends, m->n_ends = t->n_ends, m->k = 0;
+    m->e = t->equity ? t->equity + c : NULL;
+    m->ranges = t->ranges, m->stride = t->stride, m->keep = keep;
+    m->pnl = m->entry = m->peak = m->mdd = 0.0;
+    m->pos = 0, m->from = 0, m->queued = 0;
 }
 
-/* The drawdown of bars [a, b) held long or short at a constant pnl (equity.c): §9.2's per-bar loop, exact. */
-void hs_mtm_held(hs_mtm *m, size_t a, size_t b);
+/* Account the queued crosses, then bars [from, to) in the state after them (equity.c). */
+void hs_mtm_flush(hs_mtm *m, size_t to);
 
-/* §9.2's update on a flat stretch: e = pnl on every bar, and the update is idempotent on equal values. */
-static inline void hs_mtm_flat(hs_mtm *m) {
-    if (m->pnl > m->peak) m->peak = m->pnl;
-    double t = m->peak - m->pnl;
-    if (t > m->mdd) m->mdd = t;
-}
-
-/* Account bars [from, to) in the current state: the period ends among them, and the drawdown. */
-static inline void hs_mtm_advance(hs_mtm *m, size_t to) {
-    size_t a = m->from;
-    if (a >= to) return;
-    m->from = to;
-    while (m->k < m->n_ends && (size_t)m->ends[m->k] < to) {
-        double e = m->pnl;
-        if (m->pos) e = m->pnl + hs_trade_pnl((double)m->pos, m->entry, m->close[m->ends[m->k]], m->keep);
-        if (m->e) m->e[m->k * m->stride] = e;
-        m->k++;
-    }
-    if (m->pos == 0) hs_mtm_flat(m);
-    else hs_mtm_held(m, a, to);
-}
-
-/* A cross at bar `bar`: the bars before it in the old state, then p booked (when a position was closed),
- * the new side `pos` entered at `price` (= close[bar]). */
-static inline void hs_mtm_cross(hs_mtm *m, size_t bar, int booked, double p, int pos, double price) {
-    hs_mtm_advance(m, bar);
-    if (booked) m->pnl += p;
-    m->pos = pos;
-    m->entry = price;
+/* A cross at bar `bar`: p booked (+0.0 when nothing was open), the new side `pos` (+1, −1) entered at
+ * close[bar].  Queued; accounted in order by hs_mtm_flush. */
+static inline void hs_mtm_cross(hs_mtm *m, size_t bar, double p, int pos) {
+    m->queue[m->queued] = (hs_mtm_event){(uint64_t)bar << 1 | (uint64_t)(pos > 0), p};
+    if (++m->queued == HS_MTM_EVENTS) hs_mtm_flush(m, 0);
 }
 
 /* After the kernel: every bar up to the last accounted; the drawdown to mtm[c] where wanted. */
 static inline void hs_mtm_finish(hs_mtm *m, size_t n_bars, const hs_equity_terms *t, size_t c) {
-    hs_mtm_advance(m, n_bars);
+    hs_mtm_flush(m, n_bars);
     if (t->mtm) t->mtm[c] = m->mdd;
 }
 

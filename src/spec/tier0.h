@@ -172,13 +172,12 @@ static inline void hs_book_step_mtm(hs_book *b, double d, double price, size_t b
                                     hs_pnl_column *col, hs_mtm *mtm) {
     int cross = (b->prev > 0.0 && d < 0.0) || (b->prev < 0.0 && d > 0.0);
     if (cross) {
-        int booked = b->pos != 0;
-        double p = 0.0;
-        if (booked) p = hs_book_close_to(b, price, bar, log, col);
+        double p = 0.0; /* the first cross books nothing: +0.0 to the tracker */
+        if (b->pos != 0) p = hs_book_close_to(b, price, bar, log, col);
         else b->first_bar = (int64_t)bar; /* the first trade (every later one enters where one closed) */
         hs_book_open(b, d > 0.0 ? 1 : -1, price);
         if (log) log->entry_bar = (int64_t)bar;
-        if (mtm) hs_mtm_cross(mtm, bar, booked, p, b->pos, price);
+        if (mtm) hs_mtm_cross(mtm, bar, p, b->pos);
     }
     if (d != 0.0) b->prev = d;
 }

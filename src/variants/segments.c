@@ -554,7 +554,7 @@ static inline void book_reverse(hs_book *b, int negative, double price, size_t b
     double p = hs_book_close_to(b, price, bar, NULL, col);
     hs_book_open(b, negative ? -1 : 1, price);
     b->prev = negative ? -1.0 : 1.0;
-    if (mtm) hs_mtm_cross(mtm, bar, 1, p, b->pos, price);
+    if (mtm) hs_mtm_cross(mtm, bar, p, b->pos);
 }
 
 /* Where a combo's books stopped in a lane: the sign and uncertain bits of the last bar visited. */
@@ -633,9 +633,7 @@ static __attribute__((noinline)) void lane_books_mtm(const double *close, const 
                                                      const hs_windows *win, int lane, size_t j_lo, size_t j_hi,
                                                      int lane_first, seg_cursor *cur, hs_book *io,
                                                      hs_pnl_column *col_io, hs_mtm *mtm) {
-    hs_mtm local = *mtm;
-    lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, &local);
-    *mtm = local;
+    lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, mtm);
 }
 
 /* Book the table's rows [0, rows): each row's HS_VN-combo vectors in turn (independent chains), then
@@ -682,7 +680,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     for (size_t v = 0; v < SEG_BOOK_VECS; v++) acc[v] = hs_book_lanes_new();
     for (size_t g = 0; g < count; g++) {
         book[g] = hs_book_new(keep);
-        if (eq) mtm[g] = hs_mtm_new(eq, c0 + g, close, keep);
+        if (eq) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
         cur[g] = (seg_cursor){0, 0};
         col[g] = (hs_pnl_column){table + g, SEG_BOOK_COLS, 0, 0};
         first_d[g] = combo_first_d(wins[g].w);
@@ -903,7 +901,7 @@ hs_outcome HS_COMBO(segments)(const double *close, size_t n, const hs_windows *w
         return o;
     }
     double mdd;
-    hs_equity_terms one = {mtm->ends, mtm->n_ends, mtm->e, mtm->stride, &mdd};
+    hs_equity_terms one = {mtm->ends, mtm->n_ends, mtm->e, mtm->stride, &mdd, mtm->ranges};
     if (HS_SWEEP(segments)(close, n, win, 1, keep, &o.r, &o.s, 1, NULL, &one, NULL) == HS_OK) {
         mtm->mdd = mdd;
         mtm->k = mtm->n_ends;
