@@ -16,7 +16,21 @@
 
 #include "cscv.h"
 #include "error.h"
+#include "isa.h"
 #include "validate.h"
+
+#define CSCV_LANES_DECLARE(k, isa, ...) extern const cscv_lanes hs_cscv_lanes__##isa;
+HS_ISA_LIST(CSCV_LANES_DECLARE, ~)
+
+/* The passes of the ISA a sweep would pick (hs_isa_default: the widest built and supported, or $HMASWEEP_ISA). */
+static const cscv_lanes *lanes_of(hs_isa isa) {
+    static const cscv_lanes *const built[HS_ISA_COUNT] = {
+#define CSCV_LANES_IF_BUILT(k, isa, ISA, ...) HS_IF_BUILT(ISA, &hs_cscv_lanes__##isa),
+        HS_ISA_LIST(CSCV_LANES_IF_BUILT, ~)
+    };
+    if ((unsigned)isa >= HS_ISA_COUNT || !built[isa]) isa = HS_ISA_SCALAR;
+    return built[isa];
+}
 
 size_t hs_cscv_splits(size_t groups) {
     if (groups < 2 || groups % 2 != 0 || groups > HS_CSCV_MAX_GROUPS) return 0;
@@ -72,22 +86,48 @@ static void leaf(cscv_walk *w) {
     hs_cscv_pair(&in, &out, w->n_combos, number, w->splits - 1 - number, &w->scratch, &w->tally);
 }
 
+/* Groups g..S−1 all join one side (the other is full): dst = src + s_g + ... + s_{S−1}, each combo's sum left to
+ * right as the level-by-level walk would make it, but in one pass per block of combos that stays in L1 (a
+ * level per group cost a store and a reload of both arrays: 11,440 of the 24,308 levels at S = 16 are such
+ * chains; measured 0.22-0.23 s against 0.23-0.24 s CPU for the whole hs_cscv, 6,400 x 600, S = 16, AVX-512
+ * Xeon, 3 interleaved pairs). */
+#define CHAIN_BLOCK 512
+static void add_chain(cscv_walk *w, double *dst1, double *dst2, const double *src1, const double *src2, size_t g) {
+    size_t n = w->n_combos;
+    for (size_t from = 0; from < n; from += CHAIN_BLOCK) {
+        size_t len = n - from < CHAIN_BLOCK ? n - from : CHAIN_BLOCK;
+        add_group(dst1 + from, dst2 + from, src1 + from, src2 + from, w->s1 + g * n + from, w->s2 + g * n + from, len);
+        for (size_t k = g + 1; k < w->groups; k++)
+            add_group(dst1 + from, dst2 + from, dst1 + from, dst2 + from, w->s1 + k * n + from, w->s2 + k * n + from, len);
+    }
+}
+
 static void walk(cscv_walk *w, size_t g, size_t kj, size_t kc) {
+    size_t h = w->half;
     if (g == w->groups) {
         leaf(w);
         return;
     }
+    if (kj == h || kc == h) { /* the rest is forced */
+        size_t rest = 0;
+        for (size_t k = g; k < w->groups; k++) rest += w->sizes[k];
+        if (kj == h) {
+            add_chain(w, w->c1[h], w->c2[h], w->c1[kc], w->c2[kc], g);
+            w->cn[h] = w->cn[kc] + rest;
+        } else {
+            add_chain(w, w->j1[h], w->j2[h], w->j1[kj], w->j2[kj], g);
+            w->jn[h] = w->jn[kj] + rest;
+        }
+        leaf(w);
+        return;
+    }
     const double *g1 = w->s1 + g * w->n_combos, *g2 = w->s2 + g * w->n_combos;
-    if (kj < w->half) {
-        add_group(w->j1[kj + 1], w->j2[kj + 1], w->j1[kj], w->j2[kj], g1, g2, w->n_combos);
-        w->jn[kj + 1] = w->jn[kj] + w->sizes[g];
-        walk(w, g + 1, kj + 1, kc);
-    }
-    if (kc < w->half) {
-        add_group(w->c1[kc + 1], w->c2[kc + 1], w->c1[kc], w->c2[kc], g1, g2, w->n_combos);
-        w->cn[kc + 1] = w->cn[kc] + w->sizes[g];
-        walk(w, g + 1, kj, kc + 1);
-    }
+    add_group(w->j1[kj + 1], w->j2[kj + 1], w->j1[kj], w->j2[kj], g1, g2, w->n_combos);
+    w->jn[kj + 1] = w->jn[kj] + w->sizes[g];
+    walk(w, g + 1, kj + 1, kc);
+    add_group(w->c1[kc + 1], w->c2[kc + 1], w->c1[kc], w->c2[kc], g1, g2, w->n_combos);
+    w->cn[kc + 1] = w->cn[kc] + w->sizes[g];
+    walk(w, g + 1, kj, kc + 1);
 }
 
 /* numpy's polyfit(x, y, 1) over the pairs with both finite: the least-squares line, from centred sums. */
@@ -136,6 +176,9 @@ hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_
     if (st == HS_OK) st = check_groups(n_periods, groups, err);
     if (st != HS_OK) return st;
     if (!out) return hs_fail(err, HS_ERR_USAGE, "hs_cscv: out is NULL");
+    hs_isa isa;
+    st = hs_isa_default(&isa, err);
+    if (st != HS_OK) return st;
     size_t half = groups / 2, splits = hs_cscv_splits(groups), levels = half + 1;
     size_t n = n_combos;
     /* One block: group sums 2·S·N, partials 4·levels·N, the scratch's arrays, and the per-split metrics the
@@ -157,7 +200,7 @@ hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_
     double *s1 = p, *s2 = p + groups * n;
     p += 2 * groups * n;
     for (size_t i = 0; i < 4 * levels; i++, p += n) levels_p[i] = p;
-    cscv_scratch scratch = {p, cand};
+    cscv_scratch scratch = {p, cand, lanes_of(isa)};
     p += CSCV_SCRATCH_DOUBLES * n;
     double *is_m = is_metric ? is_metric : p;
     p += is_metric ? 0 : splits;

@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "cscv_lanes.h"
+
 /* One side of a split: every combo's m1 = Σ s1_g and m2 = Σ s2_g over its groups, and n = Σ n_g. */
 typedef struct {
     const double *m1, *m2;
@@ -15,6 +17,7 @@ typedef struct {
 typedef struct {
     double *buf;
     size_t *cand;
+    const cscv_lanes *lanes; /* the passes across combos of the ISA hs_isa_default picks */
 } cscv_scratch;
 
 /* Where the splits' outcomes go (any output pointer may be NULL but is_m and oos_m), and the counts. */
