@@ -32,9 +32,13 @@ from .plot import heatmap, plot
 from .report import report
 from .results import STATISTICS, statistic
 from .universe import ROW_DTYPE, sweep_many
+from .periods import CALENDAR_PERIODS_PER_YEAR
+from .validation import PERIOD_STATS, Validation, plot_validation, validate
 
 __all__ = [
+    "CALENDAR_PERIODS_PER_YEAR",
     "Client",
+    "PERIOD_STATS",
     "ROW_DTYPE",
     "ServerError",
     "SweepResult",
@@ -57,6 +61,9 @@ __all__ = [
     "sweep_many",
     "trade_log",
     "trades",
+    "validate",
+    "Validation",
+    "plot_validation",
     "variants",
     "windows",
     "wma",

@@ -7,7 +7,15 @@ The page holds three figures, each with hover values:
 2. PnL and the statistic against L (for a 2-D result: against the HMA length, at the chosen combo's
    HMA3 length);
 3. the chosen combo (best by the statistic, or given): its close with its entries and exits, above its
-   mark-to-market equity (hmasweep.trades() and hmasweep.equity()).
+   mark-to-market equity (hmasweep.trades() and hmasweep.equity());
+4. for a sweep with periods (sweep(..., periods=...)), the validation (docs/spec.md §9.5-§9.7,
+   hmasweep.validate()): the λ histogram with the PBO, the in-sample/out-of-sample Sharpe scatter with its
+   degradation line, and the walk-forward's out-of-sample curve against the in-sample best's, under a table
+   with the deflated Sharpe ratio.
+
+"Max drawdown" on the page is the mark-to-market one (docs/spec.md §9.2: the fall of the per-bar equity
+the combo figure draws); §8's closed-trade figure is labelled "closed-trade max drawdown".  Every Sharpe
+says what it is per: trade (§8), period (§9.4) or year (annualised).
 """
 from __future__ import annotations
 
@@ -22,7 +30,24 @@ from . import _core
 from .plot import _check_span
 
 # Statistics where a smaller value is the better one: report() picks its default combo by the minimum.
-LOWER_IS_BETTER = frozenset({"max_drawdown", "std_trade", "gross_loss_abs"})
+# The two drawdowns (closed-trade, §8; mark-to-market, §9.2) and the per-trade standard deviation.
+# (gross_loss is <= 0, so its largest value, the smallest loss, is the best: it is not here.)
+LOWER_IS_BETTER = frozenset({"max_drawdown", "mtm_max_drawdown", "std_trade"})
+
+# What the page calls a statistic (menu, axes, table) where its name alone would mislead: the drawdown a
+# reader means is the mark-to-market one, and a Sharpe ratio means nothing without its unit of time.
+LABELS = {
+    "max_drawdown": "closed-trade max drawdown (pp)",
+    "mtm_max_drawdown": "max drawdown (pp, mark-to-market)",
+    "sharpe": "sharpe (per trade)",
+    "period_sharpe": "sharpe (per period)",
+    "sharpe_annualised": "sharpe (annualised)",
+}
+
+
+def label(name: str) -> str:
+    """The page's name for statistic `name` (LABELS, else the name itself)."""
+    return LABELS.get(name, name)
 
 # Columns of a result's table that say which combo it is, not how it did.
 _ID_COLUMNS = ("length", "lengths", "hma_length", "hma3_length", "hma", "hma3", "combo",
@@ -66,6 +91,7 @@ class _Table:
                 if name in _ID_COLUMNS or not np.issubdtype(col.dtype, np.number):
                     continue
                 self.stats[str(name)] = col.to_numpy(dtype=np.float64)
+        self._add_equity_statistics(result)
         hma, hma3 = self._lengths(result, frame)
         self.two_d = hma3 is not None
         self.hma: np.ndarray = hma
@@ -73,6 +99,36 @@ class _Table:
         self.variant = getattr(result, "variant", None)
         self.fee = getattr(result, "fee", None)
         self.bars = bars
+
+    def _add_equity_statistics(self, result: Any) -> None:
+        """The mark-to-market drawdown next to the closed-trade one, and the per-period Sharpe (annualised
+        too, when the periods per year are known) of a result with periods."""
+        mtm = getattr(result, "mtm_max_drawdown", None)
+        if mtm is not None:
+            self._add_after("max_drawdown", "mtm_max_drawdown", np.asarray(mtm, dtype=np.float64))
+        if getattr(result, "equity", None) is not None:
+            from .validation import PERIOD_STATS
+
+            stats = _core._period_stats(result.equity)
+            self.stats["period_sharpe"] = stats[:, PERIOD_STATS.index("period_sharpe")]
+            ppy = getattr(result, "periods_per_year", None)
+            if ppy is not None:
+                self.stats["sharpe_annualised"] = self.stats["period_sharpe"] * math.sqrt(ppy)
+
+    def _add_after(self, before: str, name: str, values: np.ndarray) -> None:
+        """stats[name] = values, placed right after stats[before] (at the end without it)."""
+        items = [(k, v) for k, v in self.stats.items() if k != name]
+        at = [k for k, _ in items].index(before) + 1 if before in self.stats else len(items)
+        self.stats = dict(items[:at] + [(name, values)] + items[at:])
+
+    def add_mtm(self, close: np.ndarray) -> None:
+        """A result without periods: its combos' mark-to-market drawdown from one sweep with one period
+        (the drawdown runs over every bar whatever the periods), placed after the closed-trade one."""
+        if "mtm_max_drawdown" in self.stats or "max_drawdown" not in self.stats:
+            return
+        fee = {} if self.fee is None else {"fee": self.fee}
+        mtm = _core.sweep(close, windows=self.windows, periods=1, **fee).mtm_max_drawdown
+        self._add_after("max_drawdown", "mtm_max_drawdown", np.asarray(mtm, dtype=np.float64))
 
     def _lengths(self, result: Any, frame: Any) -> Tuple[np.ndarray, Optional[np.ndarray]]:
         hma = getattr(result, "hma_lengths", None)
@@ -183,26 +239,26 @@ def _stat_figure(go: Any, table: _Table, stat: str, chosen: int) -> Any:
 
         fig.add_trace(go.Heatmap(
             x=xs, y=ys, z=z_of(stat), customdata=custom, colorscale="RdYlGn",
-            reversescale=stat in LOWER_IS_BETTER, colorbar=dict(title=dict(text=stat)),
-            hovertemplate=("HMA3 length %{x}<br>HMA length %{y}<br>" + stat + " %{z:.6g}<br>"
+            reversescale=stat in LOWER_IS_BETTER, colorbar=dict(title=dict(text=label(stat))),
+            hovertemplate=("HMA3 length %{x}<br>HMA length %{y}<br>" + label(stat) + " %{z:.6g}<br>"
                            "pnl %{customdata[0]:.6g} pp<br>trades %{customdata[1]}<extra>combo %{customdata[2]}</extra>")))
         fig.add_trace(go.Scatter(x=[table.hma3[chosen]], y=[table.hma[chosen]], mode="markers",
                                  marker=dict(symbol="star", size=14, color="black", line=dict(color="white", width=1)),
                                  name="chosen combo", hovertemplate="chosen: " + table.label(chosen) + "<extra></extra>"))
         fig.update_xaxes(title_text="HMA3 length")
         fig.update_yaxes(title_text="HMA length")
-        buttons = [dict(label=name, method="restyle",
+        buttons = [dict(label=label(name), method="restyle",
                         args=[{"z": [z_of(name)], "reversescale": [name in LOWER_IS_BETTER],
-                               "colorbar.title.text": [name],
-                               "hovertemplate": [("HMA3 length %{x}<br>HMA length %{y}<br>" + name + " %{z:.6g}<br>"
+                               "colorbar.title.text": [label(name)],
+                               "hovertemplate": [("HMA3 length %{x}<br>HMA length %{y}<br>" + label(name) + " %{z:.6g}<br>"
                                                   "pnl %{customdata[0]:.6g} pp<br>trades %{customdata[1]}"
                                                   "<extra>combo %{customdata[2]}</extra>")]}, [0]])
                    for name in names]
-        title = "%s over (HMA3 length, HMA length): %d combos" % (stat, table.n)
+        title = "%s over (HMA3 length, HMA length): %d combos" % (label(stat), table.n)
     else:
         order = np.argsort(table.hma, kind="stable")
         x = table.hma[order]
-        fig.add_trace(go.Scatter(x=x, y=_json_values(table.stats[stat][order]), mode="lines+markers", name=stat,
+        fig.add_trace(go.Scatter(x=x, y=_json_values(table.stats[stat][order]), mode="lines+markers", name=label(stat),
                                  customdata=np.column_stack([table.stats["pnl"][order], table.stats["trades"][order], order]),
                                  hovertemplate="L %{x}<br>value %{y:.6g}<br>pnl %{customdata[0]:.6g} pp<br>"
                                                "trades %{customdata[1]}<extra>combo %{customdata[2]}</extra>"))
@@ -211,11 +267,11 @@ def _stat_figure(go: Any, table: _Table, stat: str, chosen: int) -> Any:
                                  hovertemplate="chosen: " + table.label(chosen) + "<extra></extra>"))
         fig.update_xaxes(title_text="HMA length L")
         fig.update_yaxes(title_text="value")
-        buttons = [dict(label=name, method="restyle",
+        buttons = [dict(label=label(name), method="restyle",
                         args=[{"y": [_json_values(table.stats[name][order]), _json_values(table.stats[name][[chosen]])],
-                               "name": [name, "chosen combo"]}, [0, 1]])
+                               "name": [label(name), "chosen combo"]}, [0, 1]])
                    for name in names]
-        title = "%s against L: %d combos" % (stat, table.n)
+        title = "%s against L: %d combos" % (label(stat), table.n)
     fig.update_layout(
         title=dict(text=title), height=540, margin=dict(t=110),
         updatemenus=[dict(buttons=buttons, active=names.index(stat), x=1.0, xanchor="right", y=1.2, yanchor="top")],
@@ -241,15 +297,15 @@ def _against_l_figure(go: Any, make_subplots: Any, table: _Table, stat: str, cho
                              hovertemplate="L %{x}<br>pnl %{y:.6g} pp<br>trades %{customdata[0]}"
                                            "<extra>combo %{customdata[1]}</extra>"), secondary_y=False)
     right = stat if stat != "pnl" else "trades"  # with pnl chosen, the right axis shows the trade count
-    fig.add_trace(go.Scatter(x=x, y=_json_values(table.stats[right][sel]), mode="lines+markers", name=right,
+    fig.add_trace(go.Scatter(x=x, y=_json_values(table.stats[right][sel]), mode="lines+markers", name=label(right),
                              customdata=custom,
-                             hovertemplate="L %{x}<br>" + right + " %{y:.6g}<br>trades %{customdata[0]}"
+                             hovertemplate="L %{x}<br>" + label(right) + " %{y:.6g}<br>trades %{customdata[0]}"
                                            "<extra>combo %{customdata[1]}</extra>"), secondary_y=True)
-    fig.update_yaxes(title_text=right, secondary_y=True)
+    fig.update_yaxes(title_text=label(right), secondary_y=True)
     fig.add_hline(y=0.0, line=dict(color="grey", width=0.6))
     fig.update_xaxes(title_text="HMA length L")
     fig.update_yaxes(title_text="pnl (percentage points)", secondary_y=False)
-    fig.update_layout(title=dict(text="PnL and %s against L%s" % (right, where)), height=420,
+    fig.update_layout(title=dict(text="PnL and %s against L%s" % (label(right), where)), height=420,
                       legend=dict(orientation="h", y=1.12, x=0.0))
     return fig
 
@@ -304,10 +360,83 @@ def _combo_figure(go: Any, make_subplots: Any, close: np.ndarray, table: _Table,
 
 
 def _summary_table(table: _Table, chosen: int) -> str:
-    cells = "".join("<tr><th>%s</th><td>%s</td></tr>" % (html.escape(name), _fmt(values[chosen]))
+    cells = "".join("<tr><th>%s</th><td>%s</td></tr>" % (html.escape(label(name)), _fmt(values[chosen]))
                     for name, values in table.stats.items())
     return ("<table class='stats'><caption>%s, windows %s</caption>%s</table>"
             % (html.escape(table.label(chosen)), " ".join(str(int(w)) for w in table.windows[chosen]), cells))
+
+
+def _validation_choices(periods: int, groups: Optional[int], walk_forward: Any) -> Tuple[Optional[int], Any]:
+    """The CSCV groups and walk-forward report() uses over P periods: as given, else S = 16 (or the largest
+    even S <= P) and a walk-forward training on P // 4 periods and testing on the next P // 8."""
+    if groups is None:
+        groups = min(16, periods - periods % 2) if periods >= 2 else None
+    if walk_forward is None and periods >= 4:
+        walk_forward = (periods // 4, max(1, periods // 8))
+    return groups, walk_forward
+
+
+def _validation_figure(go: Any, make_subplots: Any, v: Any) -> Any:
+    """Figure 4: the λ histogram (PBO), the in-sample/out-of-sample scatter with its line, the walk-forward."""
+    titles = ["λ over %d splits: PBO %.3f" % (v.kept, v.pbo),
+              "in-sample best: OOS against IS sharpe (per period)",
+              "walk-forward out of sample" if v.wf_equity is not None else "no walk-forward"]
+    fig = make_subplots(rows=1, cols=3, subplot_titles=titles, horizontal_spacing=0.07)
+    lam = v.lambdas[np.isfinite(v.lambdas)]
+    fig.add_trace(go.Histogram(x=lam, nbinsx=40, name="λ per split", marker=dict(color="steelblue"),
+                               hovertemplate="λ %{x}<br>%{y} splits<extra></extra>"), row=1, col=1)
+    fig.add_vline(x=0.0, line=dict(color="crimson", width=1.2), row=1, col=1)
+    ok = np.isfinite(v.is_sharpe) & np.isfinite(v.oos_sharpe)
+    fig.add_trace(go.Scattergl(x=v.is_sharpe[ok], y=v.oos_sharpe[ok], mode="markers", name="splits",
+                               marker=dict(size=3, opacity=0.4, color="steelblue"),
+                               hovertemplate="IS %{x:.4g}<br>OOS %{y:.4g}<extra>split</extra>"), row=1, col=2)
+    slope, intercept = v.degradation
+    if ok.any() and math.isfinite(slope) and math.isfinite(intercept):
+        x = np.array([float(v.is_sharpe[ok].min()), float(v.is_sharpe[ok].max())])
+        fig.add_trace(go.Scatter(x=x, y=slope * x + intercept, mode="lines", name="degradation line",
+                                 line=dict(color="crimson"),
+                                 hovertemplate="OOS = %.4g · IS %+.4g<extra></extra>" % (slope, intercept)), row=1, col=2)
+    if v.wf_equity is not None:
+        fig.add_trace(go.Scatter(x=v.wf_periods, y=_json_values(v.wf_equity), mode="lines", name="walk-forward (pp)",
+                                 line=dict(color="darkgreen"),
+                                 hovertemplate="period %{x}<br>%{y:.6g} pp<extra>walk-forward</extra>"), row=1, col=3)
+        fig.add_trace(go.Scatter(x=v.wf_periods, y=_json_values(v.best_equity), mode="lines",
+                                 name="in-sample best (pp)", line=dict(color="grey", dash="dash"),
+                                 hovertemplate="period %{x}<br>%{y:.6g} pp<extra>in-sample best</extra>"), row=1, col=3)
+    fig.update_xaxes(title_text="λ (≤ 0: at or below the OOS median)", row=1, col=1)
+    fig.update_yaxes(title_text="splits", row=1, col=1)
+    fig.update_xaxes(title_text="in-sample sharpe (per period)", row=1, col=2)
+    fig.update_yaxes(title_text="out-of-sample sharpe (per period)", row=1, col=2)
+    fig.update_xaxes(title_text="period", row=1, col=3)
+    fig.update_yaxes(title_text="equity change over the test periods (pp)", row=1, col=3)
+    fig.update_layout(title=dict(text="Validation: %d periods, S = %d groups, %d combos"
+                                 % (v.periods, v.groups, v.stats.shape[0])),
+                      height=440, legend=dict(orientation="h", y=-0.25, x=0.0))
+    return fig
+
+
+def _validation_table(v: Any, table: _Table) -> str:
+    """The validation's figures, with the plain-words summary under them."""
+    annualised = v.annualised_sharpe
+    rows = [("PBO (share of splits with λ ≤ 0)", _fmt(v.pbo)),
+            ("P(out-of-sample loss) of the in-sample best", _fmt(v.prob_oos_loss)),
+            ("splits kept / made (S = %d groups)" % v.groups, "%d / %d" % (v.kept, v.splits)),
+            ("degradation line (OOS = slope · IS + intercept)", "%s · IS %+.6g" % (_fmt(v.degradation[0]),
+                                                                                  v.degradation[1])),
+            ("chosen combo (largest sharpe per period)", table.label(v.chosen) if v.chosen >= 0 else "none"),
+            ("sharpe (per period) of the chosen combo", _fmt(v.sharpe)),
+            ("sharpe (annualised) of the chosen combo", "unknown (no periods per year)" if annualised is None
+             else _fmt(annualised)),
+            ("deflated sharpe ratio (DSR)", _fmt(v.dsr)),
+            ("trials N / expected best sharpe (per period) of N under the null", "%s / %s" % (_fmt(v.trials),
+                                                                                             _fmt(v.sr0))),
+            ("probabilistic sharpe ratio against 0 (PSR)", _fmt(v.psr0))]
+    if v.wf_equity is not None:
+        rows.append(("walk-forward (train %d, test %d periods%s): sharpe (per period) out of sample"
+                     % (v.wf_train, v.wf_test, ", anchored" if v.anchored else ""), _fmt(v.wf_sharpe)))
+    cells = "".join("<tr><th>%s</th><td>%s</td></tr>" % (html.escape(a), html.escape(b)) for a, b in rows)
+    words = "".join("<p>%s</p>" % html.escape(line) for line in v.summary().splitlines())
+    return "<h2 id='validation'>Validation</h2><table class='stats validation'>%s</table>%s" % (cells, words)
 
 
 _PAGE = """<!DOCTYPE html>
@@ -335,7 +464,8 @@ table.stats th {{ background: #f4f4f4; text-align: left; }}
 
 def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: Any = None, stat: Optional[str] = None,
            combo: Optional[int] = None, length: Any = None, span: Optional[Tuple[int, int]] = None,
-           title: Optional[str] = None, lengths: Any = None) -> str:
+           title: Optional[str] = None, lengths: Any = None, periods: Any = None, groups: Optional[int] = None,
+           walk_forward: Optional[Tuple[int, int]] = None, n_trials: Optional[float] = None) -> str:
     """Write one self-contained interactive HTML page of a sweep to `path` and return the page's text.
 
     result_or_close  a close series (it is swept: `lengths`, default grid), or a result of sweep();
@@ -347,6 +477,10 @@ def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: A
              largest, or the smallest for max_drawdown).
     span     (first_bar, last_bar): the bars the combo figure shows (default: all).
     path     where to write the page (None: only return it).
+    periods  for report(close): sweep with periods (as sweep(..., periods=)); a result has its own.  With
+             periods the page has a validation section (hmasweep.validate(result, groups, walk_forward,
+             n_trials=n_trials)); groups default 16 (or the largest even number <= P), walk_forward
+             default (P // 4, P // 8).
 
     Nothing is fetched when the page is viewed: plotly.js is written into it (about 4.6 MB).
     """
@@ -354,8 +488,8 @@ def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: A
     if hasattr(result_or_close, "windows") and hasattr(result_or_close, "pnl"):
         if close is None:
             raise ValueError("report(result) needs the series it was swept on: report(result, close=close)")
-        if lengths is not None:
-            raise ValueError("lengths is for report(close): a result has its own")
+        if lengths is not None or periods is not None:
+            raise ValueError("lengths and periods are for report(close): a result has its own")
         result = result_or_close
         series = close
     else:
@@ -368,19 +502,31 @@ def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: A
         raise ValueError("close must be 1-D, got %d dimensions" % series_values.ndim)
     if span is not None:
         span = _check_span(span, series_values.shape[0])
-    if result is None:
-        result = _core.sweep(series_values, lengths)
+    if result is None:  # a pandas series itself when it has periods: calendar periods read its timestamps
+        result = _core.sweep(series if periods is not None else series_values, lengths, periods=periods)
     table = _Table(result, series_values.shape[0])
+    table.add_mtm(series_values)
+    validation = None
+    if getattr(result, "equity", None) is not None:
+        from .validation import validate
+
+        s, wf = _validation_choices(result.equity.shape[0], groups, walk_forward)
+        if s is not None:
+            validation = validate(result, groups=s, walk_forward=wf, n_trials=n_trials)
     stat = _choose_stat(table, stat)
     chosen = _choose_combo(table, stat, combo, length)
 
     figs = [_stat_figure(go, table, stat, chosen), _against_l_figure(go, make_subplots, table, stat, chosen)]
     combo_fig, log = _combo_figure(go, make_subplots, series_values, table, chosen, span)
     figs.append(combo_fig)
+    if validation is not None:
+        figs.append(_validation_figure(go, make_subplots, validation))
     parts = []
     for k, fig in enumerate(figs):
         if k == 2:
             parts.append(_summary_table(table, chosen))
+        if k == 3:
+            parts.append(_validation_table(validation, table))
         parts.append(fig.to_html(full_html=False, include_plotlyjs=(k == 0), div_id="hs-figure-%d" % (k + 1),
                                  config={"displaylogo": False, "responsive": True}))
     how = "2-D grid" if table.two_d else "1-D grid"
@@ -389,7 +535,7 @@ def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: A
                                                        "" if table.fee is None else ", fee %r" % table.fee,
                                                        table.label(chosen),
                                                        "given" if combo is not None or length is not None
-                                                       else "best by " + stat, len(log)))
+                                                       else "best by " + label(stat), len(log)))
     page = _PAGE.format(title=html.escape(title or "hmasweep sweep report"), meta=html.escape(meta),
                         figures="\n".join(parts))
     if path is not None:

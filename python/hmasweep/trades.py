@@ -8,6 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
+from .periods import datetime_index
 
 # The layout of hs_trade (include/hmasweep.h), field for field; align=True gives C's padding.
 TRADE_DTYPE = np.dtype(
@@ -49,6 +50,7 @@ def trade_log(close: npt.ArrayLike, length: Optional[int] = None, *,
     if getattr(_core, "TRADE_RECORD_SIZE", TRADE_DTYPE.itemsize) != TRADE_DTYPE.itemsize:
         raise RuntimeError("hs_trade layout changed: TRADE_DTYPE is out of date")
     w = _as_windows(length, windows)
+    datetime_index(close)  # a pandas series' timestamps: strictly increasing, else a ValueError naming one
     close = np.ascontiguousarray(close, dtype=np.float64)  # no copy when it already is one
     # Sized for the usual case in one pass (a trade closes at most once per bar, plus the final close);
     # the library reports the true count, so a second call covers anything beyond.
@@ -62,15 +64,10 @@ def trade_log(close: npt.ArrayLike, length: Optional[int] = None, *,
 
 
 def _datetime_index(close: Any) -> Any:
-    """close's DatetimeIndex when close is a pandas object that has one, else None."""
-    index = getattr(close, "index", None)
-    if index is None:
-        return None
-    try:
-        import pandas as pd  # type: ignore[import-untyped, unused-ignore]
-    except ImportError:
-        return None
-    return index if isinstance(index, pd.DatetimeIndex) else None
+    """close's DatetimeIndex when close is a pandas object that has one, else None; ValueError naming the
+    first timestamp that is not after the one before it (an unsorted series gives trades exiting before they
+    enter)."""
+    return datetime_index(close)
 
 
 def trades(close: npt.ArrayLike, length: Optional[int] = None, *, windows: Optional[Windows6] = None,

@@ -280,22 +280,46 @@ static PyStructSequence_Field result_fields[] = {
     {"fee", "the round-trip fee the trades were booked with (docs/spec.md §8; by name only)"},
     {"stats", "structured array (n,) of STATS_DTYPE: docs/spec.md §8's six statistics per combo, as the library "
               "wrote them (r.wins, r.gross_profit ... are its fields); None from a Client sweep without stats"},
+    {"equity", "float64 array (P, n): E, each combo's mark-to-market equity at the P period ends (docs/spec.md "
+               "§9.1-§9.3), by name only; None without periods"},
+    {"mtm_max_drawdown", "float64 array (n,): the largest fall of the per-bar mark-to-market equity from its peak, "
+                         "percentage points (docs/spec.md §9.2), by name only; None without periods"},
+    {"period_ends", "int64 array (P,): the bar that ends each period (docs/spec.md §9.3), by name only; None without "
+                    "periods"},
+    {"period_index", "the timestamps of the period ends (a pandas DatetimeIndex) when close had a DatetimeIndex, by "
+                     "name only; else None"},
+    {"periods_per_year", "the periods per year (given, or inferred: docs/python.md \"Periods and equity\"), by name "
+                         "only; None when unknown"},
     {NULL, NULL}};
-enum { RESULT_HMA_LENGTHS = 7, RESULT_HMA3_LENGTHS, RESULT_BARS, RESULT_FEE, RESULT_STATS };
+enum { RESULT_HMA_LENGTHS = 7, RESULT_HMA3_LENGTHS, RESULT_BARS, RESULT_FEE, RESULT_STATS, RESULT_EQUITY, RESULT_MTM,
+       RESULT_PERIOD_ENDS, RESULT_PERIOD_INDEX, RESULT_PERIODS_PER_YEAR };
 static PyStructSequence_Desc result_desc = {
     "hmasweep.SweepResult", "SweepResult(sequence, dict={})\n--\n\nThe result of hmasweep.sweep(): one entry per combo in every array.", result_fields,
     5};
 static PyTypeObject *SweepResult;
 
-/* r.to_frame(): a method of the struct sequence, written in Python (hmasweep/results.py), so that pandas
- * is imported only when a table is asked for. */
-static PyObject *result_to_frame(PyObject *self, PyObject *unused) {
-    PyObject *mod = PyImport_ImportModule("hmasweep.results");
+/* r.to_frame() and r.equity_frame(): methods of the struct sequence, written in Python (hmasweep/results.py,
+ * hmasweep/periods.py), so that pandas is imported only when a table is asked for. */
+static PyObject *call_python(const char *module, const char *function, PyObject *self) {
+    PyObject *mod = PyImport_ImportModule(module);
     if (!mod) return NULL;
-    PyObject *frame = PyObject_CallMethod(mod, "to_frame", "(O)", self); /* (O): self is a tuple */
+    PyObject *frame = PyObject_CallMethod(mod, function, "(O)", self); /* (O): self is a tuple */
     Py_DECREF(mod);
     return frame;
 }
+
+static PyObject *result_to_frame(PyObject *self, PyObject *unused) {
+    return call_python("hmasweep.results", "to_frame", self);
+}
+
+static PyObject *result_equity_frame(PyObject *self, PyObject *unused) {
+    return call_python("hmasweep.periods", "equity_frame", self);
+}
+
+static PyMethodDef result_equity_frame_def = {
+    "equity_frame", result_equity_frame, METH_NOARGS,
+    "equity_frame($self, /)\n--\n\n-> pandas.DataFrame: r.equity, one row per period indexed by the period-end\n"
+    "timestamps (or bars), one column per combo (docs/python.md \"Periods and equity\")."};
 
 static PyMethodDef result_to_frame_def = {
     "to_frame", result_to_frame, METH_NOARGS,
@@ -328,6 +352,11 @@ static int add_result_methods(PyTypeObject *type) {
     if (!descr) return -1;
     int rc = PyDict_SetItemString(type->tp_dict, "to_frame", descr);
     Py_DECREF(descr);
+    if (rc == 0) {
+        if (!(descr = PyDescr_NewMethod(type, &result_equity_frame_def))) return -1;
+        rc = PyDict_SetItemString(type->tp_dict, "equity_frame", descr);
+        Py_DECREF(descr);
+    }
     static PyGetSetDef getters[N_STAT_FIELDS];
     for (int k = 0; rc == 0 && k < N_STAT_FIELDS; k++) {
         PyObject *name = PyUnicode_InternFromString(stat_fields[k].name);
@@ -403,7 +432,7 @@ static int fee_arg(PyObject *obj, double *fee, int *has_fee) {
 
 PyDoc_STRVAR(sweep_doc,
              "sweep($module, /, close, lengths=None, *, windows=None, hma=None, hma3=None, fee=None, variant='best',\n"
-             "      isa=None, threads=0)\n"
+             "      isa=None, threads=0, periods=None, periods_per_year=None)\n"
              "--\n"
              "\n"
              "Returns a SweepResult (pnl, trades, lengths, windows, variant), with by name the statistics of\n"
@@ -421,14 +450,20 @@ PyDoc_STRVAR(sweep_doc,
              "isa      None = best the CPU runs; or an ISA's name, e.g. 'scalar' or 'avx2' (variants() lists each\n"
              "         variant's ISAs).\n"
              "threads  for OpenMP variants; 0 = default.\n"
+             "periods  None, an int P (P equal periods), 'D', 'W' or 'M' (the last bar of each day, week or month of\n"
+             "         close's DatetimeIndex) or the period ends (bar positions): r.equity (P x n), r.mtm_max_drawdown,\n"
+             "         r.period_ends, r.period_index and r.equity_frame() (docs/spec.md §9.1-§9.3).\n"
+             "periods_per_year  for annualised figures; None: inferred (docs/python.md \"Periods and equity\").\n"
+             "A pandas close's DatetimeIndex must be strictly increasing (ValueError naming the first bad one).\n"
              "\n"
              "The GIL is released while the kernel runs.  Bad input raises ValueError with the library's message.");
 
 /* Keyword names, interned once: a call's keyword names are interned too, so a pointer compare finds them.
  * Hand parsing under METH_FASTCALL instead of PyArg_ParseTupleAndKeywords: the latter cost ~0.3 µs per
  * call here, a sixth of the 2 µs budget (reports/python.md). */
-enum { KW_CLOSE, KW_LENGTHS, KW_WINDOWS, KW_VARIANT, KW_ISA, KW_THREADS, KW_HMA, KW_HMA3, KW_FEE, KW_COUNT };
-static const char *const kw_names[KW_COUNT] = {"close", "lengths", "windows", "variant", "isa", "threads", "hma", "hma3", "fee"};
+enum { KW_CLOSE, KW_LENGTHS, KW_WINDOWS, KW_VARIANT, KW_ISA, KW_THREADS, KW_HMA, KW_HMA3, KW_FEE, KW_PERIODS, KW_PPY, KW_COUNT };
+static const char *const kw_names[KW_COUNT] = {"close", "lengths", "windows", "variant", "isa", "threads", "hma", "hma3", "fee",
+                                               "periods", "periods_per_year"};
 static PyObject *kw_interned[KW_COUNT];
 
 static int kw_index(PyObject *name) {
@@ -470,8 +505,42 @@ static PyObject *interned_isa(const char *name) {
     return PyUnicode_FromString(name);
 }
 
+/* Periods (docs/spec.md §9.3) and a pandas series' timestamps: hmasweep/periods.py's _resolve checks and builds
+ * them (calendar rules need pandas).  Called only for a close that is not an ndarray or when periods are
+ * asked for, so the plain-ndarray call costs what it did.  ends: NULL without periods, else P int64 ends;
+ * labels and ppy: new references (None when absent). */
+typedef struct {
+    PyArrayObject *ends;
+    PyObject *labels, *ppy;
+} period_args;
+
+static void period_args_clear(period_args *p) {
+    Py_CLEAR(p->ends);
+    Py_CLEAR(p->labels);
+    Py_CLEAR(p->ppy);
+}
+
+static int resolve_periods(PyObject *close_obj, PyObject *periods, PyObject *ppy, size_t n_bars, period_args *out) {
+    *out = (period_args){NULL, Py_NewRef(Py_None), Py_NewRef(Py_None)};
+    if (PyArray_Check(close_obj) && periods == Py_None && ppy == Py_None) return 1;
+    PyObject *mod = PyImport_ImportModule("hmasweep.periods");
+    if (!mod) return 0;
+    PyObject *got = PyObject_CallMethod(mod, "_resolve", "OOOn", close_obj, periods, ppy, (Py_ssize_t)n_bars);
+    Py_DECREF(mod);
+    PyObject *ends, *labels, *per_year;
+    if (!got || !PyArg_ParseTuple(got, "OOO", &ends, &labels, &per_year)) {
+        Py_XDECREF(got);
+        return 0;
+    }
+    Py_SETREF(out->labels, Py_NewRef(labels));
+    Py_SETREF(out->ppy, Py_NewRef(per_year));
+    if (ends != Py_None) out->ends = as_int64(ends, "periods");
+    Py_DECREF(got);
+    return ends == Py_None || out->ends != NULL;
+}
+
 static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *arg[KW_COUNT] = {NULL, Py_None, Py_None, NULL, Py_None, NULL, Py_None, Py_None, Py_None};
+    PyObject *arg[KW_COUNT] = {NULL, Py_None, Py_None, NULL, Py_None, NULL, Py_None, Py_None, Py_None, Py_None, Py_None};
     if (nargs > 2) {
         PyErr_Format(PyExc_TypeError, "sweep() takes at most 2 positional arguments (%zd given)", nargs);
         return NULL;
@@ -520,10 +589,12 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     int grid_2d = arg[KW_HMA] != Py_None || arg[KW_HMA3] != Py_None;
     if (grid_2d && !check_2d_arguments(arg[KW_HMA], arg[KW_HMA3], lengths_obj, windows_obj)) return NULL;
     PyArrayObject *close = NULL, *lengths = NULL, *windows = NULL, *pnl = NULL, *trades = NULL;
-    PyArrayObject *hma_lengths = NULL, *hma3_lengths = NULL, *stats = NULL;
+    PyArrayObject *hma_lengths = NULL, *hma3_lengths = NULL, *stats = NULL, *equity = NULL, *mtm = NULL;
     PyObject *result = NULL;
     hs_result small[16], *res = small;
+    period_args per = {NULL, NULL, NULL};
     if (!(close = as_close(close_obj))) goto done;
+    if (!resolve_periods(close_obj, arg[KW_PERIODS], arg[KW_PPY], (size_t)PyArray_DIM(close, 0), &per)) goto done;
     if (windows_obj != Py_None) {
         if (!(windows = combos_from_windows(windows_obj))) goto done;
     } else if (grid_2d) {
@@ -536,6 +607,11 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (!(pnl = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE))) goto done;
     if (!(trades = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64))) goto done;
     if (!(stats = new_stats_array(1, &n))) goto done;
+    if (per.ends) { /* E (P x n) and the drawdown (n), docs/spec.md §9.1-§9.3 */
+        npy_intp dims[2] = {PyArray_DIM(per.ends, 0), n};
+        if (!(equity = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE))) goto done;
+        if (!(mtm = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE))) goto done;
+    }
     if (n > (npy_intp)(sizeof small / sizeof small[0]) && !(res = malloc((size_t)n * sizeof *res))) {
         PyErr_NoMemory();
         goto done;
@@ -543,6 +619,12 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     hs_sweep_report ran; /* r.variant, r.isa, r.threads: what the library says ran (an alias resolved) */
     hs_sweep_options opt = {.variant = variant, .isa = isa, .threads = threads, .struct_size = sizeof opt, .report = &ran,
                             .stats = PyArray_DATA(stats), .fee = fee, .has_fee = has_fee};
+    if (per.ends) {
+        opt.n_periods = (size_t)PyArray_DIM(per.ends, 0);
+        opt.period_ends = PyArray_DATA(per.ends);
+        opt.equity = PyArray_DATA(equity);
+        opt.mtm_max_drawdown = PyArray_DATA(mtm);
+    }
     poll_state ps;
     poll_attach(&opt, &ps, NULL);
     hs_error err;
@@ -590,6 +672,13 @@ static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyStructSequence_SET_ITEM(result, RESULT_BARS, PyLong_FromSize_t(n_bars));
     PyStructSequence_SET_ITEM(result, RESULT_FEE, PyFloat_FromDouble(fee));
     PyStructSequence_SET_ITEM(result, RESULT_STATS, (PyObject *)stats);
+    PyStructSequence_SET_ITEM(result, RESULT_EQUITY, equity ? (PyObject *)equity : Py_NewRef(Py_None));
+    PyStructSequence_SET_ITEM(result, RESULT_MTM, mtm ? (PyObject *)mtm : Py_NewRef(Py_None));
+    equity = mtm = NULL;
+    PyStructSequence_SET_ITEM(result, RESULT_PERIOD_ENDS, per.ends ? (PyObject *)per.ends : Py_NewRef(Py_None));
+    PyStructSequence_SET_ITEM(result, RESULT_PERIOD_INDEX, per.labels);
+    PyStructSequence_SET_ITEM(result, RESULT_PERIODS_PER_YEAR, per.ppy);
+    per = (period_args){NULL, NULL, NULL};
     pnl = trades = lengths = windows = hma_lengths = hma3_lengths = stats = NULL; /* the result owns them now */
     if (!PyStructSequence_GET_ITEM(result, 5) || !PyStructSequence_GET_ITEM(result, 6) ||
         !PyStructSequence_GET_ITEM(result, RESULT_BARS) || !PyStructSequence_GET_ITEM(result, RESULT_FEE))
@@ -604,7 +693,192 @@ done:
     Py_XDECREF(hma_lengths);
     Py_XDECREF(hma3_lengths);
     Py_XDECREF(stats);
+    Py_XDECREF(equity);
+    Py_XDECREF(mtm);
+    period_args_clear(&per);
     return result;
+}
+
+/* ---- periods (docs/spec.md §9.3): the library's, for hmasweep/periods.py ------------------------- */
+
+static PyObject *py_period_ends(PyObject *self, PyObject *args) {
+    Py_ssize_t bars, periods;
+    if (!PyArg_ParseTuple(args, "nn:_period_ends", &bars, &periods)) return NULL;
+    if (periods < 0 || bars < 0) {
+        PyErr_Format(PyExc_ValueError, "periods = %zd: it must be a positive number of periods", periods < 0 ? periods : bars);
+        return NULL;
+    }
+    npy_intp n = periods;
+    PyArrayObject *ends = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64);
+    if (!ends) return NULL;
+    hs_error err; /* P = 0 or P > bars: the library's message, which names P */
+    hs_status st = hs_period_ends((size_t)bars, (size_t)periods, periods ? PyArray_DATA(ends) : (int64_t *)&n, &err);
+    return array_or_raise(ends, st, &err);
+}
+
+static PyObject *py_check_period_ends(PyObject *self, PyObject *args) {
+    PyObject *obj;
+    Py_ssize_t bars;
+    if (!PyArg_ParseTuple(args, "On:_check_period_ends", &obj, &bars)) return NULL;
+    PyArrayObject *ends = as_int64(obj, "periods");
+    if (!ends) return NULL;
+    hs_error err;
+    hs_status st = hs_check_period_ends(PyArray_DATA(ends), (size_t)PyArray_SIZE(ends), (size_t)(bars < 0 ? 0 : bars), &err);
+    Py_DECREF(ends);
+    if (st != HS_OK) return raise_status(st, &err);
+    Py_RETURN_NONE;
+}
+
+/* ---- validation (docs/spec.md §9.4-§9.7): thin calls of src/validate/, for hmasweep/validation.py -------- */
+
+/* E as a C-contiguous float64 (P, N) array; *P and *N its shape. */
+static PyArrayObject *equity_arg(PyObject *obj, size_t *n_periods, size_t *n_combos) {
+    PyArrayObject *e = (PyArrayObject *)PyArray_FROM_OTF(obj, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    if (!e) return NULL;
+    if (PyArray_NDIM(e) != 2) {
+        PyErr_Format(PyExc_ValueError, "the equity matrix must be 2-D (periods x combos), got %d-D", PyArray_NDIM(e));
+        Py_DECREF(e);
+        return NULL;
+    }
+    *n_periods = (size_t)PyArray_DIM(e, 0), *n_combos = (size_t)PyArray_DIM(e, 1);
+    return e;
+}
+
+_Static_assert(sizeof(hs_period_stats) == 6 * sizeof(double), "hs_period_stats is six doubles: an (N, 6) array");
+
+/* _period_stats(E) -> (N, 6) float64: mean, sd, period_sharpe, sortino, skew, kurtosis per combo */
+static PyObject *py_period_stats(PyObject *self, PyObject *obj) {
+    size_t p, n;
+    PyArrayObject *e = equity_arg(obj, &p, &n);
+    if (!e) return NULL;
+    npy_intp dims[2] = {(npy_intp)n, 6};
+    PyArrayObject *out = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+    hs_error err;
+    hs_status st = HS_OK;
+    if (out) {
+        Py_BEGIN_ALLOW_THREADS
+        st = hs_period_stats_of(PyArray_DATA(e), p, n, PyArray_DATA(out), &err);
+        Py_END_ALLOW_THREADS
+    }
+    Py_DECREF(e);
+    return out ? array_or_raise(out, st, &err) : NULL;
+}
+
+/* _cscv(E, groups) -> (groups, splits, kept, pbo, prob_oos_loss, slope, intercept, lambdas, is_metric,
+ * oos_metric, chosen): the last four one entry per split (chosen int64, -1 for a dropped split). */
+static PyObject *py_cscv(PyObject *self, PyObject *args) {
+    PyObject *obj;
+    Py_ssize_t groups;
+    if (!PyArg_ParseTuple(args, "On:_cscv", &obj, &groups)) return NULL;
+    if (groups < 0) {
+        PyErr_Format(PyExc_ValueError, "groups = %zd: it must be an even number of groups, 2 <= S <= %d", groups,
+                     HS_CSCV_MAX_GROUPS);
+        return NULL;
+    }
+    size_t p, n;
+    PyArrayObject *e = equity_arg(obj, &p, &n);
+    if (!e) return NULL;
+    npy_intp splits = (npy_intp)hs_cscv_splits((size_t)groups); /* 0 for a bad S: the call below names it */
+    PyArrayObject *arr[4] = {NULL};
+    size_t *chosen = NULL;
+    PyObject *out = NULL;
+    for (int k = 0; k < 3; k++)
+        if (!(arr[k] = (PyArrayObject *)PyArray_SimpleNew(1, &splits, NPY_DOUBLE))) goto done;
+    if (!(arr[3] = (PyArrayObject *)PyArray_SimpleNew(1, &splits, NPY_INT64))) goto done;
+    if (!(chosen = malloc(((size_t)splits + 1) * sizeof *chosen))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    hs_cscv_result r;
+    hs_error err;
+    hs_status st;
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_cscv(PyArray_DATA(e), p, n, (size_t)groups, &r, splits ? PyArray_DATA(arr[0]) : NULL,
+                 splits ? PyArray_DATA(arr[1]) : NULL, splits ? PyArray_DATA(arr[2]) : NULL, splits ? chosen : NULL, &err);
+    Py_END_ALLOW_THREADS
+    if (st != HS_OK) {
+        raise_status(st, &err);
+        goto done;
+    }
+    int64_t *c = PyArray_DATA(arr[3]);
+    for (npy_intp k = 0; k < splits; k++) c[k] = chosen[k] == SIZE_MAX ? -1 : (int64_t)chosen[k];
+    out = Py_BuildValue("(nnnddddNNNN)", (Py_ssize_t)r.groups, (Py_ssize_t)r.splits, (Py_ssize_t)r.kept, r.pbo,
+                        r.prob_oos_loss, r.slope, r.intercept, arr[0], arr[1], arr[2], arr[3]);
+    memset(arr, 0, sizeof arr); /* "N" took them, even on failure */
+done:
+    free(chosen);
+    for (int k = 0; k < 4; k++) Py_XDECREF(arr[k]);
+    Py_DECREF(e);
+    return out;
+}
+
+/* _deflated_sharpe(stats (N, 6), periods, n_trials, chosen) -> (chosen or -1, sr, trials, var_sr, sr0, dsr, psr0);
+ * n_trials <= 0: the combos with a finite Sharpe; chosen < 0: the default choice (§9.6). */
+static PyObject *py_deflated_sharpe(PyObject *self, PyObject *args) {
+    PyObject *obj;
+    Py_ssize_t periods, chosen;
+    double trials;
+    if (!PyArg_ParseTuple(args, "Ondn:_deflated_sharpe", &obj, &periods, &trials, &chosen)) return NULL;
+    PyArrayObject *stats = (PyArrayObject *)PyArray_FROM_OTF(obj, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    if (!stats) return NULL;
+    if (PyArray_NDIM(stats) != 2 || PyArray_DIM(stats, 1) != 6 || periods < 0) {
+        PyErr_SetString(PyExc_ValueError, "_deflated_sharpe takes _period_stats' (N, 6) array and P >= 0");
+        Py_DECREF(stats);
+        return NULL;
+    }
+    hs_dsr_result r;
+    hs_error err;
+    hs_status st = hs_deflated_sharpe(PyArray_DATA(stats), (size_t)PyArray_DIM(stats, 0), (size_t)periods, trials,
+                                      chosen < 0 ? SIZE_MAX : (size_t)chosen, &r, &err);
+    Py_DECREF(stats);
+    if (st != HS_OK) return raise_status(st, &err);
+    return Py_BuildValue("(ndddddd)", r.chosen == SIZE_MAX ? (Py_ssize_t)-1 : (Py_ssize_t)r.chosen, r.sr, r.trials,
+                         r.var_sr, r.sr0, r.dsr, r.psr0);
+}
+
+/* _walk_forward(E, train, test, anchored) -> (choices int64 (folds,), oos_curve (folds*test,), oos_sharpe) */
+static PyObject *py_walk_forward(PyObject *self, PyObject *args) {
+    PyObject *obj;
+    Py_ssize_t train, test;
+    int anchored;
+    if (!PyArg_ParseTuple(args, "Onnp:_walk_forward", &obj, &train, &test, &anchored)) return NULL;
+    if (train < 0 || test < 0) {
+        PyErr_Format(PyExc_ValueError, "walk_forward = (%zd, %zd): train and test are numbers of periods >= 1", train,
+                     test);
+        return NULL;
+    }
+    size_t p, n;
+    PyArrayObject *e = equity_arg(obj, &p, &n);
+    if (!e) return NULL;
+    npy_intp folds = (npy_intp)hs_walk_forward_folds(p, (size_t)train, (size_t)test);
+    npy_intp points = folds * test;
+    PyArrayObject *choices = (PyArrayObject *)PyArray_SimpleNew(1, &folds, NPY_INT64);
+    PyArrayObject *curve = choices ? (PyArrayObject *)PyArray_SimpleNew(1, &points, NPY_DOUBLE) : NULL;
+    size_t *picked = curve ? malloc(((size_t)folds + 1) * sizeof *picked) : NULL;
+    PyObject *out = NULL;
+    if (curve && !picked) PyErr_NoMemory();
+    if (picked) {
+        hs_walk_forward_result r;
+        hs_error err;
+        hs_status st;
+        Py_BEGIN_ALLOW_THREADS
+        st = hs_walk_forward(PyArray_DATA(e), p, n, (size_t)train, (size_t)test, anchored, picked,
+                             PyArray_DATA(curve), &r, &err);
+        Py_END_ALLOW_THREADS
+        if (st != HS_OK) {
+            raise_status(st, &err);
+        } else {
+            int64_t *c = PyArray_DATA(choices);
+            for (npy_intp k = 0; k < folds; k++) c[k] = (int64_t)picked[k];
+            out = Py_BuildValue("(NNd)", choices, curve, r.oos_sharpe);
+            choices = curve = NULL;
+        }
+    }
+    free(picked);
+    Py_XDECREF(choices);
+    Py_XDECREF(curve);
+    Py_DECREF(e);
+    return out;
 }
 
 /* ---- data ------------------------------------------------------------------------------------- */
@@ -1480,6 +1754,20 @@ static PyMethodDef methods[] = {
      "_set_interruptible($module, on, /)\n--\n\nTurn the Ctrl-C hook on or off (to measure its cost); returns the old setting."},
     {"_trade_log", py_trade_log, METH_VARARGS, trade_log_doc},
     {"_indicator", py_indicator, METH_VARARGS, indicator_doc},
+    {"_period_ends", py_period_ends, METH_VARARGS,
+     "_period_ends($module, bars, periods, /)\n--\n\nhs_period_ends: docs/spec.md §9.3's P equal periods' ends (int64)."},
+    {"_check_period_ends", py_check_period_ends, METH_VARARGS,
+     "_check_period_ends($module, ends, bars, /)\n--\n\nhs_check_period_ends: ValueError naming the first bad end."},
+    {"_period_stats", py_period_stats, METH_O,
+     "_period_stats($module, equity, /)\n--\n\nhs_period_stats_of: (N, 6) mean, sd, period_sharpe, sortino, skew, kurtosis."},
+    {"_cscv", py_cscv, METH_VARARGS,
+     "_cscv($module, equity, groups, /)\n--\n\nhs_cscv: (groups, splits, kept, pbo, prob_oos_loss, slope, intercept,\n"
+     "lambdas, is_metric, oos_metric, chosen)."},
+    {"_deflated_sharpe", py_deflated_sharpe, METH_VARARGS,
+     "_deflated_sharpe($module, stats, periods, n_trials, chosen, /)\n--\n\nhs_deflated_sharpe: (chosen, sr, trials,\n"
+     "var_sr, sr0, dsr, psr0)."},
+    {"_walk_forward", py_walk_forward, METH_VARARGS,
+     "_walk_forward($module, equity, train, test, anchored, /)\n--\n\nhs_walk_forward: (choices, oos_curve, oos_sharpe)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "hmasweep._core",

@@ -9,7 +9,11 @@ import numpy as np
 import pytest
 
 import hmasweep as hs
+import importlib
+
 import report_page
+
+report = importlib.import_module("hmasweep.report")  # the module (hmasweep.report is the function)
 
 pytest.importorskip("plotly", reason="plotly: not importable (pip install plotly, the [plot] extra)")
 
@@ -50,7 +54,12 @@ def test_stat_against_l_is_the_sweep(page, close):
     star = report_page.trace(data, "chosen combo")
     assert list(report_page.values(star["x"])) == [r.lengths[best]]
     labels = [b["label"] for b in layout["updatemenus"][0]["buttons"]]
-    assert labels == list(hs.STATISTICS)  # pnl, trades, SPEC §8's six and the derived ones
+    # pnl, trades, SPEC §8's six, the mark-to-market drawdown after the closed-trade one, and the derived ones,
+    # each under its page label (a drawdown says which, a Sharpe its unit of time)
+    names = list(hs.STATISTICS)
+    names.insert(names.index("max_drawdown") + 1, "mtm_max_drawdown")
+    assert labels == [report.label(n) for n in names]
+    assert "closed-trade max drawdown (pp)" in labels and "sharpe (per trade)" in labels
     # the menu's "trades" and "wins" buttons carry the trade counts and the winning trades
     for name, want in (("trades", r.trades), ("wins", r.wins)):
         y = layout["updatemenus"][0]["buttons"][labels.index(name)]["args"][0]["y"][0]
@@ -91,9 +100,9 @@ def test_default_stat_is_sharpe(close):
     sharpe = hs.statistic(r, "sharpe")
     page = hs.report(r, None, close=close)
     best = int(np.nanargmax(sharpe))
-    assert "Chosen combo: L = %d (best by sharpe)" % r.lengths[best] in page
+    assert "Chosen combo: L = %d (best by sharpe (per trade))" % r.lengths[best] in page
     data, _ = report_page.figure(page, 1)
-    assert np.array_equal(report_page.values(report_page.trace(data, "sharpe")["y"]), sharpe)
+    assert np.array_equal(report_page.values(report_page.trace(data, "sharpe (per trade)")["y"]), sharpe)
 
 
 def test_given_combo_and_span(close):

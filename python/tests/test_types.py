@@ -43,6 +43,10 @@ c = hmasweep.Client("unix:/nowhere")
 bad_variant: int = c.sweep([1.0, 2.0], [2]).variant        # E4: Client.sweep returns a SweepResult
 hmasweep.trades([1.0, 2.0], length="6")                    # E5: length is an int
 c.load([1.0], 7)                                           # E6: load takes one series
+e: np.ndarray = hmasweep.sweep([1.0, 2.0], [2], periods="D").equity  # E7: None without periods
+v = hmasweep.validate(r, groups=4, walk_forward=(2, 1))
+ok_pbo: float = v.pbo
+hmasweep.validate(r, groups="16")                          # E8: groups is an int
 """
 
 
@@ -65,13 +69,15 @@ def test_every_builtin_has_a_text_signature():
     missing = [b.__qualname__ for b in builtins if not getattr(b, "__text_signature__", None)]
     assert not missing, missing
     assert str(inspect.signature(hmasweep.sweep)) == \
-        "(close, lengths=None, *, windows=None, hma=None, hma3=None, fee=None, variant='best', isa=None, threads=0)"
+        "(close, lengths=None, *, windows=None, hma=None, hma3=None, fee=None, variant='best', isa=None, threads=0, " \
+        "periods=None, periods_per_year=None)"
     assert list(inspect.signature(hmasweep.series).parameters) == ["seed", "bars", "vol", "start"]
     assert str(inspect.signature(_core._sweep_many)) == "(closes, windows, variant=None, isa=None, threads=0, progress=None, fee=None, /)"
 
 
 def test_python_functions_are_annotated():
     for fn in (hmasweep.trades, hmasweep.trade_log, hmasweep.equity, hmasweep.sweep_many, hmasweep.report, hmasweep.Client.sweep,
+               hmasweep.validate, hmasweep.plot_validation, hmasweep.Validation.to_frame,
                hmasweep.Client.__init__, hmasweep.Client.load, hmasweep.Client.live_append):
         sig = inspect.signature(fn)
         unannotated = [p for p in sig.parameters.values() if p.name != "self" and p.annotation is p.empty]
