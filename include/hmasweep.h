@@ -172,9 +172,11 @@ typedef struct {
 /* Options of hs_sweep.  Extending it (docs/library.md, "Extending the options"): fields are only ever
  * appended, and within SONAME libhmasweep.so.1 none is removed or reordered.  A caller declares which
  * fields it knows by setting struct_size to the sizeof of the struct it was compiled with, which
- * HS_SWEEP_OPTIONS_INIT does; the library reads a field only when struct_size covers it.  struct_size 0
- * (an initializer that names only variant, isa, threads) means exactly those three fields; a struct_size
- * larger than this library knows (a newer header) is refused with HS_ERR_USAGE, not half-read. */
+ * HS_SWEEP_OPTIONS_INIT and hs_sweep_options_init() do (the one way to make a struct that cannot be wrong);
+ * the library reads a field only when struct_size covers it.  struct_size 0 (an initializer that names
+ * only variant, isa, threads) means exactly those three fields, and since 1.3 a later field that is set
+ * while struct_size leaves it out (`= {0}`, then `.has_fee = 1`) is refused with HS_ERR_USAGE naming the
+ * field, never ignored; a struct_size larger than this library knows (a newer header) is refused too. */
 typedef struct {
     const char *variant; /* registry name; NULL = "best" (fastest tier 0); "unchecked" = reference */
     const char *isa;     /* NULL = best the CPU runs (or $HMASWEEP_ISA); else "scalar", "avx2", …   */
@@ -197,6 +199,12 @@ typedef struct {
 } hs_sweep_options;
 
 #define HS_SWEEP_OPTIONS_INIT {NULL, NULL, 0, sizeof(hs_sweep_options), NULL, NULL, NULL, NULL, HS_DEFAULT_FEE, 0}
+/* The same as a statement (for a struct already declared, or on the heap): every field its default,
+ * struct_size the sizeof this header gives.  Inline, so that the size is the caller's, not the library's. */
+static inline void hs_sweep_options_init(hs_sweep_options *opt) {
+    const hs_sweep_options defaults = HS_SWEEP_OPTIONS_INIT;
+    *opt = defaults;
+}
 
 /* The most threads a sweep asks OpenMP for.  More is refused with HS_ERR_USAGE (libgomp crashes or exits
  * the process on 10^5 threads).  Within it, the library runs fewer threads than asked where it sees that
@@ -352,7 +360,7 @@ HS_API void hs_live_free_many(hs_live_many *m);
 
 /* ---- introspection ------------------------------------------------------------------------------ */
 #define HS_VERSION_MAJOR 1
-#define HS_VERSION_MINOR 2
+#define HS_VERSION_MINOR 3
 #define HS_VERSION_PATCH 0
 /* The library's version, "MAJOR.MINOR.PATCH" (the SONAME is libhmasweep.so.MAJOR). */
 HS_API const char *hs_version(void);
