@@ -50,8 +50,9 @@ static const char *const usage_serve =
     "  --frame-deadline-ms N    a started frame must arrive, and its reply leave, within this (default 30000)\n"
     "  --ready                  print one line 'ready URL...' on stdout once listening (refused with stdio:,\n"
     "                           where stdout carries the replies: use --ready-fd there)\n"
-    "  --ready-fd N             write that line to file descriptor N instead, then close it (with stdio:,\n"
-    "                           N must not be 0 or 1, the connection itself)\n"
+    "  --ready-fd N             write that line to file descriptor N instead, then close it (N must be open\n"
+    "                           at start; 2 is written to and stays open for the logs; with stdio:, N must\n"
+    "                           not be 0 or 1, the connection itself)\n"
     "  --verbose                one stderr line per connection event\n"
     "\n"
     "SIGTERM or SIGINT: stop accepting, finish the frames in flight, close, remove the socket file.\n";
@@ -185,7 +186,9 @@ static void announce(const serve_args *a, const hs_listener *ls, int n) {
     if (a->ready_fd >= 0) {
         ssize_t w = write(a->ready_fd, line, used);
         (void)w;
-        close(a->ready_fd);
+        /* 0-2 are the standard streams: closing 2 sent every later log line to /dev/null (issue 29 item
+         * 5), so they stay open; any other descriptor is closed, so a parent reading it sees EOF. */
+        if (a->ready_fd > STDERR_FILENO) close(a->ready_fd);
     } else if (a->ready) {
         fwrite(line, 1, used, stdout);
         fflush(stdout);
@@ -196,6 +199,12 @@ static void announce(const serve_args *a, const hs_listener *ls, int n) {
  * start of a reply (a length prefix of "read"), and --ready-fd 0 or 1 would write into, then close, the
  * connection.  Refused before anything is served, so a client never sees a corrupted stream. */
 static int check_ready(const serve_args *a) {
+    /* Checked before any listener opens: a descriptor not open at start would be the number the first
+     * listener gets, and the ready line went into that socket, which was then closed (issue 29 item 5:
+     * the Unix listener died, and the server ran on and exited 0). */
+    if (a->ready_fd >= 0 && fcntl(a->ready_fd, F_GETFD) < 0)
+        return cli_fail(EXIT_USAGE, "serve: --ready-fd %d: file descriptor %d is not open (the parent must pass it "
+                                    "open, e.g. a pipe's write end)", a->ready_fd, a->ready_fd);
     if (hs_transport_find(a->urls[0], NULL) != &hs_transport_stdio) return 0;
     if (a->ready && a->ready_fd < 0)
         return cli_fail(EXIT_USAGE, "serve: --ready prints on stdout, which carries the replies when serving stdin/stdout "
