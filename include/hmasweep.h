@@ -121,6 +121,12 @@ HS_API hs_status hs_read_series_dates(const char *path, const char *format, size
  * (temporary file + rename), and a failure removes nothing but that temporary file.  Path "-" writes
  * to stdout (flushed, not closed). */
 HS_API hs_status hs_write_series(const char *path, const char *format, const double *x, size_t n, hs_error *err);
+/* Write n bytes to `path` the way hs_write_series writes (API 1.3; issue 29 item 6): a temporary file
+ * beside it (O_EXCL|O_NOFOLLOW), given the replaced file's mode and owner, then renamed into place; a
+ * symlink this process's user owns is followed to its target, one another user owns is refused
+ * (HS_ERR_DATA naming it); a device or a pipe is written in place; "-" is stdout.  What `report
+ * --output`, hmasweep.report(path=) and the checkpoint rewrite of hmasweep-mpi write with. */
+HS_API hs_status hs_write_file(const char *path, const void *bytes, size_t n, hs_error *err);
 /* Every price finite and > 0, and at least one bar. */
 HS_API hs_status hs_check_series(const double *x, size_t n, hs_error *err);
 

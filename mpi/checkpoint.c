@@ -266,28 +266,23 @@ int hs_checkpoint_load(FILE *f, const char *name, size_t n, size_t n_combos, uns
 }
 
 /* ---- the file ----------------------------------------------------------------------------------------- */
-/* After refusals: the checkpoint again, with only what verified, through a temporary file and a rename
- * (the old file's mode kept), so the next --resume does not meet the same bad lines. */
+/* After refusals: the checkpoint again, with only what verified, so the next --resume does not meet the
+ * same bad lines.  Made in memory, then written by the library's one writer (hs_write_file: temporary
+ * file with O_EXCL|O_NOFOLLOW, the old file's mode and owner kept, a symlink another user owns refused;
+ * issue 29 item 6: the rewrite changed the owner and replaced a symlinked checkpoint by a file). */
 static int rewrite(const char *path, size_t n, size_t n_combos, unsigned long long run_hash,
                    const hs_symbol_result *results, const char *done, hs_error *err) {
-    size_t len = strlen(path) + 32;
-    char *tmp = malloc(len);
-    struct stat sb;
-    if (!tmp || stat(path, &sb) != 0) return free(tmp), fail(err, "cannot rewrite checkpoint %s", path);
-    snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int rc = f && fchmod(fd, sb.st_mode & 07777) == 0 ? hs_checkpoint_write_header(f, n, n_combos, run_hash) : -1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int rc = f ? hs_checkpoint_write_header(f, n, n_combos, run_hash) : -1;
     for (size_t i = 0; rc == 0 && i < n; i++)
         if (done[i]) rc = hs_checkpoint_write_record(f, run_hash, i, &results[i], n_combos);
-    if (rc == 0 && (fflush(f) != 0 || fsync(fd) != 0)) rc = -1;
-    if (f ? fclose(f) != 0 : (fd >= 0 && close(fd) != 0)) rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
-    if (rc != 0) {
-        unlink(tmp);
-        fail(err, "cannot rewrite checkpoint %s: %s", path, strerror(errno));
-    }
-    free(tmp);
+    if (f && fclose(f) != 0) rc = -1;
+    hs_error why;
+    if (rc != 0) fail(err, "cannot rewrite checkpoint %s: %s", path, strerror(errno));
+    else if (hs_write_file(path, text, len, &why) != HS_OK) rc = -1, fail(err, "cannot rewrite checkpoint: %s", why.msg);
+    free(text);
     return rc;
 }
 

@@ -1543,6 +1543,28 @@ done:
 
 /* ---- module ----------------------------------------------------------------------------------- */
 
+/* _write_file(path, data): hs_write_file (temporary file + rename, mode and owner kept, a foreign symlink
+ * refused); hmasweep.report(path=) writes its page with it.  OSError naming the path on failure. */
+static PyObject *py_write_file(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *path_obj;
+    Py_buffer data;
+    if (!PyArg_ParseTuple(args, "O&y*:_write_file", PyUnicode_FSConverter, &path_obj, &data)) return NULL;
+    hs_error err;
+    hs_status st;
+    const char *path = PyBytes_AS_STRING(path_obj);
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_write_file(path, data.buf, (size_t)data.len, &err);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&data);
+    Py_DECREF(path_obj);
+    if (st != HS_OK) {
+        PyErr_SetString(st == HS_ERR_NOMEM ? PyExc_MemoryError : st == HS_ERR_USAGE ? PyExc_ValueError : PyExc_OSError, err.msg);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"sweep", (PyCFunction)(void (*)(void))py_sweep, METH_FASTCALL | METH_KEYWORDS, sweep_doc},
     {"series", (PyCFunction)(void (*)(void))py_series, METH_VARARGS | METH_KEYWORDS, series_doc},
@@ -1553,6 +1575,8 @@ static PyMethodDef methods[] = {
     {"read_series", py_read_series, METH_O, read_series_doc},
     {"_c_sweep_loop", py_c_sweep_loop, METH_VARARGS, c_sweep_loop_doc},
     {"_sweep_many", py_sweep_many, METH_VARARGS, sweep_many_doc},
+    {"_write_file", py_write_file, METH_VARARGS,
+     "_write_file(path, data, /)\n--\n\nWrite bytes as hs_write_file does (temporary file + rename, mode and owner kept)."},
     {"_derive", py_derive, METH_VARARGS, derive_doc},
     {"_set_interruptible", py_set_interruptible, METH_O,
      "_set_interruptible($module, on, /)\n--\n\nTurn the Ctrl-C hook on or off (to measure its cost); returns the old setting."},

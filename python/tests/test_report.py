@@ -242,3 +242,31 @@ def test_menu_order_does_not_follow_the_table(close):
                                  variant=r.variant, to_frame=lambda: frame)
     _, layout = report_page.figure(hs.report(fake, None, close=close), 1)
     assert [b["label"] for b in layout["updatemenus"][0]["buttons"]] == ["pnl", "trades"]
+
+
+def test_page_is_written_by_the_librarys_writer(close, tmp_path):
+    """Issue 29 item 6: report(path=) writes as `gen` does (hs_write_file): a replaced page keeps its mode
+    (and, as root, its owner); a symlink another user owns is refused and its target untouched (before:
+    open(path, "w") followed it and truncated the 0600 target in place); no temporary file is left."""
+    r = hs.sweep(close[:3000], [6, 10])
+    out = tmp_path / "page.html"
+    out.write_text("old")
+    os.chmod(out, 0o640)
+    root = os.geteuid() == 0
+    if root:
+        os.chown(out, 1234, 5678)
+    text = hs.report(r, str(out), close=close[:3000], stat="pnl")
+    st = os.stat(out)
+    assert out.read_text(encoding="utf-8") == text and (st.st_mode & 0o7777) == 0o640
+    if root:
+        assert (st.st_uid, st.st_gid) == (1234, 5678)
+        victim = tmp_path / "victim"
+        victim.write_text("secret")
+        os.chmod(victim, 0o600)
+        link = tmp_path / "planted.html"
+        os.symlink("victim", link)
+        os.lchown(link, 1234, 1234)
+        with pytest.raises(OSError, match="symlink owned by uid 1234"):
+            hs.report(r, str(link), close=close[:3000], stat="pnl")
+        assert victim.read_text() == "secret" and (os.stat(victim).st_mode & 0o7777) == 0o600 and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["page.html", "planted.html", "victim"] if root else ["page.html"])
