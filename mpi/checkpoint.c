@@ -23,9 +23,10 @@
 #include <unistd.h>
 
 #define FNV_OFFSET 14695981039346656037ull
-/* v3: each combo carries the six statistics.  A change of the record's text bumps it. */
-#define CHECKPOINT_VERSION 3
-#define CHECKPOINT_VERSION_STR "3"
+/* v3: each combo carries the six statistics; v4: each record its input's size, mtime and content hash.
+ * A change of the record's text bumps it. */
+#define CHECKPOINT_VERSION 4
+#define CHECKPOINT_VERSION_STR "4"
 #define CHECKSUM_TAIL 18 /* " #" and 16 hex digits */
 #define MAX_ERROR 4096
 
@@ -79,7 +80,8 @@ int hs_checkpoint_write_record(FILE *f, unsigned long long run_hash, size_t inde
     size_t size = 0;
     FILE *m = open_memstream(&buf, &size);
     if (!m) return -1;
-    fprintf(m, "R %zu %d %zu", index, (int)r->status, r->n_bars);
+    fprintf(m, "R %zu %d %zu %llu %lld %016llx", index, (int)r->status, r->n_bars, (unsigned long long)r->input.size,
+            (long long)r->input.mtime_ns, (unsigned long long)r->input.content);
     const hs_stats *st = r->status == HS_OK ? hs_symbol_stats(r, n_combos) : NULL;
     for (size_t k = 0; st && k < n_combos; k++)
         fprintf(m, " %a:%lld:%lld:%a:%a:%a:%a:%lld", r->rows[k].pnl, (long long)r->rows[k].trades,
@@ -138,12 +140,18 @@ static int take(const char **p, const char *word) {
 /* The text of one record (before " #") into r (rows and error allocated here) and *index.  0 or -1. */
 static int parse_record(const char *body, size_t n, size_t n_combos, hs_symbol_result *r, size_t *index) {
     const char *p = body;
-    unsigned long long idx, status, bars;
+    unsigned long long idx, status, bars, size, content;
+    int64_t mtime;
+    char *end;
     if (take(&p, "R ") || parse_u64(&p, &idx) || idx >= n || take(&p, " ") || parse_u64(&p, &status) ||
-        status > HS_ERR_ISA || take(&p, " ") || parse_u64(&p, &bars))
+        status > HS_ERR_ISA || take(&p, " ") || parse_u64(&p, &bars) || take(&p, " ") || parse_u64(&p, &size) ||
+        take(&p, " ") || parse_i64(&p, &mtime, ' ') || strspn(p, "0123456789abcdef") != 16 ||
+        (content = strtoull(p, &end, 16), end != p + 16))
         return -1;
+    p = end;
     *index = (size_t)idx;
     r->status = (hs_status)status, r->n_bars = (size_t)bars;
+    r->input = (hs_input_id){size, mtime, content};
     if (r->status == HS_OK) {
         if (!hs_symbol_alloc_rows(r, n_combos)) return -1;
         hs_stats *st = hs_symbol_stats(r, n_combos);
@@ -164,8 +172,12 @@ static int parse_record(const char *body, size_t n, size_t n_combos, hs_symbol_r
     return 0;
 }
 
+static int same_input(const hs_input_id *a, const hs_input_id *b) {
+    return a->size == b->size && a->mtime_ns == b->mtime_ns && a->content == b->content;
+}
+
 static int same_result(const hs_symbol_result *a, const hs_symbol_result *b, size_t n_combos) {
-    if (a->status != b->status || a->n_bars != b->n_bars) return 0;
+    if (a->status != b->status || a->n_bars != b->n_bars || !same_input(&a->input, &b->input)) return 0;
     if (a->status != HS_OK) return !strcmp(a->error, b->error);
     return !memcmp(a->rows, b->rows, n_combos * HS_SYMBOL_COMBO_BYTES);
 }
@@ -286,8 +298,37 @@ static int rewrite(const char *path, size_t n, size_t n_combos, unsigned long lo
     return rc;
 }
 
+/* Issue 29 item 7: a record is reused only while its input is the one it was computed from.  Each
+ * recorded symbol's file is read again (hs_universe_read: size, mtime, the series' hash); any difference
+ * refuses the record, naming the file and what changed, and the symbol is recomputed.  The cost is one
+ * read of each recorded input, no sweep. */
+static void check_inputs(const hs_universe *u, const char *name, hs_symbol_result *results, char *done,
+                         hs_checkpoint_stats *stats, FILE *warn) {
+    for (size_t i = 0; i < hs_universe_count(u); i++) {
+        if (!done[i]) continue;
+        hs_symbol_result now = {0};
+        const char *path = hs_universe_path(u, i);
+        free(hs_universe_read(path, &now));
+        const hs_input_id *was = &results[i].input, *is = &now.input;
+        if (!same_input(was, is)) {
+            char what[200], esc[1024];
+            snprintf(what, sizeof what, was->size != is->size ? "size %llu -> %llu bytes"
+                                        : was->mtime_ns != is->mtime_ns ? "mtime changed"
+                                                                         : "content changed (size and mtime as recorded)",
+                     (unsigned long long)was->size, (unsigned long long)is->size);
+            hs_universe_escape(path, esc, sizeof esc);
+            stats->refused++, stats->recorded--;
+            if (warn) fprintf(warn, "hmasweep-mpi: %s: symbol #%zu's input %s changed since it was recorded (%s): "
+                                    "its record is refused, it is recomputed\n", name, i, esc, what);
+            hs_symbol_clear(&results[i]);
+            done[i] = 0;
+        }
+        hs_symbol_clear(&now);
+    }
+}
+
 int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n, size_t n_combos,
-                       unsigned long long run_hash, hs_symbol_result *results, char *done,
+                       unsigned long long run_hash, const hs_universe *u, hs_symbol_result *results, char *done,
                        hs_checkpoint_stats *stats, FILE *warn, hs_error *err) {
     c->f = NULL;
     c->run_hash = run_hash;
@@ -306,6 +347,7 @@ int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n,
         int rc = hs_checkpoint_load(f, path, n, n_combos, run_hash, results, done, stats, warn, err);
         fclose(f);
         if (rc != 0) return -1;
+        if (u) check_inputs(u, path, results, done, stats, warn);
         if (stats->refused && rewrite(path, n, n_combos, run_hash, results, done, err) != 0) return -1;
     }
     c->f = fopen(path, "a");

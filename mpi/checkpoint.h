@@ -40,9 +40,11 @@ int hs_checkpoint_write_record(FILE *f, unsigned long long run_hash, size_t inde
                                size_t n_combos);
 
 /* Open for a fresh run (refuses an existing file) or for --resume (hs_checkpoint_load on the file, whose
- * refused lines are dropped by rewriting it).  Returns 0, or -1 with a message in err. */
+ * refused lines are dropped by rewriting it).  With u (non-NULL), a record whose input file is no longer the
+ * one it was computed from (size, mtime, content hash: hs_input_id) is refused too, and its symbol
+ * recomputed.  Returns 0, or -1 with a message in err. */
 int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n, size_t n_combos,
-                       unsigned long long run_hash, hs_symbol_result *results, char *done,
+                       unsigned long long run_hash, const hs_universe *u, hs_symbol_result *results, char *done,
                        hs_checkpoint_stats *stats, FILE *warn, hs_error *err);
 /* Append one finished symbol (written whole, flushed and fsync'ed).  Returns 0 or -1. */
 int hs_checkpoint_record(hs_checkpoint *c, size_t index, const hs_symbol_result *r, size_t n_combos);
