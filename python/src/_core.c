@@ -231,16 +231,43 @@ static int check_2d_arguments(PyObject *hma, PyObject *hma3, PyObject *lengths, 
     return 1;
 }
 
+/* An axis's length before it is converted (a range(2, 10**9) is 8 GB as an array): len() where the object
+ * has one, 1 for an int, the default grid's for None; -1 when unknown (then checked after conversion). */
+static Py_ssize_t axis_length(PyObject *o) {
+    if (o == Py_None) return HS_DEFAULT_GRID_COUNT;
+    if (PyLong_Check(o)) return 1;
+    Py_ssize_t n = PyObject_Length(o);
+    if (n < 0) PyErr_Clear();
+    return n;
+}
+
+/* The 2-D grid is capped as the CLI's is (issue 29 item 8: hma=range(2, 10**9) tried to allocate about
+ * 24 GB, and the OOM killer then hit other processes): at most HS_GRID_COUNT_MAX (1,000,000) pairs,
+ * refused with ValueError naming the sizes and the memory the sweep would take (per combo: its windows,
+ * its two lengths, pnl, trades, the C result and the statistics).  0 with the error set, else 1. */
+static int check_grid_2d_size(Py_ssize_t nh, Py_ssize_t n3) {
+    if (nh < 0 || n3 < 0) return 1;
+    double combos = (double)nh * (double)n3;
+    if (combos <= HS_GRID_COUNT_MAX) return 1;
+    double per_combo = (double)(sizeof(hs_windows) + 2 * sizeof(int64_t) + sizeof(double) + sizeof(int64_t) +
+                                sizeof(hs_result) + sizeof(hs_stats));
+    char msg[300]; /* PyErr_Format has no %f */
+    snprintf(msg, sizeof msg,
+             "the 2-D grid hma x hma3 = %zd x %zd = %.0f combos is more than %d (HS_GRID_COUNT_MAX, the CLI's "
+             "limit too); it would need about %.1f GB: sweep it in parts",
+             nh, n3, combos, HS_GRID_COUNT_MAX, combos * per_combo / 1e9);
+    PyErr_SetString(PyExc_ValueError, msg);
+    return 0;
+}
+
 /* The 2-D grid (docs/spec.md §8) through hs_grid_2d: the (n_hma * n_hma3, 6) windows, HMA length outer, and
  * each combo's pair in *hma_out and *hma3_out. */
 static PyArrayObject *windows_2d(PyObject *hma_obj, PyObject *hma3_obj, PyArrayObject **hma_out, PyArrayObject **hma3_out) {
+    if (!check_grid_2d_size(axis_length(hma_obj), axis_length(hma3_obj))) return NULL;
     PyArrayObject *hma = lengths_array(hma_obj, "hma"), *hma3 = hma ? lengths_array(hma3_obj, "hma3") : NULL, *w = NULL;
     if (!hma || !hma3) goto done;
     npy_intp nh = PyArray_DIM(hma, 0), n3 = PyArray_DIM(hma3, 0);
-    if (n3 && nh > NPY_MAX_INTP / 48 / n3) {
-        PyErr_Format(PyExc_ValueError, "the 2-D grid of %zd x %zd combos is too large", (Py_ssize_t)nh, (Py_ssize_t)n3);
-        goto done;
-    }
+    if (!check_grid_2d_size((Py_ssize_t)nh, (Py_ssize_t)n3)) goto done;
     npy_intp dims[2] = {nh * n3, 6};
     if (!(w = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_INT64))) goto done;
     if (!(*hma_out = (PyArrayObject *)PyArray_SimpleNew(1, dims, NPY_INT64))) goto fail;
