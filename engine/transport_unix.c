@@ -18,6 +18,12 @@ static hs_status unix_address(const char *path, struct sockaddr_un *a, hs_error 
     memset(a, 0, sizeof *a);
     a->sun_family = AF_UNIX;
     if (!path || !*path) return hs_fail(err, HS_ERR_USAGE, "unix socket: empty path");
+    /* A control byte (a newline above all) would split `serve --ready`'s line and the logs that print the
+     * URL, so that a path could forge a second ready line (issue 29 item 10): refused, by position. */
+    for (size_t i = 0; path[i]; i++)
+        if ((unsigned char)path[i] < 0x20 || path[i] == 0x7f)
+            return hs_fail(err, HS_ERR_USAGE, "unix socket path holds a control character (byte 0x%02x at offset %zu): "
+                           "refused", (unsigned char)path[i], i);
     if (strlen(path) >= sizeof a->sun_path)
         return hs_fail(err, HS_ERR_USAGE, "unix socket path '%s' is longer than %zu bytes", path, sizeof a->sun_path - 1);
     memcpy(a->sun_path, path, strlen(path));

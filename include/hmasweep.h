@@ -164,6 +164,12 @@ HS_API hs_status hs_grid_2d(const int64_t *hma_lengths, size_t n_hma, const int6
  * message that starts "lengths: " or "grid" and names the text; front ends prefix their option's "--". */
 #define HS_GRID_COUNT_MAX 1000000
 HS_API hs_status hs_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n, hs_error *err);
+/* The one strict parser of the front ends' numbers (API 1.3; issue 29 item 10): the whole text is one
+ * decimal number (an optional sign, digits, for f64 an optional fraction and decimal exponent), with no
+ * space, hex, inf or nan, no negative zero, and no over- or underflow (`1e-400` is refused, not 0).
+ * HS_ERR_USAGE with a message that starts with the text in quotes; front ends prefix their option. */
+HS_API hs_status hs_parse_f64(const char *text, double *out, hs_error *err);
+HS_API hs_status hs_parse_i64(const char *text, int64_t *out, hs_error *err);
 /* Every window >= 1 and <= n_bars. */
 HS_API hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, size_t n_bars, hs_error *err);
 

@@ -397,7 +397,14 @@ static int fee_arg(PyObject *obj, double *fee, int *has_fee) {
         return 0;
     }
     double v = PyFloat_AsDouble(obj);
-    if (v == -1.0 && PyErr_Occurred()) return 0;
+    if (v == -1.0 && PyErr_Occurred()) {
+        /* an int too large for a double (fee=10**400) is a bad fee, ValueError as the docs say, not the
+         * OverflowError of the conversion (issue 29 item 10) */
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return 0;
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "fee is too large for a double: the round-trip cost as a fraction, 0 <= fee < 1");
+        return 0;
+    }
     *fee = v, *has_fee = 1;
     return 1;
 }

@@ -153,6 +153,23 @@ def test_cli_report_writes_the_same_page(cli, close, tmp_path):
     assert out.read_text(encoding="utf-8") == expected
 
 
+def test_cli_report_dash_is_stdout(cli, tmp_path):
+    """Issue 29 item 10: `report -o -` wrote a file named "-"; it is stdout now, holding the page alone."""
+    p = subprocess.run([cli, "report", "--bars", "3000", "--lengths", "6,9", "-o", "-"], capture_output=True, text=True,
+                       timeout=300, cwd=tmp_path, env=dict(os.environ, HMASWEEP_PYTHON=sys.executable))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.lstrip().lower().startswith("<!doctype html") and p.stdout.rstrip().endswith("</html>")
+    assert "wrote" not in p.stdout and not (tmp_path / "-").exists()
+
+
+def test_fee_too_large_for_a_double_is_valueerror():
+    """Issue 29 item 10: fee=10**400 raised OverflowError; the docs promise ValueError for a bad fee."""
+    close = hs.series(bars=500)
+    for fee in (10**400, -(10**400)):
+        with pytest.raises(ValueError, match="fee is too large for a double"):
+            hs.sweep(close, [6], fee=fee)
+
+
 @pytest.mark.parametrize("args, code, message", [
     (["--lengths", "6,x"], 2, "--lengths '6,x': expected comma-separated integers"),
     (["--grid", "6:200"], 2, "--grid '6:200': expected LO:HI:COUNT"),

@@ -90,6 +90,8 @@ with tempfile.TemporaryDirectory() as tmp:
         (["--listen", "tcp://nohostport"], ["--listen 'tcp://nohostport'", "HOST:PORT"]),
         (["--listen", "tcp://127.0.0.1:70000"], ["--listen 'tcp://127.0.0.1:70000'", "0 to 65535"]),
         (["--listen", "unix:"], ["--listen 'unix:'", "empty path"]),
+        # a newline would forge a second ready line (issue 29 item 10)
+        (["--listen", "unix:" + os.path.join(tmp, "n\nready tcp://1.2.3.4:5"), "--ready"], ["control character", "0x0a"]),
         (["--listen", "shm:a b"], ["--listen 'shm:a b'", "letters"]),
         (["--listen", "stdio:x"], ["--listen 'stdio:x'", "no address"]),
         (["--tcp", "nohostport"], ["--tcp 'nohostport'", "HOST:PORT"]),
