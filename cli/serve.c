@@ -36,7 +36,8 @@ static const char *const usage_serve =
     "  --variant NAME --isa NAME --threads N   the kernel every sweep runs (default: best, with\n"
     "                           cores / workers OpenMP threads each)\n"
     "  --workers N              sweeps running at once (default 2)\n"
-    "  --max-clients N          connections at once (default 64); more are refused with an error reply\n"
+    "  --max-clients N          connections at once per listener (default 64; each listener its own budget);\n"
+    "                           more are refused with an error reply\n"
     "  --max-frame-bytes N      bytes of one request body (default 67108864)\n"
     "  --max-work N             work of one sweep or live append: bars × Σ over combos of (windows + 256)\n"
     "                           (default 68719476736); a computation also stops at the frame deadline\n"
@@ -45,8 +46,11 @@ static const char *const usage_serve =
     "  --max-handles N          LOAD handles per connection (default 1024)\n"
     "  --idle-timeout-ms N      close a connection idle this long (default 300000)\n"
     "  --admit-timeout-ms N     a new connection must send its first frame (AUTH where needed) within this\n"
-    "                           (default 5000); until then it holds no --max-clients slot\n"
-    "  --max-pending N          connections per listener still waiting for that first frame (default 16)\n"
+    "                           (default 2000); until then it holds no --max-clients slot\n"
+    "  --max-pending N          connections per listener still waiting for that first frame (default 16);\n"
+    "                           while full, new ones wait in the listener's backlog\n"
+    "  --max-pending-per-peer N … of them from one TCP peer other than the server's user (a uid, or a host\n"
+    "                           where the uid is unknown); past it refused at once (default 4)\n"
     "  --frame-deadline-ms N    a started frame must arrive, and its reply leave, within this (default 30000)\n"
     "  --ready                  print one line 'ready URL...' on stdout once listening (refused with stdio:,\n"
     "                           where stdout carries the replies: use --ready-fd there)\n"
@@ -143,6 +147,7 @@ static int limit_option(const char *name, const char *v, hs_engine_config *c, in
     LIMIT("--frame-deadline-ms", 1, 0x7fffffff, frame_deadline_ms)
     LIMIT("--admit-timeout-ms", 1, 0x7fffffff, admit_timeout_ms)
     LIMIT("--max-pending", 1, 100000, max_pending)
+    LIMIT("--max-pending-per-peer", 1, 100000, max_pending_per_peer)
 #undef LIMIT
     *handled = 0;
     return 0;

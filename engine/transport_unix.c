@@ -62,7 +62,7 @@ static hs_status unix_listen(const char *path, const hs_listen_options *opt, hs_
     int b = bind(fd, (const struct sockaddr *)&a, sizeof a);
     umask(old);
     struct stat st_file;
-    if (b != 0 || listen(fd, 128) != 0 || stat(path, &st_file) != 0) {
+    if (b != 0 || listen(fd, SOMAXCONN) != 0 || stat(path, &st_file) != 0) {
         int e = errno;
         close(fd);
         return hs_fail(err, HS_ERR_USAGE, "listening on unix socket %s: %s", path, strerror(e));
