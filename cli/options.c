@@ -25,35 +25,25 @@ int cli_fail(int code, const char *fmt, ...) {
     return code;
 }
 
-/* ---- strict number parsing: the whole word must be the number ------------------------------------ */
+/* ---- strict number parsing: the library's one parser (hs_parse_i64/f64, issue 29 item 10) ------------- */
 int cli_parse_i64(const char *s, long long *out) {
-    char *end;
-    if (!s || !*s) return 0;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end) return 0;
-    *out = v;
+    int64_t v;
+    hs_error err;
+    if (!s || hs_parse_i64(s, &v, &err) != HS_OK) return 0;
+    *out = (long long)v;
     return 1;
 }
 
 int cli_parse_u64(const char *s, unsigned long long *out) {
-    char *end;
-    if (!s || !*s || *s == '-') return 0;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end) return 0;
-    *out = v;
+    long long v;
+    if (!cli_parse_i64(s, &v) || v < 0) return 0;
+    *out = (unsigned long long)v;
     return 1;
 }
 
 int cli_parse_f64(const char *s, double *out) {
-    char *end;
-    if (!s || !*s) return 0;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v)) return 0;
-    *out = v;
-    return 1;
+    hs_error err;
+    return s && hs_parse_f64(s, out, &err) == HS_OK;
 }
 
 /* ---- options ---------------------------------------------------------------------------------------- */
@@ -164,12 +154,11 @@ int cli_parse_fee(int argc, char **argv, int *i, cli_options *o, int *rc) {
     int missing = 0;
     *rc = 0;
     if (!cli_option_value(argc, argv, i, "--fee", &v, &missing)) return 0;
-    char *end;
-    double fee = missing ? NAN : strtod(v, &end);
+    double fee = NAN;
     hs_error err;
-    if (missing || !*v || *end) {
-        *rc = cli_fail(EXIT_USAGE, "--fee needs a number: the round-trip cost as a fraction, 0 <= fee < 1 (got '%s')",
-                       missing ? "" : v);
+    if (missing || hs_parse_f64(v, &fee, &err) != HS_OK) {
+        *rc = cli_fail(EXIT_USAGE, "--fee needs a number (the round-trip cost as a fraction, 0 <= fee < 1): %s",
+                       missing ? "''" : err.msg);
     } else if (hs_check_fee(fee, &err) != HS_OK) {
         *rc = cli_fail(EXIT_USAGE, "--fee '%s': %s", v, err.msg);
     } else {

@@ -36,7 +36,8 @@ static const char *const usage_serve =
     "  --variant NAME --isa NAME --threads N   the kernel every sweep runs (default: best, with\n"
     "                           cores / workers OpenMP threads each)\n"
     "  --workers N              sweeps running at once (default 2)\n"
-    "  --max-clients N          connections at once (default 64); more are refused with an error reply\n"
+    "  --max-clients N          connections at once per listener (default 64; each listener its own budget);\n"
+    "                           more are refused with an error reply\n"
     "  --max-frame-bytes N      bytes of one request body (default 67108864)\n"
     "  --max-work N             work of one sweep or live append: bars × Σ over combos of (windows + 256)\n"
     "                           (default 68719476736); a computation also stops at the frame deadline\n"
@@ -45,13 +46,17 @@ static const char *const usage_serve =
     "  --max-handles N          LOAD handles per connection (default 1024)\n"
     "  --idle-timeout-ms N      close a connection idle this long (default 300000)\n"
     "  --admit-timeout-ms N     a new connection must send its first frame (AUTH where needed) within this\n"
-    "                           (default 5000); until then it holds no --max-clients slot\n"
-    "  --max-pending N          connections per listener still waiting for that first frame (default 16)\n"
+    "                           (default 2000); until then it holds no --max-clients slot\n"
+    "  --max-pending N          connections per listener still waiting for that first frame (default 16);\n"
+    "                           while full, new ones wait in the listener's backlog\n"
+    "  --max-pending-per-peer N … of them from one TCP peer other than the server's user (a uid, or a host\n"
+    "                           where the uid is unknown); past it refused at once (default 4)\n"
     "  --frame-deadline-ms N    a started frame must arrive, and its reply leave, within this (default 30000)\n"
     "  --ready                  print one line 'ready URL...' on stdout once listening (refused with stdio:,\n"
     "                           where stdout carries the replies: use --ready-fd there)\n"
-    "  --ready-fd N             write that line to file descriptor N instead, then close it (with stdio:,\n"
-    "                           N must not be 0 or 1, the connection itself)\n"
+    "  --ready-fd N             write that line to file descriptor N instead, then close it (N must be open\n"
+    "                           at start; 2 is written to and stays open for the logs; with stdio:, N must\n"
+    "                           not be 0 or 1, the connection itself)\n"
     "  --verbose                one stderr line per connection event\n"
     "\n"
     "SIGTERM or SIGINT: stop accepting, finish the frames in flight, close, remove the socket file.\n";
@@ -142,6 +147,7 @@ static int limit_option(const char *name, const char *v, hs_engine_config *c, in
     LIMIT("--frame-deadline-ms", 1, 0x7fffffff, frame_deadline_ms)
     LIMIT("--admit-timeout-ms", 1, 0x7fffffff, admit_timeout_ms)
     LIMIT("--max-pending", 1, 100000, max_pending)
+    LIMIT("--max-pending-per-peer", 1, 100000, max_pending_per_peer)
 #undef LIMIT
     *handled = 0;
     return 0;
@@ -185,7 +191,9 @@ static void announce(const serve_args *a, const hs_listener *ls, int n) {
     if (a->ready_fd >= 0) {
         ssize_t w = write(a->ready_fd, line, used);
         (void)w;
-        close(a->ready_fd);
+        /* 0-2 are the standard streams: closing 2 sent every later log line to /dev/null (issue 29 item
+         * 5), so they stay open; any other descriptor is closed, so a parent reading it sees EOF. */
+        if (a->ready_fd > STDERR_FILENO) close(a->ready_fd);
     } else if (a->ready) {
         fwrite(line, 1, used, stdout);
         fflush(stdout);
@@ -196,6 +204,12 @@ static void announce(const serve_args *a, const hs_listener *ls, int n) {
  * start of a reply (a length prefix of "read"), and --ready-fd 0 or 1 would write into, then close, the
  * connection.  Refused before anything is served, so a client never sees a corrupted stream. */
 static int check_ready(const serve_args *a) {
+    /* Checked before any listener opens: a descriptor not open at start would be the number the first
+     * listener gets, and the ready line went into that socket, which was then closed (issue 29 item 5:
+     * the Unix listener died, and the server ran on and exited 0). */
+    if (a->ready_fd >= 0 && fcntl(a->ready_fd, F_GETFD) < 0)
+        return cli_fail(EXIT_USAGE, "serve: --ready-fd %d: file descriptor %d is not open (the parent must pass it "
+                                    "open, e.g. a pipe's write end)", a->ready_fd, a->ready_fd);
     if (hs_transport_find(a->urls[0], NULL) != &hs_transport_stdio) return 0;
     if (a->ready && a->ready_fd < 0)
         return cli_fail(EXIT_USAGE, "serve: --ready prints on stdout, which carries the replies when serving stdin/stdout "

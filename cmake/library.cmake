@@ -14,5 +14,15 @@ set_target_properties(hmasweep_shared PROPERTIES
   VERSION ${PROJECT_VERSION}
   SOVERSION ${PROJECT_VERSION_MAJOR}
   C_VISIBILITY_PRESET hidden)
+# Symbol versions (ELF): the pre-1.3 options rule for binaries linked before 1.3 (src/api/abi_compat.c).
+# Elsewhere (Mach-O, PE) there is one symbol each, with the 1.3 rule: rebuild callers older than 1.3.
+include(CheckLinkerFlag)
+check_linker_flag(C "-Wl,--version-script=${CMAKE_SOURCE_DIR}/cmake/hmasweep.map" HS_HAVE_VERSION_SCRIPT)
+if(HS_HAVE_VERSION_SCRIPT)
+  target_sources(hmasweep_shared PRIVATE ${CMAKE_SOURCE_DIR}/src/api/abi_compat.c)
+  target_compile_definitions(hmasweep_shared PRIVATE HS_SYMBOL_VERSIONS=1)
+  target_link_options(hmasweep_shared PRIVATE "-Wl,--version-script=${CMAKE_SOURCE_DIR}/cmake/hmasweep.map")
+  set_property(TARGET hmasweep_shared APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/cmake/hmasweep.map)
+endif()
 add_library(hmasweep::hmasweep ALIAS hmasweep_shared)
 add_library(hmasweep::hmasweep_static ALIAS hmasweep_core)

@@ -17,6 +17,7 @@
 #include "server.h"
 
 #define HS_ACCEPT_POLL_MS 100
+#define HS_PENDING_POLL_MS 10 /* a listener with a full pending budget is looked at again this soon */
 #define HS_CONN_STACK_BYTES (1u << 20)
 /* Accept failing for want of resources (EMFILE, ENFILE, ENOBUFS, ENOMEM): the listener is left out of
  * the poll for a back-off that doubles from 20 ms to 1 s (reset by a good accept), and the log says so
@@ -26,13 +27,31 @@
 #define HS_BACKOFF_MAX_MS 1000
 #define HS_LOG_EVERY_MS 10000
 
+/* Admission budgets (issue 29 item 3: 64 loopback TCP connections of another user took every --max-clients
+ * slot and the owner's Unix and shm clients were refused 10 of 10 times; on a token server ~20 idle TCP
+ * peers kept --max-pending full and token holders were served 1 of 15; a burst of 250 got 16 served):
+ *  - each listener has its own --max-clients (active) and --max-pending (pending), so TCP cannot take
+ *    what Unix and shm clients need;
+ *  - while a listener's pending budget is full it is not accepted on: new peers wait in its backlog
+ *    (SOMAXCONN) and are taken as pending ones finish, so a burst within --max-clients queues;
+ *  - a TCP peer other than the server's own user (its uid, or its host when the uid is unknown) holds at
+ *    most --max-pending-per-peer pending connections; past that it is refused at once;
+ *  - a loopback TCP peer of another uid is refused outright on a listener without a token. */
+typedef struct {
+    int listener;   /* -1: free */
+    char key[64];   /* "uid N" or the host */
+    unsigned pending;
+} peer_entry;
+
 typedef struct {
     pthread_mutex_t lock;
     pthread_cond_t idle;
-    unsigned active;   /* admitted connections (--max-clients) */
+    unsigned *active;  /* per listener: admitted connections (--max-clients each) */
     unsigned *pending; /* per listener: connections not admitted yet (--max-pending each) */
-    unsigned pending_total;
+    unsigned active_total, pending_total;
     unsigned max_clients;
+    peer_entry *peers; /* n_peers entries: the TCP peers with pending connections */
+    size_t n_peers;
 } conn_count;
 
 typedef struct {
@@ -42,15 +61,23 @@ typedef struct {
     int listener;
     conn_count *count;
     hs_admission adm;
+    peer_entry *peer; /* the per-peer budget it holds while pending (NULL: none) */
 } conn;
 
-/* hs_admission.admit: the pending connection takes a --max-clients slot, if one is free. */
+/* The pending connection stops counting as pending (admitted or closed); the caller holds the lock. */
+static void leave_pending(conn *c) {
+    c->count->pending[c->listener]--, c->count->pending_total--;
+    if (c->peer && --c->peer->pending == 0) c->peer->listener = -1;
+    c->peer = NULL;
+}
+
+/* hs_admission.admit: the pending connection takes one of its listener's --max-clients slots, if free. */
 static int admit_conn(void *ctx) {
     conn *c = ctx;
     conn_count *n = c->count;
     pthread_mutex_lock(&n->lock);
-    int ok = n->active < n->max_clients;
-    if (ok) n->active++, n->pending[c->listener]--, n->pending_total--;
+    int ok = n->active[c->listener] < n->max_clients;
+    if (ok) n->active[c->listener]++, n->active_total++, leave_pending(c);
     pthread_mutex_unlock(&n->lock);
     return ok;
 }
@@ -61,9 +88,9 @@ static void *conn_main(void *arg) {
     hs_engine_serve_admitted(c->e, c->s, c->need_auth, &c->adm, &st);
     c->s->close(c->s->ctx);
     pthread_mutex_lock(&c->count->lock);
-    if (st.admitted) c->count->active--;
-    else c->count->pending[c->listener]--, c->count->pending_total--;
-    if (c->count->active + c->count->pending_total == 0) pthread_cond_broadcast(&c->count->idle);
+    if (st.admitted) c->count->active[c->listener]--, c->count->active_total--;
+    else leave_pending(c);
+    if (c->count->active_total + c->count->pending_total == 0) pthread_cond_broadcast(&c->count->idle);
     pthread_mutex_unlock(&c->count->lock);
     free(c);
     return NULL;
@@ -76,16 +103,51 @@ static void refuse(hs_stream *s, hs_wire_code code, const char *msg) {
     s->close(s->ctx);
 }
 
+/* The per-peer budget of a TCP peer other than the server's user (NULL for the server's own user and
+ * for other transports, whose sockets only the owner can open); the caller holds the lock. */
+static peer_entry *peer_budget(conn_count *count, const hs_stream *s, int listener) {
+    if (strcmp(s->transport, "tcp") != 0 || (s->peer_uid >= 0 && s->peer_uid == (long)geteuid())) return NULL;
+    char key[64];
+    if (s->peer_uid >= 0) snprintf(key, sizeof key, "uid %ld", s->peer_uid);
+    else snprintf(key, sizeof key, "host %s", s->peer_host);
+    peer_entry *free_slot = NULL;
+    for (size_t i = 0; i < count->n_peers; i++) {
+        peer_entry *p = &count->peers[i];
+        if (p->listener == listener && !strcmp(p->key, key)) return p;
+        if (p->listener < 0 && !free_slot) free_slot = p;
+    }
+    if (free_slot) { /* there is always one: at most max_pending peers pend per listener */
+        free_slot->listener = listener, free_slot->pending = 0;
+        snprintf(free_slot->key, sizeof free_slot->key, "%s", key);
+    }
+    return free_slot;
+}
+
 static void start_connection(hs_engine *e, const hs_engine_config *cfg, conn_count *count, hs_stream *s, int need_auth,
                              int listener) {
+    if (!need_auth && !strcmp(s->transport, "tcp") && s->peer_uid >= 0 && s->peer_uid != (long)geteuid()) {
+        if (cfg->verbose) fprintf(cfg->log, "hmasweep serve: tcp %s: refused: uid %ld, not the server's\n", s->peer, s->peer_uid);
+        refuse(s, HS_WIRE_AUTH, "this server has no token, so its TCP listener serves only the user it runs as; "
+                                "another user's connection is refused (serve with --token-file to let others in)");
+        return;
+    }
     pthread_mutex_lock(&count->lock);
     int full = count->pending[listener] >= cfg->max_pending;
-    if (!full) count->pending[listener]++, count->pending_total++;
+    peer_entry *peer = full ? NULL : peer_budget(count, s, listener);
+    int peer_full = peer && peer->pending >= cfg->max_pending_per_peer;
+    if (!full && !peer_full) {
+        count->pending[listener]++, count->pending_total++;
+        if (peer) peer->pending++;
+    } else if (peer && !peer->pending) {
+        peer->listener = -1;
+    }
     pthread_mutex_unlock(&count->lock);
-    if (full) {
+    if (full || peer_full) {
         if (cfg->verbose) fprintf(cfg->log, "hmasweep serve: %s %s: refused: too many connections not yet admitted\n", s->transport, s->peer);
-        refuse(s, HS_WIRE_LIMIT, "too many connections on this listener that have not sent their first frame "
-                                 "(the server's --max-pending limit): try again");
+        refuse(s, HS_WIRE_LIMIT, peer_full ? "this peer has too many connections that have not sent their first frame "
+                                             "(the server's --max-pending-per-peer limit): try again"
+                                           : "too many connections on this listener that have not sent their first frame "
+                                             "(the server's --max-pending limit): try again");
         return;
     }
     conn *c = malloc(sizeof *c);
@@ -94,12 +156,13 @@ static void start_connection(hs_engine *e, const hs_engine_config *cfg, conn_cou
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_attr_setstacksize(&attr, HS_CONN_STACK_BYTES);
-    if (c) *c = (conn){e, s, need_auth, listener, count, {cfg->admit_timeout_ms, admit_conn, NULL}}, c->adm.ctx = c;
+    if (c) *c = (conn){e, s, need_auth, listener, count, {cfg->admit_timeout_ms, admit_conn, NULL}, peer}, c->adm.ctx = c;
     if (!c || pthread_create(&t, &attr, conn_main, c) != 0) {
         free(c);
         refuse(s, HS_WIRE_NOMEM, "the server cannot start a thread for this connection");
         pthread_mutex_lock(&count->lock);
         count->pending[listener]--, count->pending_total--;
+        if (peer && --peer->pending == 0) peer->listener = -1;
         pthread_mutex_unlock(&count->lock);
     }
     pthread_attr_destroy(&attr);
@@ -171,20 +234,30 @@ static void accept_one(hs_engine *e, const hs_engine_config *cfg, conn_count *co
 int hs_server_run(hs_engine *e, hs_server_listeners *ls) {
     const hs_engine_config *cfg = hs_engine_config_of(e);
     int n = ls->n_listeners;
-    conn_count count = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL, 0, cfg->max_clients};
+    conn_count count = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0, 0, cfg->max_clients, NULL, 0};
     struct pollfd *pf = calloc((size_t)n, sizeof *pf);
     accept_state *as = calloc((size_t)n, sizeof *as);
+    count.active = calloc((size_t)n, sizeof *count.active);
     count.pending = calloc((size_t)n, sizeof *count.pending);
-    if (!pf || !as || !count.pending) return free(pf), free(as), free(count.pending), 1;
+    count.n_peers = (size_t)n * cfg->max_pending;
+    count.peers = calloc(count.n_peers, sizeof *count.peers);
+    if (!pf || !as || !count.active || !count.pending || !count.peers)
+        return free(pf), free(as), free(count.active), free(count.pending), free(count.peers), 1;
+    for (size_t i = 0; i < count.n_peers; i++) count.peers[i].listener = -1;
     int spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
     while (!hs_engine_stopping(e)) {
         long long now = hs_now_ms();
         int wait = HS_ACCEPT_POLL_MS;
+        pthread_mutex_lock(&count.lock);
         for (int i = 0; i < n; i++) {
             int resting = as[i].resume_at > now;
-            pf[i] = (struct pollfd){resting ? -1 : ls->listeners[i].fd, POLLIN, 0}; /* a negative fd is left out */
+            /* a full pending budget: not accepted on, the peers wait in the backlog (polled again in 100 ms) */
+            int full = count.pending[i] >= cfg->max_pending;
+            pf[i] = (struct pollfd){resting || full ? -1 : ls->listeners[i].fd, POLLIN, 0}; /* a negative fd is left out */
             if (resting && as[i].resume_at - now < wait) wait = (int)(as[i].resume_at - now);
+            if (full && wait > HS_PENDING_POLL_MS) wait = HS_PENDING_POLL_MS;
         }
+        pthread_mutex_unlock(&count.lock);
         if (poll(pf, (nfds_t)n, wait) <= 0) continue;
         for (int i = 0; i < n; i++)
             if (pf[i].revents & POLLIN) accept_one(e, cfg, &count, &ls->listeners[i], i, &as[i], &spare);
@@ -193,9 +266,9 @@ int hs_server_run(hs_engine *e, hs_server_listeners *ls) {
      * deadline), sees the stop at its next idle wait and closes. */
     for (int i = 0; i < ls->n_listeners; i++) hs_listener_close(&ls->listeners[i]);
     pthread_mutex_lock(&count.lock);
-    while (count.active + count.pending_total) pthread_cond_wait(&count.idle, &count.lock);
+    while (count.active_total + count.pending_total) pthread_cond_wait(&count.idle, &count.lock);
     pthread_mutex_unlock(&count.lock);
     if (spare >= 0) close(spare);
-    free(pf), free(as), free(count.pending);
+    free(pf), free(as), free(count.active), free(count.pending), free(count.peers);
     return 0;
 }

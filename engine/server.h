@@ -19,11 +19,12 @@ typedef struct {
     uint64_t max_loaded_per_client;  /* bytes of LOADed series one connection may hold */
     uint64_t max_loaded_total;       /* … all connections together */
     uint32_t max_handles_per_client;
-    uint32_t max_clients;
+    uint32_t max_clients;            /* admitted connections per listener (each listener its own budget) */
     int workers;                     /* sweeps running at once */
     int idle_timeout_ms;             /* a connection with no frame started for this long is closed */
     int admit_timeout_ms;            /* a new listener connection must send its first frame (AUTH) within this */
     uint32_t max_pending;            /* connections per listener not yet admitted (hs_admission) */
+    uint32_t max_pending_per_peer;   /* … of them from one TCP peer other than the server's user (uid or host) */
     int frame_deadline_ms;           /* a started frame (request in, reply out) must finish within this */
     const unsigned char *token;      /* non-NULL: tcp connections must AUTH with it first */
     size_t token_len;

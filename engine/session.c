@@ -55,8 +55,9 @@ void hs_engine_config_defaults(hs_engine_config *c) {
     c->workers = 2;
     c->idle_timeout_ms = 300000;
     c->frame_deadline_ms = 30000;
-    c->admit_timeout_ms = 5000;
+    c->admit_timeout_ms = 2000; /* issue 29 item 3: a short pre-auth deadline (it was 5 s) */
     c->max_pending = 16;
+    c->max_pending_per_peer = 4;
     c->log = stderr;
 }
 

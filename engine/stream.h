@@ -41,6 +41,11 @@ typedef struct hs_stream {
      * with HS_STREAM_CANCELLED (the frame is lost).  The C client's hs_client_set_interrupt. */
     int (*stop)(void *user);
     void *stop_user;
+    /* tcp only (set by hs_socket_accept; the server's admission, engine/server.c): the peer's address
+     * without its port, and the uid of the connecting socket where the kernel tells (a loopback peer,
+     * /proc/net/tcp), else -1 (0 in a stream zeroed by its maker: read only for "tcp"). */
+    char peer_host[48];
+    long peer_uid;
 } hs_stream;
 
 /* ---- helpers over any stream (engine/stream.c) ------------------------------------------------------ */

@@ -93,5 +93,6 @@ hs_stream *hs_fd_stream(int rfd, int wfd, int own_fds, const char *transport, co
     f->s.close = fd_close;
     f->s.transport = transport;
     snprintf(f->s.peer, sizeof f->s.peer, "%s", peer ? peer : "");
+    f->s.peer_uid = -1;
     return &f->s;
 }

@@ -551,7 +551,7 @@ hs_status hs_shm_listen(const char *name, const hs_shm_options *opt, hs_shm_list
      * the file is never open to others, not even for a moment. */
     struct stat sb;
     if (l->fd < 0 || fchmod(l->fd, 0600) != 0 || bind(l->fd, (struct sockaddr *)&a, sizeof a) != 0 ||
-        chmod(l->path, 0600) != 0 || listen(l->fd, 64) != 0 || lstat(l->path, &sb) != 0) {
+        chmod(l->path, 0600) != 0 || listen(l->fd, SOMAXCONN) != 0 || lstat(l->path, &sb) != 0) {
         st = hs_fail(err, HS_ERR_USAGE, "shm: cannot listen on %s: %s", l->path, strerror(errno));
         close_fds(&l->fd, 1);
         free(l);

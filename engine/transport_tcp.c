@@ -91,7 +91,7 @@ static hs_status tcp_listen(const char *hostport, const hs_listen_options *opt, 
     int fd = socket(res->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     int one = 1;
     if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, 128) != 0) {
+    if (fd < 0 || bind(fd, res->ai_addr, res->ai_addrlen) != 0 || listen(fd, SOMAXCONN) != 0) {
         int e = errno;
         if (fd >= 0) close(fd);
         freeaddrinfo(res);
@@ -107,6 +107,37 @@ static hs_status tcp_listen(const char *hostport, const hs_listen_options *opt, 
     l->fd = fd;
     snprintf(l->url, sizeof l->url, "tcp://%s", where);
     return HS_OK;
+}
+
+/* The uid owning the other end of a loopback connection: its socket is in this namespace's
+ * /proc/net/tcp (or tcp6), with the peer's address as its local address.  -1 where not found (a remote
+ * peer, no /proc).  Issue 29 item 3: with no token, another local user's loopback connections took every
+ * --max-clients slot; the server refuses them by uid (engine/server.c). */
+static long loopback_peer_uid(const struct sockaddr *sa) {
+    char want[64];
+    const char *table;
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+        snprintf(want, sizeof want, "%08X:%04X", (unsigned)in->sin_addr.s_addr, (unsigned)ntohs(in->sin_port));
+        table = "/proc/net/tcp";
+    } else if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+        uint32_t w[4];
+        memcpy(w, &in6->sin6_addr, sizeof w);
+        snprintf(want, sizeof want, "%08X%08X%08X%08X:%04X", (unsigned)w[0], (unsigned)w[1], (unsigned)w[2],
+                 (unsigned)w[3], (unsigned)ntohs(in6->sin6_port));
+        table = "/proc/net/tcp6";
+    } else {
+        return -1;
+    }
+    FILE *f = fopen(table, "re");
+    if (!f) return -1;
+    char line[512], local[64];
+    long uid = -1, found = -1;
+    while (found < 0 && fgets(line, sizeof line, f))
+        if (sscanf(line, " %*s %63s %*s %*s %*s %*s %*s %ld", local, &uid) == 2 && !strcmp(local, want)) found = uid;
+    fclose(f);
+    return found;
 }
 
 static void set_nodelay(int fd) {
@@ -139,6 +170,13 @@ hs_status hs_socket_accept(hs_listener *l, hs_stream **out, hs_error *err) {
     if (!*out) {
         close(fd);
         return hs_fail(err, HS_ERR_NOMEM, "out of memory");
+    }
+    if (l->t == &hs_transport_tcp) {
+        const struct sockaddr *sa = (const struct sockaddr *)&ss;
+        const void *addr = sa->sa_family == AF_INET6 ? (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr
+                                                     : (const void *)&((const struct sockaddr_in *)sa)->sin_addr;
+        if (!inet_ntop(sa->sa_family, addr, (*out)->peer_host, sizeof (*out)->peer_host)) (*out)->peer_host[0] = '\0';
+        (*out)->peer_uid = loopback_peer_uid(sa);
     }
     return HS_OK;
 }

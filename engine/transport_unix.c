@@ -18,6 +18,12 @@ static hs_status unix_address(const char *path, struct sockaddr_un *a, hs_error 
     memset(a, 0, sizeof *a);
     a->sun_family = AF_UNIX;
     if (!path || !*path) return hs_fail(err, HS_ERR_USAGE, "unix socket: empty path");
+    /* A control byte (a newline above all) would split `serve --ready`'s line and the logs that print the
+     * URL, so that a path could forge a second ready line (issue 29 item 10): refused, by position. */
+    for (size_t i = 0; path[i]; i++)
+        if ((unsigned char)path[i] < 0x20 || path[i] == 0x7f)
+            return hs_fail(err, HS_ERR_USAGE, "unix socket path holds a control character (byte 0x%02x at offset %zu): "
+                           "refused", (unsigned char)path[i], i);
     if (strlen(path) >= sizeof a->sun_path)
         return hs_fail(err, HS_ERR_USAGE, "unix socket path '%s' is longer than %zu bytes", path, sizeof a->sun_path - 1);
     memcpy(a->sun_path, path, strlen(path));
@@ -56,7 +62,7 @@ static hs_status unix_listen(const char *path, const hs_listen_options *opt, hs_
     int b = bind(fd, (const struct sockaddr *)&a, sizeof a);
     umask(old);
     struct stat st_file;
-    if (b != 0 || listen(fd, 128) != 0 || stat(path, &st_file) != 0) {
+    if (b != 0 || listen(fd, SOMAXCONN) != 0 || stat(path, &st_file) != 0) {
         int e = errno;
         close(fd);
         return hs_fail(err, HS_ERR_USAGE, "listening on unix socket %s: %s", path, strerror(e));

@@ -3,12 +3,13 @@
  *   bit 0 clear: the rest is a checkpoint file (bit 1 set: a valid header is put in front, so mutations
  *     reach the records).  hs_checkpoint_load must accept it or refuse it with a message; every accepted
  *     symbol has its rows (or its error); nothing leaks, crashes or reads out of bounds.
- *   bit 0 set: the rest describes up to 4 results (status, bars, three (pnl bits, trades, the six
- *     statistics' bits) or an error of any bytes, control bytes and invalid UTF-8 included), written with hs_checkpoint_write_record and
- *     read back: every one accepted, equal bit for bit, its error text byte for byte (the escaping round
- *     trip of universe/universe.c).
- *   bit 2 set: the run has N_PERIODS periods (checkpoint v4: each combo also carries its mtm_max_drawdown
- *     and its equity at the period ends, docs/spec.md §9), else none.
+ *   bit 0 set: the rest describes up to 4 results (status, bars, the input's size, mtime and content hash,
+ *     three (pnl bits, trades, the six statistics' bits) or an error of any bytes, control bytes and
+ *     invalid UTF-8 included), written with hs_checkpoint_write_record and read back: every one accepted,
+ *     equal bit for bit, its error text byte for byte (the escaping round trip of universe/universe.c).
+ *   bit 2 set: the run has N_PERIODS periods (checkpoint v5: each combo also carries its mtm_max_drawdown
+ *     and its equity at the period ends, docs/spec.md §9), else none.  Every v5 record carries its input's
+ *     identity (hs_input_id, issue 29 item 7), any 64-bit values, a negative mtime included.
  * hs:fuzz-links hmasweep_universe
  * hs:fuzz-sources mpi/checkpoint.c
  * hs:fuzz-max-len 4096 */
@@ -86,6 +87,7 @@ static void round_trip(const uint8_t *p, const uint8_t *end, size_t periods) {
         uint32_t bars = 0;
         take(&p, end, &status, 1);
         take(&p, end, &bars, sizeof bars);
+        take(&p, end, &r->input, sizeof r->input);
         r->n_bars = bars;
         r->status = (hs_status)(status % 5);
         if (r->status == HS_OK) {
@@ -130,7 +132,9 @@ static void round_trip(const uint8_t *p, const uint8_t *end, size_t periods) {
         const hs_symbol_result *a = &written[i], *b = &read[i];
         if (!done[i] != !(a->rows || a->error)) abort();
         if (!done[i]) continue;
-        if (a->status != b->status || a->n_bars != b->n_bars) abort();
+        if (a->status != b->status || a->n_bars != b->n_bars || a->input.size != b->input.size ||
+            a->input.mtime_ns != b->input.mtime_ns || a->input.content != b->input.content)
+            abort();
         if (a->status == HS_OK ? memcmp(a->rows, b->rows, hs_symbol_block_bytes(N_COMBOS, periods)) != 0
                                : strcmp(a->error, b->error) != 0)
             abort();

@@ -118,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 2) return 0;
     hs_engine *e = engine();
     mem_stream m = {data + 2, size - 2, 0, (size_t)data[1] % 64 + 1, NULL, 0, 0};
-    hs_stream s = {&m, mem_read, mem_writev, NULL, mem_close, "fuzz", "fuzz", NULL, NULL};
+    hs_stream s = {&m, mem_read, mem_writev, NULL, mem_close, "fuzz", "fuzz", NULL, NULL, "", -1};
     int need_auth = data[0] & 1, admission = data[0] & 2, refused = data[0] & 4;
     hs_admission adm = {1000, refused ? refuse_all : admit_all, NULL};
     hs_session_stats st;

@@ -137,6 +137,12 @@ HS_API hs_status hs_read_series_dates(const char *path, const char *format, size
  * (temporary file + rename), and a failure removes nothing but that temporary file.  Path "-" writes
  * to stdout (flushed, not closed). */
 HS_API hs_status hs_write_series(const char *path, const char *format, const double *x, size_t n, hs_error *err);
+/* Write n bytes to `path` the way hs_write_series writes (API 1.3; issue 29 item 6): a temporary file
+ * beside it (O_EXCL|O_NOFOLLOW), given the replaced file's mode and owner, then renamed into place; a
+ * symlink this process's user owns is followed to its target, one another user owns is refused
+ * (HS_ERR_DATA naming it); a device or a pipe is written in place; "-" is stdout.  What `report
+ * --output`, hmasweep.report(path=) and the checkpoint rewrite of hmasweep-mpi write with. */
+HS_API hs_status hs_write_file(const char *path, const void *bytes, size_t n, hs_error *err);
 /* Every price finite and > 0, and at least one bar. */
 HS_API hs_status hs_check_series(const double *x, size_t n, hs_error *err);
 
@@ -174,6 +180,12 @@ HS_API hs_status hs_grid_2d(const int64_t *hma_lengths, size_t n_hma, const int6
  * message that starts "lengths: " or "grid" and names the text; front ends prefix their option's "--". */
 #define HS_GRID_COUNT_MAX 1000000
 HS_API hs_status hs_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n, hs_error *err);
+/* The one strict parser of the front ends' numbers (API 1.3; issue 29 item 10): the whole text is one
+ * decimal number (an optional sign, digits, for f64 an optional fraction and decimal exponent), with no
+ * space, hex, inf or nan, no negative zero, and no over- or underflow (`1e-400` is refused, not 0).
+ * HS_ERR_USAGE with a message that starts with the text in quotes; front ends prefix their option. */
+HS_API hs_status hs_parse_f64(const char *text, double *out, hs_error *err);
+HS_API hs_status hs_parse_i64(const char *text, int64_t *out, hs_error *err);
 /* Every window >= 1 and <= n_bars. */
 HS_API hs_status hs_check_windows(const hs_windows *combos, size_t n_combos, size_t n_bars, hs_error *err);
 
@@ -188,9 +200,11 @@ typedef struct {
 /* Options of hs_sweep.  Extending it (docs/library.md, "Extending the options"): fields are only ever
  * appended, and within SONAME libhmasweep.so.1 none is removed or reordered.  A caller declares which
  * fields it knows by setting struct_size to the sizeof of the struct it was compiled with, which
- * HS_SWEEP_OPTIONS_INIT does; the library reads a field only when struct_size covers it.  struct_size 0
- * (an initializer that names only variant, isa, threads) means exactly those three fields; a struct_size
- * larger than this library knows (a newer header) is refused with HS_ERR_USAGE, not half-read. */
+ * HS_SWEEP_OPTIONS_INIT and hs_sweep_options_init() do (the one way to make a struct that cannot be wrong);
+ * the library reads a field only when struct_size covers it.  struct_size 0 (an initializer that names
+ * only variant, isa, threads) means exactly those three fields, and since 1.3 a later field that is set
+ * while struct_size leaves it out (`= {0}`, then `.has_fee = 1`) is refused with HS_ERR_USAGE naming the
+ * field, never ignored; a struct_size larger than this library knows (a newer header) is refused too. */
 typedef struct {
     const char *variant; /* registry name; NULL = "best" (fastest tier 0); "unchecked" = reference */
     const char *isa;     /* NULL = best the CPU runs (or $HMASWEEP_ISA); else "scalar", "avx2", …   */
@@ -222,6 +236,12 @@ typedef struct {
 
 #define HS_SWEEP_OPTIONS_INIT                                                                              \
     {NULL, NULL, 0, sizeof(hs_sweep_options), NULL, NULL, NULL, NULL, HS_DEFAULT_FEE, 0, 0, NULL, NULL, NULL}
+/* The same as a statement (for a struct already declared, or on the heap): every field its default,
+ * struct_size the sizeof this header gives.  Inline, so that the size is the caller's, not the library's. */
+static inline void hs_sweep_options_init(hs_sweep_options *opt) {
+    const hs_sweep_options defaults = HS_SWEEP_OPTIONS_INIT;
+    *opt = defaults;
+}
 
 /* P equal periods (docs/spec.md §9.3): ends[k-1] = floor(k*n_bars/P) - 1, k = 1..P, into ends[0..P).
  * 1 <= P <= n_bars, else HS_ERR_USAGE naming P. */

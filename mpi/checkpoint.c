@@ -1,11 +1,13 @@
 /* Checkpoint file (checkpoint.h).  Format, one line each:
- *   hmasweep-mpi checkpoint v4 <n_symbols> <n_combos> <run hash, 16 hex>
- *   R <index> <status> <n_bars> <combo> ... | <error, escaped> #<checksum, 16 hex>
+ *   hmasweep-mpi checkpoint v5 <n_symbols> <n_combos> <run hash, 16 hex>
+ *   R <index> <status> <n_bars> <size> <mtime_ns> <content, 16 hex> <combo> ... | <error, escaped> #<checksum, 16 hex>
  * where a combo is <pnl %a>:<trades> then :<statistic> for each of HS_STATS_FIELDS in its order (integers
  * in decimal, floats %a): <wins>:<gross_profit>:<gross_loss>:<sum_sq>:<max_drawdown>:<bars_held>, its
  * result and its six statistics (docs/spec.md §8), and in a run with P periods (its run hash covers P)
- * :<mtm_max_drawdown %a> then :<E[k] %a> for k = 0 .. P-1 (docs/spec.md §9).  v2 (pnl:trades only) and v3
- * (no periods) are refused.
+ * :<mtm_max_drawdown %a> then :<E[k] %a> for k = 0 .. P-1 (docs/spec.md §9).  size, mtime_ns and content
+ * are the input's identity when it was read (hs_input_id: bytes, mtime in ns, the first 64 bits of the
+ * series' SHA-256), checked again on --resume.  v2 (pnl:trades only), v3 (no periods, no input identity)
+ * and v4 (one of the two) are refused.
  * The checksum is FNV-1a 64 seeded with the run hash, over the record's text before " #".  FNV-1a is a
  * checksum against damage and mix-ups, not a signature: anyone who can edit the file can recompute it.
  * A single changed byte always changes it (each step is a bijection of the state), and records of
@@ -26,10 +28,11 @@
 #include <unistd.h>
 
 #define FNV_OFFSET 14695981039346656037ull
-/* v3: each combo carries the six statistics; v4: and, in a run with P periods (--periods, docs/spec.md §9),
- * its mtm_max_drawdown and its P equity values.  A change of the record's text bumps it. */
-#define CHECKPOINT_VERSION 4
-#define CHECKPOINT_VERSION_STR "4"
+/* v3: each combo carries the six statistics; v4: either (spec v3's branch) each combo its mtm_max_drawdown
+ * and P equity values, or (issue 29's branch) each record its input's size, mtime and content hash; v5:
+ * both.  A change of the record's text bumps it. */
+#define CHECKPOINT_VERSION 5
+#define CHECKPOINT_VERSION_STR "5"
 #define CHECKSUM_TAIL 18 /* " #" and 16 hex digits */
 #define MAX_ERROR 4096
 
@@ -57,7 +60,7 @@ unsigned long long hs_checkpoint_hash(const hs_universe *u, const hs_universe_la
                      ? opt->fee
                      : HS_DEFAULT_FEE;
     h = fnv1a(h, &fee, sizeof fee);
-    h = fnv1a(h, &lay->n_periods, sizeof lay->n_periods); /* v4: a run with other periods is another run */
+    h = fnv1a(h, &lay->n_periods, sizeof lay->n_periods); /* since v4: a run with other periods is another run */
     return fnv1a_str(h, opt && opt->isa ? opt->isa : "(default)");
 }
 
@@ -88,7 +91,8 @@ int hs_checkpoint_write_record(FILE *f, unsigned long long run_hash, size_t inde
     size_t size = 0;
     FILE *m = open_memstream(&buf, &size);
     if (!m) return -1;
-    fprintf(m, "R %zu %d %zu", index, (int)r->status, r->n_bars);
+    fprintf(m, "R %zu %d %zu %llu %lld %016llx", index, (int)r->status, r->n_bars, (unsigned long long)r->input.size,
+            (long long)r->input.mtime_ns, (unsigned long long)r->input.content);
     const hs_stats *st = r->status == HS_OK ? hs_symbol_stats(r, n_combos) : NULL;
     for (size_t k = 0; st && k < n_combos; k++) {
         fprintf(m, " %a:%lld", r->rows[k].pnl, (long long)r->rows[k].trades);
@@ -141,6 +145,19 @@ static int parse_i64(const char **p, int64_t *v, char stop) {
     return 0;
 }
 
+/* An i64 of either sign ended by `stop`: a file's mtime in ns (one before 1970 is negative). */
+static int parse_signed_i64(const char **p, int64_t *v, char stop) {
+    int negative = **p == '-';
+    unsigned long long x;
+    if (negative) ++*p;
+    if (parse_u64(p, &x) || x > (negative ? (unsigned long long)INT64_MAX + 1 : (unsigned long long)INT64_MAX) ||
+        **p != stop)
+        return -1;
+    ++*p;
+    *v = negative ? (int64_t)(0 - x) : (int64_t)x;
+    return 0;
+}
+
 static int take(const char **p, const char *word) {
     size_t len = strlen(word);
     if (strncmp(*p, word, len)) return -1;
@@ -151,12 +168,18 @@ static int take(const char **p, const char *word) {
 /* The text of one record (before " #") into r (rows and error allocated here) and *index.  0 or -1. */
 static int parse_record(const char *body, size_t n, size_t n_combos, size_t n_periods, hs_symbol_result *r, size_t *index) {
     const char *p = body;
-    unsigned long long idx, status, bars;
+    unsigned long long idx, status, bars, size, content;
+    int64_t mtime;
+    char *end;
     if (take(&p, "R ") || parse_u64(&p, &idx) || idx >= n || take(&p, " ") || parse_u64(&p, &status) ||
-        status > HS_ERR_ISA || take(&p, " ") || parse_u64(&p, &bars))
+        status > HS_ERR_ISA || take(&p, " ") || parse_u64(&p, &bars) || take(&p, " ") || parse_u64(&p, &size) ||
+        take(&p, " ") || parse_signed_i64(&p, &mtime, ' ') || strspn(p, "0123456789abcdef") != 16 ||
+        (content = strtoull(p, &end, 16), end != p + 16))
         return -1;
+    p = end;
     *index = (size_t)idx;
     r->status = (hs_status)status, r->n_bars = (size_t)bars;
+    r->input = (hs_input_id){size, mtime, content};
     if (r->status == HS_OK) {
         if (!hs_symbol_alloc_rows(r, n_combos, n_periods)) return -1;
         hs_stats *st = hs_symbol_stats(r, n_combos);
@@ -180,8 +203,12 @@ static int parse_record(const char *body, size_t n, size_t n_combos, size_t n_pe
     return 0;
 }
 
+static int same_input(const hs_input_id *a, const hs_input_id *b) {
+    return a->size == b->size && a->mtime_ns == b->mtime_ns && a->content == b->content;
+}
+
 static int same_result(const hs_symbol_result *a, const hs_symbol_result *b, size_t n_combos, size_t n_periods) {
-    if (a->status != b->status || a->n_bars != b->n_bars) return 0;
+    if (a->status != b->status || a->n_bars != b->n_bars || !same_input(&a->input, &b->input)) return 0;
     if (a->status != HS_OK) return !strcmp(a->error, b->error);
     return !memcmp(a->rows, b->rows, hs_symbol_block_bytes(n_combos, n_periods));
 }
@@ -196,7 +223,8 @@ static int check_header(const char *line, const char *name, size_t n, size_t n_c
         return fail(err, "%s: not a hmasweep-mpi checkpoint", name);
     if (version != CHECKPOINT_VERSION)
         return fail(err, "%s: checkpoint v%d (this hmasweep-mpi reads v%d, whose records carry checksums, the six "
-                         "statistics and the equity at period ends): remove it and run again",
+                         "statistics, the equity at period ends and their input's size, mtime and hash): remove it "
+                         "and run again",
                     name, version, CHECKPOINT_VERSION);
     if (sscanf(line, "hmasweep-mpi checkpoint v" CHECKPOINT_VERSION_STR " %zu %zu %16llx%c", &want_n, &want_combos,
                &hash, &tail) != 4 ||
@@ -282,33 +310,57 @@ int hs_checkpoint_load(FILE *f, const char *name, size_t n, size_t n_combos, siz
 }
 
 /* ---- the file ----------------------------------------------------------------------------------------- */
-/* After refusals: the checkpoint again, with only what verified, through a temporary file and a rename
- * (the old file's mode kept), so the next --resume does not meet the same bad lines. */
+/* After refusals: the checkpoint again, with only what verified, so the next --resume does not meet the
+ * same bad lines.  Made in memory, then written by the library's one writer (hs_write_file: temporary
+ * file with O_EXCL|O_NOFOLLOW, the old file's mode and owner kept, a symlink another user owns refused;
+ * issue 29 item 6: the rewrite changed the owner and replaced a symlinked checkpoint by a file). */
 static int rewrite(const char *path, size_t n, size_t n_combos, size_t n_periods, unsigned long long run_hash,
                    const hs_symbol_result *results, const char *done, hs_error *err) {
-    size_t len = strlen(path) + 32;
-    char *tmp = malloc(len);
-    struct stat sb;
-    if (!tmp || stat(path, &sb) != 0) return free(tmp), fail(err, "cannot rewrite checkpoint %s", path);
-    snprintf(tmp, len, "%s.tmp%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int rc = f && fchmod(fd, sb.st_mode & 07777) == 0 ? hs_checkpoint_write_header(f, n, n_combos, run_hash) : -1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int rc = f ? hs_checkpoint_write_header(f, n, n_combos, run_hash) : -1;
     for (size_t i = 0; rc == 0 && i < n; i++)
         if (done[i]) rc = hs_checkpoint_write_record(f, run_hash, i, &results[i], n_combos, n_periods);
-    if (rc == 0 && (fflush(f) != 0 || fsync(fd) != 0)) rc = -1;
-    if (f ? fclose(f) != 0 : (fd >= 0 && close(fd) != 0)) rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0) rc = -1;
-    if (rc != 0) {
-        unlink(tmp);
-        fail(err, "cannot rewrite checkpoint %s: %s", path, strerror(errno));
-    }
-    free(tmp);
+    if (f && fclose(f) != 0) rc = -1;
+    hs_error why;
+    if (rc != 0) fail(err, "cannot rewrite checkpoint %s: %s", path, strerror(errno));
+    else if (hs_write_file(path, text, len, &why) != HS_OK) rc = -1, fail(err, "cannot rewrite checkpoint: %s", why.msg);
+    free(text);
     return rc;
 }
 
+/* Issue 29 item 7: a record is reused only while its input is the one it was computed from.  Each
+ * recorded symbol's file is read again (hs_universe_read: size, mtime, the series' hash); any difference
+ * refuses the record, naming the file and what changed, and the symbol is recomputed.  The cost is one
+ * read of each recorded input, no sweep. */
+static void check_inputs(const hs_universe *u, const char *name, hs_symbol_result *results, char *done,
+                         hs_checkpoint_stats *stats, FILE *warn) {
+    for (size_t i = 0; i < hs_universe_count(u); i++) {
+        if (!done[i]) continue;
+        hs_symbol_result now = {0};
+        const char *path = hs_universe_path(u, i);
+        free(hs_universe_read(path, &now));
+        const hs_input_id *was = &results[i].input, *is = &now.input;
+        if (!same_input(was, is)) {
+            char what[200], esc[1024];
+            snprintf(what, sizeof what, was->size != is->size ? "size %llu -> %llu bytes"
+                                        : was->mtime_ns != is->mtime_ns ? "mtime changed"
+                                                                         : "content changed (size and mtime as recorded)",
+                     (unsigned long long)was->size, (unsigned long long)is->size);
+            hs_universe_escape(path, esc, sizeof esc);
+            stats->refused++, stats->recorded--;
+            if (warn) fprintf(warn, "hmasweep-mpi: %s: symbol #%zu's input %s changed since it was recorded (%s): "
+                                    "its record is refused, it is recomputed\n", name, i, esc, what);
+            hs_symbol_clear(&results[i]);
+            done[i] = 0;
+        }
+        hs_symbol_clear(&now);
+    }
+}
+
 int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n, size_t n_combos, size_t n_periods,
-                       unsigned long long run_hash, hs_symbol_result *results, char *done,
+                       unsigned long long run_hash, const hs_universe *u, hs_symbol_result *results, char *done,
                        hs_checkpoint_stats *stats, FILE *warn, hs_error *err) {
     c->f = NULL;
     c->run_hash = run_hash;
@@ -327,6 +379,7 @@ int hs_checkpoint_open(hs_checkpoint *c, const char *path, int resume, size_t n,
         int rc = hs_checkpoint_load(f, path, n, n_combos, n_periods, run_hash, results, done, stats, warn, err);
         fclose(f);
         if (rc != 0) return -1;
+        if (u) check_inputs(u, path, results, done, stats, warn);
         if (stats->refused && rewrite(path, n, n_combos, n_periods, run_hash, results, done, err) != 0) return -1;
     }
     c->f = fopen(path, "a");

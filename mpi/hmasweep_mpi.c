@@ -32,6 +32,7 @@ typedef struct {
     uint64_t index, n_bars;
     int32_t status;
     char error[sizeof(hs_error)];
+    hs_input_id input; /* the file as the worker read it (recorded in the checkpoint) */
 } result_header;
 
 /* A task: the symbol's index, then its path (NUL-terminated); only the bytes of the path travel. */
@@ -55,7 +56,7 @@ static void compute(const char *path, const hs_universe_layout *lay, const hs_sw
 
 /* ---- worker ---------------------------------------------------------------------------------------- */
 static void send_result(uint64_t index, const hs_symbol_result *r, const hs_universe_layout *lay, char *buf) {
-    result_header h = {index, r->n_bars, (int32_t)r->status, {0}};
+    result_header h = {index, r->n_bars, (int32_t)r->status, {0}, r->input};
     if (r->status != HS_OK && r->error) snprintf(h.error, sizeof h.error, "%s", r->error);
     memcpy(buf, &h, sizeof h);
     size_t len = sizeof h;
@@ -148,7 +149,7 @@ static void store_result(coordinator *co, const char *buf) {
     result_header h;
     memcpy(&h, buf, sizeof h);
     hs_symbol_result *r = &co->results[h.index];
-    r->n_bars = h.n_bars, r->status = (hs_status)h.status;
+    r->n_bars = h.n_bars, r->status = (hs_status)h.status, r->input = h.input;
     if (r->status != HS_OK) {
         h.error[sizeof h.error - 1] = '\0';
         hs_symbol_fail(r, r->status, h.error);
@@ -220,7 +221,8 @@ static int rank0(const hs_universe_args *a, const hs_universe_layout *lay, int r
     hs_checkpoint_stats stats = {0, 0};
     int rc = co.results && co.done && co.per_rank ? 0 : (say("out of memory"), -1);
     if (rc == 0 && a->checkpoint &&
-        hs_checkpoint_open(&co.ckpt, a->checkpoint, a->resume, n, lay->n_combos, lay->n_periods, hs_checkpoint_hash(u, lay, &a->sweep),
+        hs_checkpoint_open(&co.ckpt, a->checkpoint, a->resume, n, lay->n_combos, lay->n_periods,
+                           hs_checkpoint_hash(u, lay, &a->sweep), u,
                            co.results, co.done, &stats, stderr, &err) != 0)
         rc = -1, say(err.msg);
     if (rc == 0 && stats.refused)

@@ -15,6 +15,16 @@ target_include_directories(test_fingerprint_shared PRIVATE ${CMAKE_CURRENT_SOURC
 target_compile_definitions(test_fingerprint_shared PRIVATE HS_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_test(NAME test_fingerprint_shared COMMAND test_fingerprint_shared)
 set_tests_properties(test_fingerprint_shared PROPERTIES LABELS library ENVIRONMENT "HS_SOURCE_DIR=${CMAKE_SOURCE_DIR}")
+# abi_options: the options' struct_size rule (issue 29 item 4) against libhmasweep.so, and its pre-1.3
+# symbols (HMASWEEP_1.0, src/api/abi_compat.c) where the library has symbol versions.
+add_executable(abi_options ${CMAKE_CURRENT_SOURCE_DIR}/abi_options.c)
+target_link_libraries(abi_options PRIVATE hmasweep_shared m ${CMAKE_DL_LIBS})
+target_include_directories(abi_options PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+if(HS_HAVE_VERSION_SCRIPT)
+  target_compile_definitions(abi_options PRIVATE HS_SYMBOL_VERSIONS=1)
+endif()
+add_test(NAME abi_options COMMAND abi_options)
+set_tests_properties(abi_options PROPERTIES LABELS library)
 # `hmasweep trades`: json/csv/table logs agree with `hmasweep run` (tests/test_trades_cli.py).
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND)

@@ -123,14 +123,17 @@ int main(void) {
     for (size_t v = 0; v < sizeof variants / sizeof *variants; v++)
         for (int threads = 1; threads <= 2; threads++) check_variant(variants[v], threads, close, w);
 
-    /* an options struct from before the hook: struct_size ends at `report`, so progress is not read */
+    /* struct_size ends at `report`: a hook set past it is refused by name (since 1.3), never called */
     int called = 0;
     hs_sweep_options old = HS_SWEEP_OPTIONS_INIT;
     old.struct_size = offsetof(hs_sweep_options, progress);
     old.progress = never_called, old.progress_user = &called;
     static hs_result r[COMBOS];
-    CHECK(hs_sweep(close, BARS, w, COMBOS, r, &old, &err) == HS_OK, "%s", err.msg);
+    CHECK(hs_sweep(close, BARS, w, COMBOS, r, &old, &err) == HS_ERR_USAGE && strstr(err.msg, ".progress is set"),
+          "%s", err.msg);
     CHECK(!called, "a callback past struct_size was called");
+    old.progress = NULL, old.progress_user = NULL;
+    CHECK(hs_sweep(close, BARS, w, COMBOS, r, &old, &err) == HS_OK, "%s", err.msg);
 
     /* hs_sweep_many: the same hook over every (series, combo) pair */
     hs_series_ref refs[3] = {{"a", close, BARS}, {"b", close, BARS / 2}, {"c", close + 100, BARS - 100}};

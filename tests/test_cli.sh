@@ -167,10 +167,19 @@ ok "unchecked" -- variants
 # --fee (docs/spec.md §8): a bad fee is a usage error naming it; every format carries the six statistics
 expect 2 "--fee '1'" -- run "${small[@]}" --lengths 6 --fee 1
 expect 2 "--fee '-0.1'" -- run "${small[@]}" --lengths 6 --fee -0.1
-expect 2 "--fee 'nan'" -- run "${small[@]}" --lengths 6 --fee nan
-expect 2 "--fee 'inf'" -- run "${small[@]}" --lengths 6 --fee inf
+expect 2 "'nan' is not a number" -- run "${small[@]}" --lengths 6 --fee nan
+expect 2 "'inf' is not a number" -- run "${small[@]}" --lengths 6 --fee inf
 expect 2 "--fee needs a number" -- run "${small[@]}" --lengths 6 --fee abc
 expect 2 "--fee needs a number" -- run "${small[@]}" --lengths 6 --fee
+# issue 29 item 10: one strict parser (hs_parse_f64/i64) for every number: an underflow, a space on either
+# side, a negative zero and a hex float are refused (before: 1e-400 ran as fee 0, ' 0.001', -0 and 0x1p-10 ran)
+expect 2 "'1e-400' is too small: it would read as 0" -- run "${small[@]}" --lengths 6 --fee 1e-400
+expect 2 "' 0.001' is not a number" -- run "${small[@]}" --lengths 6 --fee " 0.001"
+expect 2 "'0.001 ' is not a number" -- run "${small[@]}" --lengths 6 --fee "0.001 "
+expect 2 "'-0' is a negative zero" -- run "${small[@]}" --lengths 6 --fee -0
+expect 2 "'0x1p-10' is not a number" -- run "${small[@]}" --lengths 6 --fee 0x1p-10
+expect 2 "--bars" -- run --bars " 500" --lengths 6
+expect 2 "--vol" -- gen --output - --bars 10 --vol 0x1p-3
 ok "combo,length,w0,w1,w2,w3,w4,w5,trades,pnl,wins,gross_profit,gross_loss,sum_sq,max_drawdown,bars_held" -- \
   run "${small[@]}" --lengths 6,9 --format csv --fee 0
 ok '"max_drawdown": ' -- run "${small[@]}" --lengths 6,9 --format json --fee 0.001

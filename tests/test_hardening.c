@@ -85,6 +85,42 @@ static void defect3_failed_write_deletes_nothing(void) {
     CHECK(system(cmd) == 0, "files left behind in %s", dir);
 }
 
+/* Issue 29 item 6: hs_write_file, the one writer (report pages, checkpoint rewrites), as gen's: a replaced
+ * file keeps its mode and owner; a symlink another user owns is refused and its target left as it was (a
+ * planted link made root overwrite a 0600 file through `report --output`); the writer's own link is
+ * followed; the temporary file is gone.  The owner parts need root (chown, lchown) and run only there. */
+static void issue29_write_file(void) {
+    hs_error err = {{0}};
+    struct stat st;
+    const char *victim = path_in_dir("victim.txt"), *page = path_in_dir("page.html"), *link = path_in_dir("planted.html");
+    write_file(page, "old page", 8);
+    CHECK(chmod(page, 0640) == 0, "chmod");
+    int root = geteuid() == 0;
+    if (root) CHECK(chown(page, 1234, 5678) == 0, "chown");
+    CHECK(hs_write_file(page, "<html>new</html>", 16, &err) == HS_OK, "%s", err.msg);
+    CHECK(stat(page, &st) == 0 && st.st_size == 16 && (st.st_mode & 07777) == 0640, "replaced page: %lld bytes, mode %04o",
+          (long long)st.st_size, (unsigned)(st.st_mode & 07777));
+    if (root) CHECK(st.st_uid == 1234 && st.st_gid == 5678, "owner %ld:%ld not kept", (long)st.st_uid, (long)st.st_gid);
+    write_file(victim, "secret", 6);
+    CHECK(chmod(victim, 0600) == 0 && symlink("victim.txt", link) == 0, "symlink");
+    if (root) {
+        CHECK(lchown(link, 1234, 1234) == 0, "lchown");
+        hs_status s = hs_write_file(link, "<html>", 6, &err);
+        CHECK(s == HS_ERR_DATA && strstr(err.msg, "symlink owned by uid 1234"), "a foreign symlink: status %d, %s", (int)s, err.msg);
+        CHECK(stat(victim, &st) == 0 && st.st_size == 6 && (st.st_mode & 07777) == 0600, "the link's target was written");
+        CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode), "the planted link was replaced");
+        CHECK(lchown(link, 0, 0) == 0, "lchown back");
+    }
+    CHECK(hs_write_file(link, "mine", 4, &err) == HS_OK, "%s", err.msg); /* one's own link: followed */
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode) && stat(victim, &st) == 0 && st.st_size == 4 &&
+              (st.st_mode & 07777) == 0600,
+          "own link: target %lld bytes, mode %04o", (long long)st.st_size, (unsigned)(st.st_mode & 07777));
+    unlink(link), unlink(victim), unlink(page);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A %s)\"", dir);
+    CHECK(system(cmd) == 0, "files left behind in %s", dir);
+}
+
 /* 4: a decoy "'descr': '<f8'" inside a string value is not the dtype; numpy refuses such a header. */
 static void defect4_npy_decoy_key(void) {
     const char *dict = "{'note': \"'descr': '<f8', \", 'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
@@ -227,6 +263,7 @@ int main(void) {
     if (!mkdtemp(dir)) return 2;
     defect2_long_csv_cell_read_whole();
     defect3_failed_write_deletes_nothing();
+    issue29_write_file();
     defect4_npy_decoy_key();
     defect5_wide_csv_header();
     defect6_input_type_and_size();

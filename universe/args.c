@@ -2,7 +2,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "args.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,10 +35,9 @@ static hs_status parse_grid_or_lengths(const char *grid, const char *lengths, hs
 
 /* --threads: a whole decimal integer in [1, 4096]. */
 static int parse_threads(const char *v, int *threads) {
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (!*v || errno || *end || n < 1 || n > 4096) return 0;
+    int64_t n;
+    hs_error why;
+    if (hs_parse_i64(v, &n, &why) != HS_OK || n < 1 || n > 4096) return 0;
     *threads = (int)n;
     return 1;
 }
@@ -59,11 +57,10 @@ static int fee_option(int argc, char **argv, int *i, hs_universe_args *a, hs_sta
     const char *v = NULL;
     if (!option(argc, argv, i, "--fee", &v, st, err)) return 0;
     if (*st != HS_OK) return 1;
-    char *end;
-    double fee = strtod(v, &end);
+    double fee = 0.0;
     hs_error why;
-    if (!*v || *end)
-        *st = hs_rows_usage(err, "--fee needs a number: the round-trip cost as a fraction, 0 <= fee < 1 (got '%s')", v);
+    if (hs_parse_f64(v, &fee, &why) != HS_OK)
+        *st = hs_rows_usage(err, "--fee needs a number (the round-trip cost as a fraction, 0 <= fee < 1): %s", why.msg);
     else if (hs_check_fee(fee, &why) != HS_OK)
         *st = hs_rows_usage(err, "--fee '%s': %s", v, why.msg);
     else

@@ -151,15 +151,25 @@ static const char *not_regular(const char *path) {
 double *hs_universe_read(const char *path, hs_symbol_result *r) {
     double *close = NULL;
     hs_error err;
+    struct stat sb;
+    hs_input_id id = {0, 0, 0};
+    if (stat(path, &sb) == 0)
+        id.size = (uint64_t)sb.st_size, id.mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
     const char *what = not_regular(path);
     hs_status st = what ? universe_fail(&err, HS_ERR_DATA, "%s is %s, not a regular file: refused", path, what)
                         : hs_read_series(path, &close, &r->n_bars, &err);
     if (st != HS_OK) {
         hs_symbol_fail(r, st, err.msg);
         r->n_bars = 0;
+        r->input = (hs_input_id){0, 0, 0};
         return NULL;
     }
     r->status = HS_OK;
+    r->input = id;
+    char hex[65];
+    hs_series_sha256(close, r->n_bars, hex);
+    hex[16] = '\0'; /* the first 64 bits */
+    r->input.content = strtoull(hex, NULL, 16);
     return close;
 }
 

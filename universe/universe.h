@@ -8,16 +8,26 @@
 #include "hmasweep.h"
 #include "rows.h"
 
+/* The input a symbol was computed from (issue 29 item 7: a data file regenerated under the same path reused
+ * its stale checkpoint rows): the file's size and mtime when it was read, and the first 64 bits of the
+ * SHA-256 of the series read (hs_series_sha256: the prices that were swept).  All zero when unreadable. */
+typedef struct {
+    uint64_t size;
+    int64_t mtime_ns;
+    uint64_t content;
+} hs_input_id;
+
 /* One symbol's outcome.  rows has n_combos entries when status is HS_OK, followed in the same block by
  * their n_combos statistics (docs/spec.md §8; hs_symbol_stats) and, in a run with P periods (docs/spec.md
  * §9), their n_combos mtm_max_drawdown and the P x n_combos equity matrix E (hs_symbol_mtm,
  * hs_symbol_equity); error is malloc'ed otherwise.
- * Small on purpose (32 bytes): hmasweep-mpi's rank 0 keeps one per symbol of the universe. */
+ * Small on purpose (56 bytes): hmasweep-mpi's rank 0 keeps one per symbol of the universe. */
 typedef struct {
     size_t n_bars;
     hs_status status;
     char *error;
     hs_result *rows;
+    hs_input_id input;
 } hs_symbol_result;
 
 /* The bytes of one combo in a symbol's block: its result and its statistics. */
@@ -70,7 +80,8 @@ int hs_universe_unescape(const char *s, char *out, size_t cap);
 hs_status hs_universe_check_format(const char *format, hs_error *err);
 
 /* Read one symbol's series (a failure becomes its status and message; never fatal).  Only a regular file
- * is read: a FIFO would block the run forever, so it is that symbol's error. */
+ * is read: a FIFO would block the run forever, so it is that symbol's error.  r->input gets the file's
+ * identity (size and mtime before the read, the series' hash after). */
 double *hs_universe_read(const char *path, hs_symbol_result *r);
 
 /* Sweep one already read series into r->rows (allocated here); a failure becomes r's status. */

@@ -23,12 +23,12 @@ tamper() {
   python3 - "$tmp/full.ck" "$tmp/$name.ck" <<PY
 import re, struct, sys
 lines = open(sys.argv[1], "rb").read().decode("utf-8").split("\n")[:-1]
-run_hash = int(lines[0].split()[-1], 16) if lines[0].startswith("hmasweep-mpi checkpoint v4") else 0
+run_hash = int(lines[0].split()[-1], 16) if lines[0].startswith("hmasweep-mpi checkpoint v5") else 0
 def fnv(data, h=14695981039346656037):
     for b in data:
         h = ((h ^ b) * 1099511628211) & (2**64 - 1)
     return h
-def sign(body):  # a record with a valid checksum (v3 and v4), or bare (v1)
+def sign(body):  # a record with a valid checksum (v3 to v5), or bare (v1)
     if not run_hash:
         return body
     return "%s #%016x" % (body, fnv(body.encode(), fnv(struct.pack("<Q", run_hash))))
@@ -54,8 +54,8 @@ check 'cmp -s "$tmp/whole.csv" "$tmp/again.csv" && grep -q "10 from the checkpoi
 # trades + 1000
 tamper trades 'i = ok[1]; lines[i] = re.sub(r":(\d+)", lambda m: ":%d" % (int(m.group(1)) + 1000), lines[i], count=1)'
 check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/trades.csv" && grep -q "does not verify" "$tmp/trades.err"' "trades + 1000: refused and recomputed (exit $rc)"
-# v3: a statistic edited (wins + 1 of the first combo) does not verify either
-tamper wins 'i = ok[3]; lines[i] = re.sub(r"^(R \d+ 0 \d+ [^: ]+:\d+:)(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + 1), lines[i])'
+# v3: a statistic edited (wins + 1 of the first combo) does not verify either (v5: after the input's size, mtime, hash)
+tamper wins 'i = ok[3]; lines[i] = re.sub(r"^(R \d+ 0 \d+ \d+ -?\d+ [0-9a-f]{16} [^: ]+:\d+:)(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + 1), lines[i])'
 check '[[ $rc -eq 1 ]] && cmp -s "$tmp/whole.csv" "$tmp/wins.csv" && grep -q "does not verify" "$tmp/wins.err"' "wins + 1: refused and recomputed (exit $rc)"
 # a record moved to another symbol (its index changed)
 tamper moved 'i = ok[2]; lines[i] = re.sub(r"^R (\d+)", lambda m: "R %d" % ((int(m.group(1)) + 1) % 10), lines[i])'
@@ -83,7 +83,16 @@ run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --format csv --variant unchecked
   --resume > /dev/null 2> "$tmp/fee.err"
 rc=$?
 check '[[ $rc -ne 0 ]] && grep -q "different run" "$tmp/fee.err"' "resume with another fee is refused (exit $rc): $(head -1 "$tmp/fee.err")"
-# v4, periods (docs/spec.md §9): on 2 ranks the rows with E, mtm_max_drawdown and §9.4 equal run --inputs';
+# v3 and v4 (records without the input's identity, or without the periods' columns) are refused whole, by name
+for old in 3 4; do
+  sed "1s/^hmasweep-mpi checkpoint v5 /hmasweep-mpi checkpoint v$old /" "$tmp/full.ck" > "$tmp/v$old.ck"
+  run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --format csv --variant unchecked --checkpoint "$tmp/v$old.ck" \
+    --resume > /dev/null 2> "$tmp/v$old.err"
+  rc=$?
+  check '[[ $rc -ne 0 ]] && grep -q "checkpoint v'$old' (this hmasweep-mpi reads v5" "$tmp/v'$old'.err"' \
+    "a v$old checkpoint is refused (exit $rc): $(head -1 "$tmp/v$old.err")"
+done
+# v5, periods (docs/spec.md §9): on 2 ranks the rows with E, mtm_max_drawdown and §9.4 equal run --inputs';
 # the checkpoint carries E (a run resumed from it writes the same rows); an edited E value does not verify
 # and is recomputed; another --periods is another run
 pgrid=("${grid[@]}" --periods 3 --validate)
@@ -103,11 +112,41 @@ PY
 run 1 "$mpi_cli" --inputs "$tmp/u" "${pgrid[@]}" --format csv --variant unchecked --checkpoint "$tmp/p.ck" --resume \
   > "$tmp/presume.csv" 2> "$tmp/presume.err"
 check 'cmp -s "$tmp/plocal.csv" "$tmp/presume.csv" && grep -q "does not verify" "$tmp/presume.err" && grep -q "9 from the checkpoint, 1 computed" "$tmp/presume.err"' \
-  "an edited equity value in a v4 checkpoint is refused and recomputed: $(grep -v '^symbol\|^summary' "$tmp/presume.err" | head -2)"
+  "an edited equity value in a v5 checkpoint is refused and recomputed: $(grep -v '^symbol\|^summary' "$tmp/presume.err" | head -2)"
 run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --periods 4 --format csv --variant unchecked --checkpoint "$tmp/p.ck" \
   --resume > /dev/null 2> "$tmp/pother.err"
 rc=$?
 check '[[ $rc -ne 0 ]] && grep -q "different run" "$tmp/pother.err"' "resume with another --periods is refused (exit $rc): $(head -1 "$tmp/pother.err")"
+# issue 29 item 7: an input changed under the same path is not trusted.  Each record carries the file's size,
+# mtime and the series' hash; on --resume a changed one (regenerated with another seed; same bytes, new mtime;
+# other bytes of the same size under the recorded mtime) is named, its symbol recomputed, and the rows equal
+# a fresh run over the files as they are now.
+cp -a "$tmp/u" "$tmp/v"
+rm -f "$tmp/v/"$'evil\nFAKE 6 999999 1e9.csv'
+run 1 "$mpi_cli" --inputs "$tmp/v" "${grid[@]}" --format csv --variant unchecked --checkpoint "$tmp/inputs.ck" \
+  > /dev/null 2>&1
+changed() {  # NAME: resume inputs.ck (a copy) over the universe as it is now, and compare with a fresh run
+  cp "$tmp/inputs.ck" "$tmp/$1.ck"
+  run 1 "$mpi_cli" --inputs "$tmp/v" "${grid[@]}" --format csv --variant unchecked --checkpoint "$tmp/$1.ck" --resume \
+    > "$tmp/$1.csv" 2> "$tmp/$1.err"
+  rc=$?
+  run 1 "$mpi_cli" --inputs "$tmp/v" "${grid[@]}" --format csv --variant unchecked > "$tmp/$1.fresh.csv" 2> /dev/null
+}
+"$cli" gen --output "$tmp/v/sym002.npy" --bars $((1500 + 397 * 2)) --seed 77   # regenerated: other prices
+changed regen
+check '[[ $rc -eq 1 ]] && cmp -s "$tmp/regen.fresh.csv" "$tmp/regen.csv" && grep -q "sym002.npy changed since it was recorded" "$tmp/regen.err" && grep -q "8 from the checkpoint, 1 computed" "$tmp/regen.err"' \
+  "a regenerated input is recomputed (exit $rc): $(grep 'changed since\|from the checkpoint' "$tmp/regen.err" | head -2)"
+cp -a "$tmp/u/sym002.npy" "$tmp/v/sym002.npy"; touch "$tmp/v/sym002.npy"                  # same bytes, new mtime
+changed touched
+check '[[ $rc -eq 1 ]] && cmp -s "$tmp/touched.fresh.csv" "$tmp/touched.csv" && grep -q "sym002.npy changed since it was recorded (mtime changed)" "$tmp/touched.err"' \
+  "a touched input is recomputed: $(grep 'changed since' "$tmp/touched.err" | head -1)"
+cp -a "$tmp/u/sym002.npy" "$tmp/v/sym002.npy"                                               # back as recorded
+python3 -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[-1] ^= 1; open(p,'wb').write(b)" "$tmp/v/sym003.f64"
+touch -r "$tmp/u/sym003.f64" "$tmp/v/sym003.f64"                                         # same size, recorded mtime
+changed content
+check '[[ $rc -eq 1 ]] && cmp -s "$tmp/content.fresh.csv" "$tmp/content.csv" && grep -q "sym003.f64 changed since it was recorded (content changed" "$tmp/content.err" && grep -q "8 from the checkpoint, 1 computed" "$tmp/content.err"' \
+  "an input edited under its recorded size and mtime is recomputed: $(grep 'changed since' "$tmp/content.err" | head -1)"
+
 # a FIFO in the universe (a glob names it; a directory lists regular files only): an error row on 2 ranks
 mkfifo "$tmp/u/zz_pipe.f64"
 run 2 "$mpi_cli" --inputs "$tmp/u/*" "${grid[@]}" --format csv > "$tmp/fifo.csv" 2> "$tmp/fifo.err"

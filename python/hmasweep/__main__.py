@@ -43,7 +43,7 @@ def _parser():
                     "inside, nothing fetched when it is viewed): the statistic over the grid, PnL and the "
                     "statistic against L, and the chosen combo's close with its entries and exits above its "
                     "equity.  hmasweep.report() in Python does the same (docs/python.md).")
-    p.add_argument("--output", "-o", default="sweep.html", help="the page to write (default sweep.html)")
+    p.add_argument("--output", "-o", default="sweep.html", help="the page to write (default sweep.html; '-': stdout)")
     src = p.add_argument_group("the series (as `hmasweep run`)")
     src.add_argument("--input", help="read the close series: .f64/.bin/.raw, CSV (one column or 'close'), .npy")
     src.add_argument("--seed", type=int, default=42)
@@ -101,7 +101,8 @@ def report_main(argv):
         length = _pair(args.combo_lengths, "--combo-lengths")
     hmasweep.report(result, args.output, close=close, stat=args.stat, length=length, span=span,
                     title=args.title)
-    print("%s: wrote %s" % (PROG, args.output))
+    if args.output != "-":  # "-": the page went to stdout, which must hold nothing else (issue 29 item 10)
+        print("%s: wrote %s" % (PROG, args.output))
     return 0
 
 

@@ -114,6 +114,7 @@ STATS_DTYPE: np.dtype[np.void]
 DEFAULT_FEE: float
 __version__: str
 
+def _write_file(path: str, data: bytes, /) -> None: ...
 def _sweep_many(
     closes: Sequence[_ArrayLike], windows: _ArrayLike, variant: Optional[str] = None, isa: Optional[str] = None,
     threads: int = 0, progress: Optional[Callable[[int, int], object]] = None, fee: Optional[float] = None, /

@@ -11,6 +11,7 @@ client of the tests: tests/engine/wire_client.py.)
 from __future__ import annotations
 
 import socket
+import threading
 from typing import Any, Optional, Tuple
 
 import numpy as np
@@ -88,6 +89,7 @@ class Client:
         self.url = url
         self._live: dict[int, int] = {}  # session -> its combos
         self._live_stats: set[int] = set()  # sessions opened with statistics (protocol 2)
+        self._lock = threading.Lock()  # one round trip (and its error code) at a time: the thread model
         self._c = _core._CClient(url, _timeout_ms(timeout))
         if token is not None:
             self.auth(token)
@@ -105,13 +107,17 @@ class Client:
         self.url = "socket"
         self._live = {}
         self._live_stats = set()
+        self._lock = threading.Lock()
         timeout = sock.gettimeout()
         self._c = _core._CClient(None, _timeout_ms(timeout), fd=sock.detach())
         return self
 
     # ---- plumbing ---------------------------------------------------------------------------------
     def close(self) -> None:
-        self._c.close()  # closing twice is harmless
+        """Close the connection.  From another thread while a call waits, that call stops within about
+        50 ms and raises ConnectionBroken; close() returns once it has, and never frees what a call
+        uses.  Every later call raises ConnectionBroken.  Closing twice is harmless."""
+        self._c.close()  # not under self._lock: it must reach the call in flight
 
     def __enter__(self) -> Client:
         return self
@@ -121,22 +127,25 @@ class Client:
 
     def _call(self, method, *args):
         """One round trip through the C client; its errors become this module's exceptions.  A failure
-        mid-frame has already closed the connection there (every later call: ConnectionBroken)."""
-        try:
-            return method(*args)
-        except (ValueError, ConnectionError) as e:
-            code, text = self._c.last_error(), str(e)
-            if code > 0:
-                prefix = "server error %d: " % code  # the C client's message carries it; ServerError adds it
-                message = text[len(prefix):] if text.startswith(prefix) else text
-                raise (ServerValueError if code in (1, 2) else ServerError)(code, message) from None
-            if code == _E_TIMEOUT:
-                raise ClientTimeout(text + "; the connection is dropped") from None
-            if code == _E_BROKEN:
-                raise ConnectionBroken(text) from None
-            if code < 0:
-                raise ProtocolError(text + "; the connection is dropped") from None
-            raise  # refused before a byte was sent (a size the protocol cannot carry)
+        mid-frame has already closed the connection there (every later call: ConnectionBroken).
+        Threads: one round trip at a time (the others wait for the lock), so that the error code read
+        after a failure is this call's (docs/python.md "Threads")."""
+        with self._lock:
+            try:
+                return method(*args)
+            except (ValueError, ConnectionError) as e:
+                code, text = self._c.last_error(), str(e)
+                if code > 0:
+                    prefix = "server error %d: " % code  # the C client's message carries it; ServerError adds it
+                    message = text[len(prefix):] if text.startswith(prefix) else text
+                    raise (ServerValueError if code in (1, 2) else ServerError)(code, message) from None
+                if code == _E_TIMEOUT:
+                    raise ClientTimeout(text + "; the connection is dropped") from None
+                if code == _E_BROKEN:
+                    raise ConnectionBroken(text) from None
+                if code < 0:
+                    raise ProtocolError(text + "; the connection is dropped") from None
+                raise  # refused before a byte was sent (a size the protocol cannot carry)
 
     # ---- requests ---------------------------------------------------------------------------------
     @staticmethod

@@ -20,6 +20,7 @@ says what it is per: trade (§8), period (§9.4) or year (annualised).
 from __future__ import annotations
 
 import html
+import os
 import math
 import sys
 from typing import Any, Dict, List, Optional, Tuple
@@ -539,6 +540,9 @@ def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: A
     page = _PAGE.format(title=html.escape(title or "hmasweep sweep report"), meta=html.escape(meta),
                         figures="\n".join(parts))
     if path is not None:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(page)
+        # the library's one writer (hs_write_file): temporary file + rename, the old file's mode and owner
+        # kept, a symlink another user owns refused (issue 29 item 6: open(path, "w") followed it and
+        # truncated in place); "-" is stdout
+        sys.stdout.flush()
+        _core._write_file(os.fspath(path), page.encode("utf-8"))
     return page

@@ -16,6 +16,7 @@
 #include <numpy/arrayobject.h>
 
 #include <limits.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,16 +231,43 @@ static int check_2d_arguments(PyObject *hma, PyObject *hma3, PyObject *lengths, 
     return 1;
 }
 
+/* An axis's length before it is converted (a range(2, 10**9) is 8 GB as an array): len() where the object
+ * has one, 1 for an int, the default grid's for None; -1 when unknown (then checked after conversion). */
+static Py_ssize_t axis_length(PyObject *o) {
+    if (o == Py_None) return HS_DEFAULT_GRID_COUNT;
+    if (PyLong_Check(o)) return 1;
+    Py_ssize_t n = PyObject_Length(o);
+    if (n < 0) PyErr_Clear();
+    return n;
+}
+
+/* The 2-D grid is capped as the CLI's is (issue 29 item 8: hma=range(2, 10**9) tried to allocate about
+ * 24 GB, and the OOM killer then hit other processes): at most HS_GRID_COUNT_MAX (1,000,000) pairs,
+ * refused with ValueError naming the sizes and the memory the sweep would take (per combo: its windows,
+ * its two lengths, pnl, trades, the C result and the statistics).  0 with the error set, else 1. */
+static int check_grid_2d_size(Py_ssize_t nh, Py_ssize_t n3) {
+    if (nh < 0 || n3 < 0) return 1;
+    double combos = (double)nh * (double)n3;
+    if (combos <= HS_GRID_COUNT_MAX) return 1;
+    double per_combo = (double)(sizeof(hs_windows) + 2 * sizeof(int64_t) + sizeof(double) + sizeof(int64_t) +
+                                sizeof(hs_result) + sizeof(hs_stats));
+    char msg[300]; /* PyErr_Format has no %f */
+    snprintf(msg, sizeof msg,
+             "the 2-D grid hma x hma3 = %zd x %zd = %.0f combos is more than %d (HS_GRID_COUNT_MAX, the CLI's "
+             "limit too); it would need about %.1f GB: sweep it in parts",
+             nh, n3, combos, HS_GRID_COUNT_MAX, combos * per_combo / 1e9);
+    PyErr_SetString(PyExc_ValueError, msg);
+    return 0;
+}
+
 /* The 2-D grid (docs/spec.md §8) through hs_grid_2d: the (n_hma * n_hma3, 6) windows, HMA length outer, and
  * each combo's pair in *hma_out and *hma3_out. */
 static PyArrayObject *windows_2d(PyObject *hma_obj, PyObject *hma3_obj, PyArrayObject **hma_out, PyArrayObject **hma3_out) {
+    if (!check_grid_2d_size(axis_length(hma_obj), axis_length(hma3_obj))) return NULL;
     PyArrayObject *hma = lengths_array(hma_obj, "hma"), *hma3 = hma ? lengths_array(hma3_obj, "hma3") : NULL, *w = NULL;
     if (!hma || !hma3) goto done;
     npy_intp nh = PyArray_DIM(hma, 0), n3 = PyArray_DIM(hma3, 0);
-    if (n3 && nh > NPY_MAX_INTP / 48 / n3) {
-        PyErr_Format(PyExc_ValueError, "the 2-D grid of %zd x %zd combos is too large", (Py_ssize_t)nh, (Py_ssize_t)n3);
-        goto done;
-    }
+    if (!check_grid_2d_size((Py_ssize_t)nh, (Py_ssize_t)n3)) goto done;
     npy_intp dims[2] = {nh * n3, 6};
     if (!(w = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_INT64))) goto done;
     if (!(*hma_out = (PyArrayObject *)PyArray_SimpleNew(1, dims, NPY_INT64))) goto fail;
@@ -416,7 +444,14 @@ static int fee_arg(PyObject *obj, double *fee, int *has_fee) {
         return 0;
     }
     double v = PyFloat_AsDouble(obj);
-    if (v == -1.0 && PyErr_Occurred()) return 0;
+    if (v == -1.0 && PyErr_Occurred()) {
+        /* an int too large for a double (fee=10**400) is a bad fee, ValueError as the docs say, not the
+         * OverflowError of the conversion (issue 29 item 10) */
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return 0;
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "fee is too large for a double: the round-trip cost as a fraction, 0 <= fee < 1");
+        return 0;
+    }
     *fee = v, *has_fee = 1;
     return 1;
 }
@@ -1241,28 +1276,90 @@ static PyObject *py_c_sweep_loop(PyObject *self, PyObject *args) {
  * socket through hs_client_from_fds), so the wire codec exists once, in C.  The GIL is released for
  * every round trip.  Errors are ValueError (the server refused the request) or ConnectionError
  * (HS_ERR_IO: the connection broke) with the client's message; last_error() gives the server's code or
- * HS_CLIENT_E_*.  Ctrl-C: cclient_interrupted runs the signal handlers while a call waits. */
+ * HS_CLIENT_E_*.  Ctrl-C: cclient_interrupted runs the signal handlers while a call waits.  Threads:
+ * one call at a time (CClient's lock, below). */
 typedef struct {
     PyObject_HEAD
     hs_client *c;
+    /* The thread model (docs/python.md "Threads"): one call at a time.  Every method takes `lock` with
+     * the GIL released, so calls from several threads queue; close() from another thread sets `closing`,
+     * which the interrupt hook reads within 50 ms, so the call in flight stops (HS_ERR_CANCELLED), and
+     * then frees the client under the lock: never while a call uses it.  Issue 29 item 1: close() during
+     * a call freed the client under it (SIGSEGV 3 of 3), and 4 threads on one Client failed 1,199 of
+     * 1,200 calls. */
+    PyThread_type_lock lock;
+    unsigned long owner;   /* the thread holding lock (0: none): a call re-entered from it is refused */
+    atomic_int closing;    /* close() was called: the call in flight stops, later calls are refused */
+    int last_error;        /* hs_client_last_error after the latest call; HS_CLIENT_E_BROKEN once closed */
 } CClient;
 
-static int cclient_open(CClient *self) {
-    if (self->c) return 1;
-    PyErr_SetString(PyExc_ValueError, "the client is closed");
-    return 0;
-}
+static const char client_closed[] = "the Client is closed";
+static const char client_closed_during[] = "the Client was closed by another thread during this call";
 
 /* hs_client_set_interrupt's hook: called on the waiting thread (GIL released) after a signal cut its
- * wait short and at least every 50 ms; a KeyboardInterrupt (or any exception a handler raised) stops the
- * call with HS_ERR_CANCELLED, and raise_status keeps the exception. */
+ * wait short and at least every 50 ms.  close() from another thread stops the call (HS_ERR_CANCELLED);
+ * so does a KeyboardInterrupt (or any exception a handler raised), and raise_status keeps it. */
 static int cclient_interrupted(void *user) {
-    (void)user;
+    CClient *self = user;
+    if (atomic_load(&self->closing)) return 1;
     PyGILState_STATE g = PyGILState_Ensure();
     int stop = PyErr_CheckSignals() < 0;
     PyGILState_Release(g);
     return stop;
 }
+
+/* Wait (GIL released) for the call in flight; 0 with an exception when the client is closed or this
+ * thread is already inside a call on it (an argument's __array__ calling back into the Client). */
+static int cclient_acquire(CClient *self) {
+    if (!self->lock) {
+        PyErr_SetString(PyExc_ConnectionError, client_closed);
+        return 0;
+    }
+    if (self->owner == PyThread_get_thread_ident()) {
+        PyErr_SetString(PyExc_RuntimeError, "a Client call re-entered from the thread already inside one");
+        return 0;
+    }
+    if (!PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) {
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(self->lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+    }
+    if (!self->c) {
+        PyThread_release_lock(self->lock);
+        self->last_error = HS_CLIENT_E_BROKEN;
+        PyErr_SetString(PyExc_ConnectionError, client_closed);
+        return 0;
+    }
+    self->owner = PyThread_get_thread_ident();
+    return 1;
+}
+
+/* Free the client, once; the caller holds the lock (or is the last reference). */
+static void cclient_drop(CClient *self) {
+    if (self->c) hs_client_close(self->c);
+    self->c = NULL;
+    self->last_error = HS_CLIENT_E_BROKEN;
+}
+
+/* End a call: its error code kept for last_error(); a call that close() stopped raises ConnectionError
+ * saying so; a close() that came from this very thread during the call (deferred) frees the client now. */
+static PyObject *cclient_release(CClient *self, PyObject *result) {
+    self->last_error = hs_client_last_error(self->c);
+    self->owner = 0;
+    if (atomic_load(&self->closing)) {
+        if (!result) PyErr_SetString(PyExc_ConnectionError, client_closed_during);
+        cclient_drop(self);
+    }
+    PyThread_release_lock(self->lock);
+    return result;
+}
+
+/* Every method: the body (NAME_body) runs holding the lock. */
+#define CCLIENT_LOCKED(name)                                             \
+    static PyObject *name(CClient *self, PyObject *arg) {                \
+        if (!cclient_acquire(self)) return NULL;                         \
+        return cclient_release(self, name##_body(self, arg));           \
+    }
 
 /* _CClient(url, timeout_ms) connects by URL; _CClient(None, timeout_ms, fd=N) takes over a connected
  * socket's fd (closed with the client, even when this fails). */
@@ -1275,8 +1372,14 @@ static int cclient_init(CClient *self, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_ValueError, "_CClient: give a URL or fd=");
         return -1;
     }
-    if (self->c) hs_client_close(self->c);
-    self->c = NULL;
+    if (self->lock) {
+        PyErr_SetString(PyExc_RuntimeError, "_CClient.__init__ called twice");
+        return -1;
+    }
+    if (!(self->lock = PyThread_allocate_lock())) {
+        PyErr_NoMemory();
+        return -1;
+    }
     hs_error err;
     hs_status st;
     Py_BEGIN_ALLOW_THREADS
@@ -1284,26 +1387,43 @@ static int cclient_init(CClient *self, PyObject *args, PyObject *kw) {
     Py_END_ALLOW_THREADS
     if (st != HS_OK) {
         self->c = NULL;
+        self->last_error = HS_CLIENT_E_BROKEN;
         raise_status(st, &err);
         return -1;
     }
-    hs_client_set_interrupt(self->c, cclient_interrupted, NULL);
+    hs_client_set_interrupt(self->c, cclient_interrupted, self);
     return 0;
 }
 
 static void cclient_dealloc(CClient *self) {
-    if (self->c) hs_client_close(self->c);
+    cclient_drop(self); /* no call can be in flight: each holds a reference */
+    if (self->lock) PyThread_free_lock(self->lock);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* close(): stops the call in flight (within 50 ms, through the interrupt hook), waits for it to return,
+ * then frees the client.  From inside a call on this thread (an argument's __array__), the call frees it
+ * as it ends.  Closing twice is harmless. */
 static PyObject *cclient_close(CClient *self, PyObject *unused) {
-    if (self->c) hs_client_close(self->c);
-    self->c = NULL;
+    (void)unused;
+    if (!self->lock) Py_RETURN_NONE;
+    atomic_store(&self->closing, 1);
+    if (self->owner == PyThread_get_thread_ident()) Py_RETURN_NONE;
+    if (!PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) {
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(self->lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+    }
+    cclient_drop(self);
+    PyThread_release_lock(self->lock);
     Py_RETURN_NONE;
 }
 
+/* The latest call's code (0, the server's code, or HS_CLIENT_E_*); HS_CLIENT_E_BROKEN once closed.
+ * Read without the lock: Client._call asks it under its own lock, right after its call. */
 static PyObject *cclient_last_error(CClient *self, PyObject *unused) {
-    return PyLong_FromLong(self->c ? hs_client_last_error(self->c) : HS_CLIENT_E_IO);
+    (void)unused;
+    return PyLong_FromLong(self->last_error);
 }
 
 /* (pnl, trades) split out of the client's hs_result pairs. */
@@ -1330,7 +1450,7 @@ static PyObject *cclient_sweep_common(CClient *self, PyObject *close_obj, unsign
                                       PyObject *fee_obj) {
     double fee;
     int has_fee;
-    if (!cclient_open(self) || (fee_obj && !fee_arg(fee_obj, &fee, &has_fee))) return NULL;
+    if (fee_obj && !fee_arg(fee_obj, &fee, &has_fee)) return NULL;
     PyArrayObject *close = NULL, *win = combos_from_windows(win_obj), *stats = NULL;
     if (!win || (close_obj && !(close = as_close(close_obj)))) {
         Py_XDECREF(win);
@@ -1367,31 +1487,34 @@ static PyObject *cclient_sweep_common(CClient *self, PyObject *close_obj, unsign
     return out;
 }
 
-static PyObject *cclient_sweep(CClient *self, PyObject *args) {
+static PyObject *cclient_sweep_body(CClient *self, PyObject *args) {
     PyObject *close, *win;
     if (!PyArg_ParseTuple(args, "OO:sweep", &close, &win)) return NULL;
     return cclient_sweep_common(self, close, 0, win, NULL);
 }
+CCLIENT_LOCKED(cclient_sweep)
 
-static PyObject *cclient_sweep_handle(CClient *self, PyObject *args) {
+static PyObject *cclient_sweep_handle_body(CClient *self, PyObject *args) {
     unsigned long handle;
     PyObject *win;
     if (!PyArg_ParseTuple(args, "kO:sweep_handle", &handle, &win)) return NULL;
     return cclient_sweep_common(self, NULL, handle, win, NULL);
 }
+CCLIENT_LOCKED(cclient_sweep_handle)
 
 /* Protocol 2: sweep_stats(close, 0, windows, fee) or, close None, on `handle`. */
-static PyObject *cclient_sweep_stats(CClient *self, PyObject *args) {
+static PyObject *cclient_sweep_stats_body(CClient *self, PyObject *args) {
     PyObject *close_obj, *win_obj, *fee_obj;
     unsigned long handle;
     if (!PyArg_ParseTuple(args, "OkOO:sweep_stats", &close_obj, &handle, &win_obj, &fee_obj)) return NULL;
     return cclient_sweep_common(self, close_obj == Py_None ? NULL : close_obj, handle, win_obj, fee_obj);
 }
+CCLIENT_LOCKED(cclient_sweep_stats)
 
-static PyObject *cclient_echo(CClient *self, PyObject *args) {
+static PyObject *cclient_echo_body(CClient *self, PyObject *args) {
     PyObject *close_obj;
     PyArrayObject *out;
-    if (!PyArg_ParseTuple(args, "OO!:echo", &close_obj, &PyArray_Type, &out) || !cclient_open(self)) return NULL;
+    if (!PyArg_ParseTuple(args, "OO!:echo", &close_obj, &PyArray_Type, &out)) return NULL;
     if (!PyArray_ISCARRAY(out) || PyArray_TYPE(out) != NPY_DOUBLE || PyArray_NDIM(out) != 1) {
         PyErr_SetString(PyExc_ValueError, "out must be a writable C-contiguous 1-D float64 array");
         return NULL;
@@ -1416,9 +1539,9 @@ static PyObject *cclient_echo(CClient *self, PyObject *args) {
     Py_INCREF(out);
     return (PyObject *)out;
 }
+CCLIENT_LOCKED(cclient_echo)
 
-static PyObject *cclient_load(CClient *self, PyObject *close_obj) {
-    if (!cclient_open(self)) return NULL;
+static PyObject *cclient_load_body(CClient *self, PyObject *close_obj) {
     PyArrayObject *close = as_close(close_obj);
     if (!close) return NULL;
     hs_error err;
@@ -1432,11 +1555,12 @@ static PyObject *cclient_load(CClient *self, PyObject *close_obj) {
     Py_DECREF(close);
     return st == HS_OK ? PyLong_FromUnsignedLong(handle) : raise_status(st, &err);
 }
+CCLIENT_LOCKED(cclient_load)
 
 /* A call that takes one u32 (a handle or a session) and returns nothing: FREE, LIVE_CLOSE. */
 static PyObject *cclient_u32_call(CClient *self, PyObject *arg, hs_status (*call)(hs_client *, uint32_t, hs_error *)) {
     unsigned long id = PyLong_AsUnsignedLong(arg);
-    if ((id == (unsigned long)-1 && PyErr_Occurred()) || !cclient_open(self)) return NULL;
+    if ((id == (unsigned long)-1 && PyErr_Occurred())) return NULL;
     hs_error err;
     hs_status st;
     Py_BEGIN_ALLOW_THREADS
@@ -1446,10 +1570,10 @@ static PyObject *cclient_u32_call(CClient *self, PyObject *arg, hs_status (*call
     Py_RETURN_NONE;
 }
 
-static PyObject *cclient_free(CClient *self, PyObject *arg) { return cclient_u32_call(self, arg, hs_client_free); }
+static PyObject *cclient_free_body(CClient *self, PyObject *arg) { return cclient_u32_call(self, arg, hs_client_free); }
+CCLIENT_LOCKED(cclient_free)
 
-static PyObject *cclient_hello(CClient *self, PyObject *unused) {
-    if (!cclient_open(self)) return NULL;
+static PyObject *cclient_hello_body(CClient *self, PyObject *unused) {
     char names[4096];
     uint32_t version = 0, max_frame = 0;
     uint64_t max_work = 0;
@@ -1461,10 +1585,11 @@ static PyObject *cclient_hello(CClient *self, PyObject *unused) {
     if (st != HS_OK) return raise_status(st, &err);
     return Py_BuildValue("(IsIK)", version, names, max_frame, (unsigned long long)max_work);
 }
+CCLIENT_LOCKED(cclient_hello)
 
-static PyObject *cclient_auth(CClient *self, PyObject *arg) {
+static PyObject *cclient_auth_body(CClient *self, PyObject *arg) {
     Py_buffer token;
-    if (!cclient_open(self) || PyObject_GetBuffer(arg, &token, PyBUF_SIMPLE) < 0) return NULL;
+    if (PyObject_GetBuffer(arg, &token, PyBUF_SIMPLE) < 0) return NULL;
     hs_error err;
     hs_status st;
     Py_BEGIN_ALLOW_THREADS
@@ -1474,15 +1599,16 @@ static PyObject *cclient_auth(CClient *self, PyObject *arg) {
     if (st != HS_OK) return raise_status(st, &err);
     Py_RETURN_NONE;
 }
+CCLIENT_LOCKED(cclient_auth)
 
 /* live_open(handle, windows, stats=False, fee=None): with stats, a protocol-2 session (LIVE_OPEN_STATS,
  * the fee, None: the default) whose appends carry the statistics (live_append(..., True)). */
-static PyObject *cclient_live_open(CClient *self, PyObject *args) {
+static PyObject *cclient_live_open_body(CClient *self, PyObject *args) {
     unsigned long handle;
     PyObject *win_obj, *fee_obj = Py_None;
     double fee;
     int has_fee, with_stats = 0;
-    if (!PyArg_ParseTuple(args, "kO|pO:live_open", &handle, &win_obj, &with_stats, &fee_obj) || !cclient_open(self) ||
+    if (!PyArg_ParseTuple(args, "kO|pO:live_open", &handle, &win_obj, &with_stats, &fee_obj) ||
         !fee_arg(fee_obj, &fee, &has_fee))
         return NULL;
     PyArrayObject *win = combos_from_windows(win_obj);
@@ -1499,14 +1625,15 @@ static PyObject *cclient_live_open(CClient *self, PyObject *args) {
     Py_DECREF(win);
     return st == HS_OK ? PyLong_FromUnsignedLong(session) : raise_status(st, &err);
 }
+CCLIENT_LOCKED(cclient_live_open)
 
 /* live_append(session, bars, n_combos) -> (pnl, trades, position int8, crossed bool): fresh arrays. */
-static PyObject *cclient_live_append(CClient *self, PyObject *args) {
+static PyObject *cclient_live_append_body(CClient *self, PyObject *args) {
     unsigned long session;
     PyObject *bars_obj;
     Py_ssize_t m;
     int with_stats = 0;
-    if (!PyArg_ParseTuple(args, "kOn|p:live_append", &session, &bars_obj, &m, &with_stats) || !cclient_open(self))
+    if (!PyArg_ParseTuple(args, "kOn|p:live_append", &session, &bars_obj, &m, &with_stats))
         return NULL;
     PyArrayObject *bars = as_close(bars_obj);
     if (!bars) return NULL;
@@ -1543,17 +1670,20 @@ static PyObject *cclient_live_append(CClient *self, PyObject *args) {
     Py_XDECREF(pnl), Py_XDECREF(trades), Py_XDECREF(pos), Py_XDECREF(crossed), Py_XDECREF(stats);
     return out;
 }
+CCLIENT_LOCKED(cclient_live_append)
 
-static PyObject *cclient_live_close(CClient *self, PyObject *arg) {
+static PyObject *cclient_live_close_body(CClient *self, PyObject *arg) {
     return cclient_u32_call(self, arg, hs_client_live_close);
 }
+CCLIENT_LOCKED(cclient_live_close)
 
-static PyObject *cclient_set_timeout(CClient *self, PyObject *arg) {
+static PyObject *cclient_set_timeout_body(CClient *self, PyObject *arg) {
     long ms = PyLong_AsLong(arg);
-    if ((ms == -1 && PyErr_Occurred()) || !cclient_open(self)) return NULL;
+    if ((ms == -1 && PyErr_Occurred())) return NULL;
     hs_client_set_timeout(self->c, ms > INT_MAX ? INT_MAX : (int)ms);
     Py_RETURN_NONE;
 }
+CCLIENT_LOCKED(cclient_set_timeout)
 
 static PyMethodDef cclient_methods[] = {
     {"set_timeout", (PyCFunction)cclient_set_timeout, METH_O, "set_timeout($self, ms, /)\n--\n\nEach later round trip's limit"},
@@ -1739,6 +1869,28 @@ done:
 
 /* ---- module ----------------------------------------------------------------------------------- */
 
+/* _write_file(path, data): hs_write_file (temporary file + rename, mode and owner kept, a foreign symlink
+ * refused); hmasweep.report(path=) writes its page with it.  OSError naming the path on failure. */
+static PyObject *py_write_file(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *path_obj;
+    Py_buffer data;
+    if (!PyArg_ParseTuple(args, "O&y*:_write_file", PyUnicode_FSConverter, &path_obj, &data)) return NULL;
+    hs_error err;
+    hs_status st;
+    const char *path = PyBytes_AS_STRING(path_obj);
+    Py_BEGIN_ALLOW_THREADS
+    st = hs_write_file(path, data.buf, (size_t)data.len, &err);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&data);
+    Py_DECREF(path_obj);
+    if (st != HS_OK) {
+        PyErr_SetString(st == HS_ERR_NOMEM ? PyExc_MemoryError : st == HS_ERR_USAGE ? PyExc_ValueError : PyExc_OSError, err.msg);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"sweep", (PyCFunction)(void (*)(void))py_sweep, METH_FASTCALL | METH_KEYWORDS, sweep_doc},
     {"series", (PyCFunction)(void (*)(void))py_series, METH_VARARGS | METH_KEYWORDS, series_doc},
@@ -1749,6 +1901,8 @@ static PyMethodDef methods[] = {
     {"read_series", py_read_series, METH_O, read_series_doc},
     {"_c_sweep_loop", py_c_sweep_loop, METH_VARARGS, c_sweep_loop_doc},
     {"_sweep_many", py_sweep_many, METH_VARARGS, sweep_many_doc},
+    {"_write_file", py_write_file, METH_VARARGS,
+     "_write_file(path, data, /)\n--\n\nWrite bytes as hs_write_file does (temporary file + rename, mode and owner kept)."},
     {"_derive", py_derive, METH_VARARGS, derive_doc},
     {"_set_interruptible", py_set_interruptible, METH_O,
      "_set_interruptible($module, on, /)\n--\n\nTurn the Ctrl-C hook on or off (to measure its cost); returns the old setting."},

@@ -77,6 +77,25 @@ def test_bad_2d_input_is_valueerror(kwargs, message):
         hmasweep.sweep(hmasweep.series(bars=2000), **kwargs)
 
 
+def test_2d_grid_is_capped_before_allocating():
+    """Issue 29 item 8: hma=range(2, 10**9) tried to allocate about 24 GB (MemoryError under a 4 GB
+    address-space limit, the OOM killer without one).  The CLI's limit, 1,000,000 pairs, is refused with the
+    sizes and the memory it would need, before anything is converted (arrays and lists too); exactly 1,000 x 1,000 passes the cap (and fails only on this short series' windows)."""
+    import resource
+    close = hmasweep.series(bars=50)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, hard))  # a 24 GB attempt fails fast instead of paging
+    try:
+        with pytest.raises(ValueError, match=r"999999998 x 1 = 999999998 combos is more than 1000000 .*about 144\.0 GB"):
+            hmasweep.sweep(close, hma=range(2, 10**9), hma3=[6])
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    with pytest.raises(ValueError, match="1001 x 1000 = 1001000 combos is more than 1000000"):
+        hmasweep.sweep(close, hma=np.arange(2, 1003), hma3=list(range(2, 1002)))
+    with pytest.raises(ValueError, match="does not fit"):
+        hmasweep.sweep(close, hma=range(2, 1002), hma3=range(2, 1002))
+
+
 def test_cli_2d_json_equals_python(cli, close, tmp_path):
     path = tmp_path / "s.f64"
     close.tofile(path)

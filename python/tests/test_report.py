@@ -162,6 +162,23 @@ def test_cli_report_writes_the_same_page(cli, close, tmp_path):
     assert out.read_text(encoding="utf-8") == expected
 
 
+def test_cli_report_dash_is_stdout(cli, tmp_path):
+    """Issue 29 item 10: `report -o -` wrote a file named "-"; it is stdout now, holding the page alone."""
+    p = subprocess.run([cli, "report", "--bars", "3000", "--lengths", "6,9", "-o", "-"], capture_output=True, text=True,
+                       timeout=300, cwd=tmp_path, env=dict(os.environ, HMASWEEP_PYTHON=sys.executable))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.lstrip().lower().startswith("<!doctype html") and p.stdout.rstrip().endswith("</html>")
+    assert "wrote" not in p.stdout and not (tmp_path / "-").exists()
+
+
+def test_fee_too_large_for_a_double_is_valueerror():
+    """Issue 29 item 10: fee=10**400 raised OverflowError; the docs promise ValueError for a bad fee."""
+    close = hs.series(bars=500)
+    for fee in (10**400, -(10**400)):
+        with pytest.raises(ValueError, match="fee is too large for a double"):
+            hs.sweep(close, [6], fee=fee)
+
+
 @pytest.mark.parametrize("args, code, message", [
     (["--lengths", "6,x"], 2, "--lengths '6,x': expected comma-separated integers"),
     (["--grid", "6:200"], 2, "--grid '6:200': expected LO:HI:COUNT"),
@@ -251,3 +268,31 @@ def test_menu_order_does_not_follow_the_table(close):
                                  variant=r.variant, to_frame=lambda: frame)
     _, layout = report_page.figure(hs.report(fake, None, close=close), 1)
     assert [b["label"] for b in layout["updatemenus"][0]["buttons"]] == ["pnl", "trades"]
+
+
+def test_page_is_written_by_the_librarys_writer(close, tmp_path):
+    """Issue 29 item 6: report(path=) writes as `gen` does (hs_write_file): a replaced page keeps its mode
+    (and, as root, its owner); a symlink another user owns is refused and its target untouched (before:
+    open(path, "w") followed it and truncated the 0600 target in place); no temporary file is left."""
+    r = hs.sweep(close[:3000], [6, 10])
+    out = tmp_path / "page.html"
+    out.write_text("old")
+    os.chmod(out, 0o640)
+    root = os.geteuid() == 0
+    if root:
+        os.chown(out, 1234, 5678)
+    text = hs.report(r, str(out), close=close[:3000], stat="pnl")
+    st = os.stat(out)
+    assert out.read_text(encoding="utf-8") == text and (st.st_mode & 0o7777) == 0o640
+    if root:
+        assert (st.st_uid, st.st_gid) == (1234, 5678)
+        victim = tmp_path / "victim"
+        victim.write_text("secret")
+        os.chmod(victim, 0o600)
+        link = tmp_path / "planted.html"
+        os.symlink("victim", link)
+        os.lchown(link, 1234, 1234)
+        with pytest.raises(OSError, match="symlink owned by uid 1234"):
+            hs.report(r, str(link), close=close[:3000], stat="pnl")
+        assert victim.read_text() == "secret" and (os.stat(victim).st_mode & 0o7777) == 0o600 and link.is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["page.html", "planted.html", "victim"] if root else ["page.html"])

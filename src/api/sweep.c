@@ -347,20 +347,71 @@ hs_status hs_check_threads(int threads, hs_error *err) {
     return HS_OK;
 }
 
-/* The options as this library reads them (include/hmasweep.h, the extension rule): struct_size 0 means
- * the three-field form; fields past what struct_size covers read as zero. */
-hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err) {
-    *out = (hs_sweep_options){0};
-    if (!opt) return HS_OK;
+/* The fields past `threads` that a struct_size can leave uncovered, as far as the 1.3 entry points know
+ * that every caller's struct reaches (HS_OPTIONS_SIZE_1_3: the callers of the HMASWEEP_1.3 symbols were
+ * compiled against a header at least that long).  `fee` is not listed: it counts only with has_fee. */
+typedef struct {
+    const char *name;
+    size_t offset, size;
+} options_field;
+#define OPTIONS_FIELD(f) {#f, offsetof(hs_sweep_options, f), sizeof(((hs_sweep_options *)0)->f)}
+static const options_field later_fields[] = {
+    OPTIONS_FIELD(report), OPTIONS_FIELD(progress), OPTIONS_FIELD(progress_user), OPTIONS_FIELD(stats),
+    OPTIONS_FIELD(has_fee),
+};
+
+static int field_is_set(const hs_sweep_options *opt, const options_field *f) {
+    const unsigned char *p = (const unsigned char *)opt + f->offset;
+    for (size_t i = 0; i < f->size; i++)
+        if (p[i]) return 1;
+    return 0;
+}
+
+/* The bytes struct_size covers: 0 is the three-field form; refused when it is not a size this library
+ * reads (smaller than the three fields, larger than this header). */
+static hs_status covered_size(const hs_sweep_options *opt, size_t *size, hs_error *err) {
     size_t v1 = offsetof(hs_sweep_options, threads) + sizeof opt->threads;
-    size_t size = opt->struct_size;
-    if (size == 0) size = v1;
-    if (size < v1 || size > sizeof *opt) {
+    *size = opt->struct_size ? opt->struct_size : v1;
+    if (*size < v1 || *size > sizeof *opt) {
         return hs_fail(err, HS_ERR_USAGE,
                        "hs_sweep_options.struct_size = %zu: this library knows %zu (use HS_SWEEP_OPTIONS_INIT)",
                        opt->struct_size, sizeof *opt);
     }
+    return HS_OK;
+}
+
+/* The options as this library reads them (include/hmasweep.h, the extension rule): the fields struct_size
+ * covers, the rest zero.  A field that struct_size leaves out but that is set is refused by name (issue
+ * 29 item 4: `= {0}` then `.has_fee = 1` had the fee silently ignored). */
+hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err) {
+    *out = (hs_sweep_options){0};
+    if (!opt) return HS_OK;
+    size_t size;
+    hs_status st = covered_size(opt, &size, err);
+    if (st != HS_OK) return st;
+    for (size_t i = 0; i < sizeof later_fields / sizeof *later_fields; i++) {
+        const options_field *f = &later_fields[i];
+        if (f->offset + f->size <= size || !field_is_set(opt, f)) continue;
+        return hs_fail(err, HS_ERR_USAGE,
+                       "hs_sweep_options.%s is set but struct_size = %zu does not cover it (the field ends at "
+                       "byte %zu): initialise the struct with HS_SWEEP_OPTIONS_INIT or hs_sweep_options_init()",
+                       f->name, opt->struct_size, f->offset + f->size);
+    }
     memcpy(out, opt, size);
+    return HS_OK;
+}
+
+/* The rule before 1.3, for the HMASWEEP_1.0 symbols (src/api/abi_compat.c): the caller's struct may end
+ * where its struct_size (or, for 0, its 1.0 header) says, so nothing past the covered bytes is read, and a
+ * field past them is ignored.  *out has struct_size = sizeof: the 1.3 reader takes it as it is. */
+hs_status hs_read_sweep_options_1_0(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err) {
+    *out = (hs_sweep_options){0};
+    if (!opt) return HS_OK;
+    size_t size;
+    hs_status st = covered_size(opt, &size, err);
+    if (st != HS_OK) return st;
+    memcpy(out, opt, size);
+    out->struct_size = sizeof *out;
     return HS_OK;
 }
 

@@ -323,6 +323,12 @@ static hs_status open_output(const char *path, char **final_path, char **tmp_pat
     struct stat st;
     char *target = NULL;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        /* A symlink another user owns is not followed (issue 29 item 6: one planted in a shared folder made
+         * root overwrite a 0600 file through `report --output`), as fs.protected_symlinks would not in a
+         * sticky folder; the writer's own symlink is followed to its target, which is replaced. */
+        if (st.st_uid != geteuid())
+            return hs_fail(err, HS_ERR_DATA, "refusing to write %s: a symlink owned by uid %ld, not this process's %ld "
+                           "(remove it, or write to its target)", path, (long)st.st_uid, (long)geteuid());
         target = realpath(path, NULL); /* NULL for a dangling link: then written through as a new file */
         if (target && stat(target, &st) != 0)
             st.st_mode = S_IFREG;
@@ -346,7 +352,7 @@ static hs_status open_output(const char *path, char **final_path, char **tmp_pat
     }
     for (unsigned attempt = 0;; attempt++) {
         snprintf(tmp, len, "%s.tmp%ld.%u", dest, (long)getpid(), attempt);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, replacing ? 0600 : 0666);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, replacing ? 0600 : 0666);
         if (fd >= 0 && replacing)
             keep_owner_and_mode(fd, &st);
         if (fd >= 0) {
@@ -368,14 +374,14 @@ static hs_status open_output(const char *path, char **final_path, char **tmp_pat
     return HS_OK;
 }
 
-typedef int (*series_writer)(FILE *, const double *, size_t);
+/* What goes into the file: 1, or 0 with errno set (a series writer, or the bytes of hs_write_file). */
+typedef int (*content_writer)(FILE *, const void *user);
 
-/* Write the series, then finish the stream (fclose for a file, fflush for stdout): 1, or 0 with the errno
+/* Write the content, then finish the stream (fclose for a file, fflush for stdout): 1, or 0 with the errno
  * of the first failure in *saved_errno, so that an error only the flush sees (a full disk) is not lost. */
-static int write_stream(series_writer writer, FILE *f, int (*finish)(FILE *), const double *x, size_t n,
-                        int *saved_errno) {
+static int write_stream(content_writer writer, const void *user, FILE *f, int (*finish)(FILE *), int *saved_errno) {
     errno = 0;
-    int ok = writer(f, x, n);
+    int ok = writer(f, user);
     *saved_errno = errno;
     if (finish(f) != 0 && ok) {
         ok = 0;
@@ -384,32 +390,33 @@ static int write_stream(series_writer writer, FILE *f, int (*finish)(FILE *), co
     return ok;
 }
 
-/* Path "-" is stdout, as it is stdin for the readers (issue 10: `gen --output -` used to create a file
- * named "-").  stdout is flushed, not closed: the caller's stream stays usable, and a full disk or a
- * closed pipe is still reported here rather than lost at exit. */
-static hs_status write_stdout(series_writer writer, const double *x, size_t n, hs_error *err) {
-    int saved_errno;
-    if (!write_stream(writer, stdout, fflush, x, n, &saved_errno) || ferror(stdout))
-        return hs_fail(err, HS_ERR_DATA, "error writing stdout: %s", strerror(saved_errno ? saved_errno : EIO));
-    return HS_OK;
+/* A temporary file reaches the disk before it is renamed over the old one (the checkpoint rewrite's
+ * fsync, kept now that it uses this writer): a crash leaves the old file or the new, never an empty one. */
+static int close_synced(FILE *f) {
+    int rc = fflush(f) != 0 || fsync(fileno(f)) != 0 ? -1 : 0;
+    int e = errno;
+    if (fclose(f) != 0) return -1;
+    errno = e;
+    return rc;
 }
 
-hs_status hs_write_series(const char *path, const char *format, const double *x, size_t n, hs_error *err) {
-    if (!path || !format || (!x && n > 0))
-        return hs_fail(err, HS_ERR_USAGE, "hs_write_series: path, format and x must not be NULL");
-    enum series_format fmt;
-    hs_status status = parse_format(format, &fmt, err);
+/* The one writer of files for the user (gen's series, report pages, rewritten checkpoints; issue 29 item
+ * 6).  Path "-" is stdout, as it is stdin for the readers (issue 10: `gen --output -` used to create a
+ * file named "-"): flushed, not closed, so the caller's stream stays usable, and a full disk or a closed
+ * pipe is still reported here rather than lost at exit.  Else open_output's temporary file and rename. */
+static hs_status write_output(const char *path, content_writer writer, const void *user, hs_error *err) {
+    int saved_errno;
+    if (strcmp(path, "-") == 0) {
+        if (!write_stream(writer, user, stdout, fflush, &saved_errno) || ferror(stdout))
+            return hs_fail(err, HS_ERR_DATA, "error writing stdout: %s", strerror(saved_errno ? saved_errno : EIO));
+        return HS_OK;
+    }
+    char *final_path, *tmp;
+    FILE *f = NULL;
+    hs_status status = open_output(path, &final_path, &tmp, &f, err);
     if (status != HS_OK)
         return status;
-    series_writer writer = fmt == FORMAT_CSV ? hs_csv_write : fmt == FORMAT_NPY ? hs_npy_write : hs_f64_write;
-    if (strcmp(path, "-") == 0)
-        return write_stdout(writer, x, n, err);
-    char *final_path, *tmp;
-    FILE *f;
-    if ((status = open_output(path, &final_path, &tmp, &f, err)) != HS_OK)
-        return status;
-    int saved_errno;
-    int ok = write_stream(writer, f, fclose, x, n, &saved_errno);
+    int ok = write_stream(writer, user, f, tmp ? close_synced : fclose, &saved_errno);
     if (ok && tmp && rename(tmp, final_path ? final_path : path) != 0) {
         ok = 0;
         saved_errno = errno;
@@ -421,4 +428,43 @@ hs_status hs_write_series(const char *path, const char *format, const double *x,
     if (!ok)
         return hs_fail(err, HS_ERR_DATA, "error writing %s: %s", path, strerror(saved_errno ? saved_errno : EIO));
     return HS_OK;
+}
+
+typedef struct {
+    int (*write)(FILE *, const double *, size_t);
+    const double *x;
+    size_t n;
+} series_content;
+
+static int write_series_content(FILE *f, const void *user) {
+    const series_content *c = user;
+    return c->write(f, c->x, c->n);
+}
+
+typedef struct {
+    const void *bytes;
+    size_t n;
+} bytes_content;
+
+static int write_bytes_content(FILE *f, const void *user) {
+    const bytes_content *c = user;
+    return c->n == 0 || fwrite(c->bytes, 1, c->n, f) == c->n;
+}
+
+hs_status hs_write_file(const char *path, const void *bytes, size_t n, hs_error *err) {
+    if (!path || (!bytes && n > 0))
+        return hs_fail(err, HS_ERR_USAGE, "hs_write_file: path and bytes must not be NULL");
+    bytes_content c = {bytes, n};
+    return write_output(path, write_bytes_content, &c, err);
+}
+
+hs_status hs_write_series(const char *path, const char *format, const double *x, size_t n, hs_error *err) {
+    if (!path || !format || (!x && n > 0))
+        return hs_fail(err, HS_ERR_USAGE, "hs_write_series: path, format and x must not be NULL");
+    enum series_format fmt;
+    hs_status status = parse_format(format, &fmt, err);
+    if (status != HS_OK)
+        return status;
+    series_content c = {fmt == FORMAT_CSV ? hs_csv_write : fmt == FORMAT_NPY ? hs_npy_write : hs_f64_write, x, n};
+    return write_output(path, write_series_content, &c, err);
 }

@@ -1,7 +1,7 @@
 /* simd_wma_dot — WMA vectorised within the window, signs certified: tier 0.
  *
  * Each output is a dot product of its window with the weights 1..w, computed HS_VN lanes at a time along
- * j with an explicit FMA into one vector accumulator, then summed horizontally: the sum is reassociated
+ * j with an explicit FMA (a multiply and an add on ISAs without one) into one vector accumulator, then summed horizontally: the sum is reassociated
  * (lane-strided partial sums) and each product is not rounded before its add, so its d is not the
  * reference's d.  Uncertified, that was NOT safe: on real FX data (a flat start) the reference's d at the
  * first bar is +2.2e-16 and this sum's is exactly 0, one trade apart (issue 9).  The gate's quote-like
@@ -18,6 +18,19 @@
 
 #include <math.h>
 
+/* The multiply-add of the dot product: one FMA instruction where the ISA has it (HS_VD_FMA_FUSED: AVX2,
+ * AVX-512, NEON); elsewhere (SSE2, scalar) a multiply then an add.  SSE2 has no FMA, and its vd_fma is two
+ * libm fma calls through memory: the flat and ulp worst cases ran at 3.4-5.3x the reference there, past
+ * test_worst_case's 3x (issue 29 item 9).  The certification's bound holds for any order, fused or not
+ * (certify.h eps_tier0), so the PnL is the reference's bit for bit either way. */
+#ifdef HS_VD_FMA_FUSED
+#define DOT_STEP(a, b, acc) vd_fma(a, b, acc)
+#define DOT_STEP1(a, b, s) fma(a, b, s)
+#else
+#define DOT_STEP(a, b, acc) vd_add(vd_mul(a, b), acc)
+#define DOT_STEP1(a, b, s) ((a) * (b) + (s))
+#endif
+
 /* `weights` (the fifth scratch buffer; w <= n so it fits) holds 1..w as doubles for the whole pass; the
  * five after it are the certification's (HS_SCRATCH below). */
 static void wma_dot_pass(const double *x, size_t n, size_t first, int64_t w, double *out, double *weights) {
@@ -27,9 +40,9 @@ static void wma_dot_pass(const double *x, size_t n, size_t first, int64_t w, dou
     for (size_t i = first + (size_t)w - 1; i < n; i++) {
         const double *base = x + i - (size_t)(w - 1);
         hs_vd acc = vd_zero();
-        for (size_t j = 0; j < vec_len; j += HS_VN) acc = vd_fma(vd_loadu(base + j), vd_loadu(weights + j), acc);
+        for (size_t j = 0; j < vec_len; j += HS_VN) acc = DOT_STEP(vd_loadu(base + j), vd_loadu(weights + j), acc);
         double s = vd_hsum(acc);
-        for (size_t j = vec_len; j < (size_t)w; j++) s = fma(base[j], weights[j], s);
+        for (size_t j = vec_len; j < (size_t)w; j++) s = DOT_STEP1(base[j], weights[j], s);
         out[i] = s / denom;
     }
 }

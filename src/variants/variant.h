@@ -167,8 +167,14 @@ hs_status hs_check_threads(int threads, hs_error *err);
 hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out, hs_error *err);
 
 /* The options as this library reads them: the fields the caller's struct_size covers, the rest zero
- * (include/hmasweep.h, the extension rule); a struct_size it cannot read is HS_ERR_USAGE. */
+ * (include/hmasweep.h, the extension rule); a struct_size it cannot read is HS_ERR_USAGE, and so is a field
+ * that struct_size leaves out but that is set (read up to HS_OPTIONS_SIZE_1_3, which every caller of the
+ * 1.3 symbols has). */
+#define HS_OPTIONS_SIZE_1_3 (offsetof(hs_sweep_options, has_fee) + sizeof(int))
 hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err);
+/* The pre-1.3 rule, for binaries linked against the unversioned 1.0-1.2 symbols (abi_compat.c): nothing
+ * past struct_size is read; *out comes back with struct_size = sizeof (covering all). */
+hs_status hs_read_sweep_options_1_0(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err);
 
 /* The kernels' names, written once: hs_combo_<kernel>__<isa>, hs_batch_<kernel>__<isa> (shape BATCH),
  * hs_sweep_<kernel>__<isa> (shape SWEEP), hs_scratch_<kernel>__<isa> (every kernel: hs_scratch_fn).  Multi-ISA kernel files are compiled once per ISA with

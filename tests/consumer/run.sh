@@ -28,7 +28,7 @@ for f in "$prefix/include/hmasweep.h" "$prefix/include/hmasweep_client.h" "${wan
 done
 ! ls "$prefix/include" | grep -Ev '^hmasweep(_client)?\.h$' || { echo "private headers installed"; exit 1; }
 # Every exported name is declared in an installed header (else a consumer cannot call it).
-exported=$(nm -D --defined-only "$libdir/libhmasweep.so.1" | awk '$2 ~ /^[TDBR]$/ {print $3}')
+exported=$(nm -D --defined-only "$libdir/libhmasweep.so.1" | awk '$2 ~ /^[TDBR]$/ {print $3}' | sed 's/@.*//' | sort -u)
 [[ -n $exported ]] || { echo "no exported symbols found in libhmasweep.so.1"; exit 1; }
 for sym in $exported; do
   grep -qw "$sym" "$prefix"/include/*.h || { echo "exported $sym is declared in no installed header"; exit 1; }

@@ -15,6 +15,10 @@ set_tests_properties(engine_client engine_conformance engine_faults engine_trans
 # pre-auth lockout, lost replies on stdio, serve on a terminal); fd exhaustion in the hostile mix.
 add_test(NAME engine_reliability COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_reliability.py ${HS_CLI_COMMAND})
 set_tests_properties(engine_reliability PROPERTIES LABELS server TIMEOUT 300)
+# Admission cannot be starved (issue 29 item 3): a burst queues, each listener its own budget, another
+# user's loopback TCP refused without a token, one peer's pending connections bounded (as root).
+add_test(NAME engine_admission COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_admission.py ${HS_CLI_COMMAND})
+set_tests_properties(engine_admission PROPERTIES LABELS server TIMEOUT 300)
 # Issue 20's hostile mix: fd exhaustion (the server's own fd limit 96), mute and unauthenticated peers,
 # memory pinning and oversized work at once; a witness is served throughout, RSS and CPU stay bounded.
 add_test(NAME engine_hostile_mix COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_hostile_mix.py ${HS_CLI_COMMAND})

@@ -3,7 +3,8 @@
 each answering HELLO, ECHO and a sweep with the same bytes as `hmasweep run`; several listeners at once;
 the old flags as sugar for the same URLs; and the refusals, each exit 2 with a message that names the
 URL: an unknown scheme, a malformed address, stdio: with another listener, more than 8 listeners; and a
-ready line that would land in stdio:'s reply stream (--ready, --ready-fd 0 or 1), while --ready-fd 2 works.
+ready line that would land in stdio:'s reply stream (--ready, --ready-fd 0 or 1), while --ready-fd 2 works;
+--ready-fd N not open at start is refused, and --ready-fd 2 leaves stderr open for the logs (issue 29 item 5).
 
 usage: test_listen.py path/to/hmasweep [emulator prefix...]"""
 import os, struct, subprocess, sys, tempfile
@@ -89,6 +90,8 @@ with tempfile.TemporaryDirectory() as tmp:
         (["--listen", "tcp://nohostport"], ["--listen 'tcp://nohostport'", "HOST:PORT"]),
         (["--listen", "tcp://127.0.0.1:70000"], ["--listen 'tcp://127.0.0.1:70000'", "0 to 65535"]),
         (["--listen", "unix:"], ["--listen 'unix:'", "empty path"]),
+        # a newline would forge a second ready line (issue 29 item 10)
+        (["--listen", "unix:" + os.path.join(tmp, "n\nready tcp://1.2.3.4:5"), "--ready"], ["control character", "0x0a"]),
         (["--listen", "shm:a b"], ["--listen 'shm:a b'", "letters"]),
         (["--listen", "stdio:x"], ["--listen 'stdio:x'", "no address"]),
         (["--tcp", "nohostport"], ["--tcp 'nohostport'", "HOST:PORT"]),
@@ -105,6 +108,29 @@ with tempfile.TemporaryDirectory() as tmp:
         err = p.stderr.decode()
         check(p.returncode == 2 and all(s in err for s in says) and p.stdout == b"",
               f"serve {' '.join(argv)[:80]}: exit {p.returncode}, stdout {p.stdout[:40]!r}, {err!r}")
+    # --ready-fd N not open at start (issue 29 item 5): refused, exit 2, before any listener opens (it used to
+    # be the first listener's number: the line went into that socket, which was closed, and the server ran on)
+    try:
+        p = subprocess.run(cli + ["serve", "--unix", os.path.join(tmp, "r.sock"), "--ready-fd", "3"], capture_output=True,
+                           timeout=20, stdin=subprocess.DEVNULL, close_fds=True)
+        err = p.stderr.decode()
+        check(p.returncode == 2 and "--ready-fd 3" in err and "not open" in err and not os.path.exists(os.path.join(tmp, "r.sock")),
+              f"serve --ready-fd 3 (not open): exit {p.returncode}, {err!r}")
+    except subprocess.TimeoutExpired:
+        check(False, "serve --ready-fd 3 (not open): still running after 20 s, not refused")
+    # --ready-fd 2: the line on stderr, and stderr stays open for the later log lines
+    proc = subprocess.Popen(cli + ["serve", "--unix", os.path.join(tmp, "e.sock"), "--ready-fd", "2", "--verbose"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+    first = proc.stderr.readline()
+    proc.terminate()
+    try:
+        rest = proc.stderr.read().decode()
+        rc = proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        rest, rc = "(killed)", proc.wait()
+    check(first.startswith(b"ready unix:") and rc == 0 and "hmasweep serve: stopped" in rest,
+          f"--ready-fd 2 --verbose: first line {first!r}, exit {rc}, then {rest[-200:]!r}")
     check(not any(os.path.exists(os.path.join(tmp, "m%d.sock" % k)) for k in range(9)) and
           not os.path.exists(os.path.join(tmp, "d.sock")), "a refused command line leaves no socket file")
 

@@ -8,7 +8,7 @@
       frame deadline with an error reply, and the worker slot is free for the next client;
   §3  64 TCP connections that never authenticate nor send a byte do not lock out the Unix listener's
       clients (10 of 10 served; they were refused 10 of 10); a silent peer is closed at
-      --admit-timeout-ms; peers past a listener's --max-pending get an error reply at once;
+      --admit-timeout-ms; peers past a listener's --max-pending wait in its backlog (issue 29 item 3);
   §8  `hmasweep wire` and `serve` on stdio with stdout full (/dev/full) or closed exit non-zero
       naming the error (they exited 0);
   §12 `serve` with no listener on a terminal says that it serves stdin/stdout.
@@ -179,16 +179,16 @@ with tempfile.TemporaryDirectory() as tmp:
         time.sleep(0.3)
         ok = sum(served(server.url("unix"), f"§3 unix client {k} beside 64 mute tcp peers") for k in range(10))
         print(f"§3 unix clients served beside 64 unauthenticated tcp peers: {ok} of 10")
-        # peers past the listener's --max-pending (16) got an error reply at once
-        refused = 0
+        # peers past the listener's --max-pending (16) wait in its backlog (issue 29 item 3: a burst queues;
+        # they had got an error reply at once), and are taken as the pending ones are closed
+        answered = 0
         for s in mute[16:]:
-            s.settimeout(5)
+            s.settimeout(0.02)
             try:
-                data = s.recv(200)
+                answered += len(s.recv(200)) > 0
             except (socket.timeout, ConnectionResetError):
-                data = b""
-            refused += len(data) > 8 and b"--max-pending" in data
-        check(refused == 48, f"§3 48 peers past --max-pending refused with a message: {refused}")
+                pass
+        check(answered == 0, f"§3 the 48 peers past --max-pending wait in the backlog, unanswered: {answered} answered")
         # the pending ones are closed at --admit-timeout-ms (3 s); bounded wait, not a timing assertion
         closed = 0
         for s in mute[:16]:
