@@ -76,6 +76,10 @@ expect 2 "'sideways' is neither anchored nor rolling" -- run "${small[@]}" --per
 expect 2 "--periods-per-year 'inf': expected a finite number" -- run "${small[@]}" --periods 16 --validate --periods-per-year inf
 expect 2 "--periods-per-year 'nan': expected a finite number" -- run "${small[@]}" --periods 16 --validate --periods-per-year nan
 expect 2 "--periods-per-year '0': expected a finite number > 0" -- run "${small[@]}" --periods 16 --validate --periods-per-year 0
+# ... through the one strict number parser (hs_parse_i64/f64, issue 29 item 10): before, strtoll took ' 16' as 16
+# and strtod took the hex float 0x10 as 16 periods a year
+expect 2 "--periods ' 16'" -- run "${small[@]}" --periods " 16"
+expect 2 "--periods-per-year '0x10'" -- run "${small[@]}" --periods 16 --validate --periods-per-year 0x10
 expect 2 "--validate needs --periods P" -- run "${small[@]}" --validate
 expect 2 "--groups is an option of --validate" -- run "${small[@]}" --periods 16 --groups 4
 expect 2 "--periods-per-year is an option of --validate" -- run "${small[@]}" --periods 16 --periods-per-year 252

@@ -1,7 +1,6 @@
 /* A combo's figures as the front ends write them (rows.h). */
 #include "rows.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -35,11 +34,12 @@ hs_status hs_rows_usage(hs_error *err, const char *fmt, ...) {
     return HS_ERR_USAGE;
 }
 
+/* Both through the library's one strict number parser (hs_parse_i64/f64, issue 29 item 10): no space, hex,
+ * inf/nan or overflow slips through as a count or a rate. */
 hs_status hs_rows_parse_periods(const char *value, long long *periods, hs_error *err) {
-    char *end;
-    errno = 0;
-    long long p = value && *value ? strtoll(value, &end, 10) : 0;
-    if (!value || !*value || errno || *end || p < 1)
+    int64_t p = 0;
+    hs_error why;
+    if (!value || hs_parse_i64(value, &p, &why) != HS_OK || p < 1)
         return hs_rows_usage(err, "--periods '%s': expected the number of equal periods, an integer from 1 to the number of "
                           "bars (docs/spec.md §9.3)", value ? value : "");
     *periods = p;
@@ -47,9 +47,9 @@ hs_status hs_rows_parse_periods(const char *value, long long *periods, hs_error 
 }
 
 hs_status hs_rows_parse_periods_per_year(const char *value, double *periods_per_year, hs_error *err) {
-    char *end;
-    double v = value && *value ? strtod(value, &end) : NAN;
-    if (!value || !*value || *end || !isfinite(v) || v <= 0)
+    double v = NAN;
+    hs_error why;
+    if (!value || hs_parse_f64(value, &v, &why) != HS_OK || !isfinite(v) || v <= 0)
         return hs_rows_usage(err, "--periods-per-year '%s': expected a finite number > 0 (e.g. 252 daily, 12 monthly periods)",
                      value ? value : "");
     *periods_per_year = v;
