@@ -3,6 +3,8 @@
  *   - `= {0}` (struct_size 0) then has_fee/fee/stats set: refused naming has_fee, not run with the
  *     default fee (before 1.3: HS_OK, the default fee's PnL, no statistics);
  *   - a set field that a non-zero struct_size leaves out (progress past `report`): refused by name;
+ *   - the same for spec v3's fields (n_periods, mtm_max_drawdown: before the merge of spec v3 and issue 29,
+ *     `= {0}` then `.n_periods = 3` ran without periods and left mtm_max_drawdown unwritten);
  *   - the three-field initializer (README) still runs; hs_sweep_options_init and HS_SWEEP_OPTIONS_INIT
  *     give a struct whose fee 0 is fee 0 (its PnL is not the default fee's, its statistics written);
  *   - a binary linked before 1.3 (unversioned references bind to HMASWEEP_1.0, fetched here with
@@ -57,6 +59,28 @@ int main(void) {
     st = hs_sweep(close_, BARS, &w, 1, &r, &short_, &err);
     CHECK(st == HS_ERR_USAGE && strstr(err.msg, "hs_sweep_options.progress ") && !called,
           "progress past struct_size: status %d, '%s'", (int)st, err.msg);
+    /* spec v3's fields (API 1.3) are under the same rule */
+    double mtm = -7.0;
+    hs_sweep_options zero_p = {0};
+    zero_p.n_periods = 3, zero_p.mtm_max_drawdown = &mtm;
+    st = hs_sweep(close_, BARS, &w, 1, &r, &zero_p, &err);
+    CHECK(st == HS_ERR_USAGE && strstr(err.msg, "hs_sweep_options.n_periods ") && mtm == -7.0,
+          "= {0} with n_periods: status %d, '%s', mtm %g", (int)st, err.msg, mtm);
+    hs_sweep_options v12 = HS_SWEEP_OPTIONS_INIT;
+    v12.struct_size = offsetof(hs_sweep_options, n_periods); /* a 1.2 struct_size */
+    v12.mtm_max_drawdown = &mtm;
+    st = hs_sweep(close_, BARS, &w, 1, &r, &v12, &err);
+    CHECK(st == HS_ERR_USAGE && strstr(err.msg, "hs_sweep_options.mtm_max_drawdown ") && mtm == -7.0,
+          "mtm_max_drawdown past a 1.2 struct_size: status %d, '%s'", (int)st, err.msg);
+    size_t n_p = 0;
+    hs_trade one[1];
+    st = hs_trade_log_opt(close_, BARS, &w, one, 1, &n_p, &zero_p, &err);
+    CHECK(st == HS_ERR_USAGE && strstr(err.msg, "n_periods"), "hs_trade_log_opt, n_periods: status %d, '%s'", (int)st,
+          err.msg);
+    hs_sweep_options with_p = HS_SWEEP_OPTIONS_INIT; /* covered: runs, and writes the drawdown */
+    with_p.n_periods = 3, with_p.mtm_max_drawdown = &mtm;
+    CHECK(hs_sweep(close_, BARS, &w, 1, &r, &with_p, &err) == HS_OK && mtm != -7.0 && mtm >= 0.0,
+          "n_periods covered: %s, mtm %g", err.msg, mtm);
     /* the same rule in the other entry points that read the options */
     hs_trade log[4096];
     size_t n_log = 0;

@@ -347,9 +347,9 @@ hs_status hs_check_threads(int threads, hs_error *err) {
     return HS_OK;
 }
 
-/* The fields past `threads` that a struct_size can leave uncovered, as far as the 1.3 entry points know
- * that every caller's struct reaches (HS_OPTIONS_SIZE_1_3: the callers of the HMASWEEP_1.3 symbols were
- * compiled against a header at least that long).  `fee` is not listed: it counts only with has_fee. */
+/* The fields past `threads` that a struct_size can leave uncovered, in order; each is checked where the
+ * entry point's `reach` covers it (variant.h: HS_OPTIONS_SIZE_1_3 for the callers of the HMASWEEP_1.3
+ * symbols, compiled against a header at least that long).  `fee` is not listed: it counts only with has_fee. */
 typedef struct {
     const char *name;
     size_t offset, size;
@@ -357,8 +357,11 @@ typedef struct {
 #define OPTIONS_FIELD(f) {#f, offsetof(hs_sweep_options, f), sizeof(((hs_sweep_options *)0)->f)}
 static const options_field later_fields[] = {
     OPTIONS_FIELD(report), OPTIONS_FIELD(progress), OPTIONS_FIELD(progress_user), OPTIONS_FIELD(stats),
-    OPTIONS_FIELD(has_fee),
+    OPTIONS_FIELD(has_fee), OPTIONS_FIELD(n_periods), OPTIONS_FIELD(period_ends), OPTIONS_FIELD(equity),
+    OPTIONS_FIELD(mtm_max_drawdown),
 };
+_Static_assert(HS_OPTIONS_SIZE_1_3 == sizeof(hs_sweep_options),
+               "a field past 1.3 needs a new symbol version before the check may read it (docs/library.md)");
 
 static int field_is_set(const hs_sweep_options *opt, const options_field *f) {
     const unsigned char *p = (const unsigned char *)opt + f->offset;
@@ -383,7 +386,7 @@ static hs_status covered_size(const hs_sweep_options *opt, size_t *size, hs_erro
 /* The options as this library reads them (include/hmasweep.h, the extension rule): the fields struct_size
  * covers, the rest zero.  A field that struct_size leaves out but that is set is refused by name (issue
  * 29 item 4: `= {0}` then `.has_fee = 1` had the fee silently ignored). */
-hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err) {
+hs_status hs_read_sweep_options(const hs_sweep_options *opt, size_t reach, hs_sweep_options *out, hs_error *err) {
     *out = (hs_sweep_options){0};
     if (!opt) return HS_OK;
     size_t size;
@@ -391,7 +394,7 @@ hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *o
     if (st != HS_OK) return st;
     for (size_t i = 0; i < sizeof later_fields / sizeof *later_fields; i++) {
         const options_field *f = &later_fields[i];
-        if (f->offset + f->size <= size || !field_is_set(opt, f)) continue;
+        if (f->offset + f->size <= size || f->offset + f->size > reach || !field_is_set(opt, f)) continue;
         return hs_fail(err, HS_ERR_USAGE,
                        "hs_sweep_options.%s is set but struct_size = %zu does not cover it (the field ends at "
                        "byte %zu): initialise the struct with HS_SWEEP_OPTIONS_INIT or hs_sweep_options_init()",
@@ -464,7 +467,7 @@ hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows 
                            hs_result *out, const hs_sweep_options *opt_in, size_t equity_stride, hs_error *err) {
     hs_sweep_options o;
     hs_status st;
-    if ((st = hs_read_sweep_options(opt_in, &o, err)) != HS_OK) return st;
+    if ((st = hs_read_sweep_options(opt_in, HS_OPTIONS_SIZE_1_3, &o, err)) != HS_OK) return st;
     const hs_sweep_options *opt = &o;
     const char *name = opt->variant ? opt->variant : HS_DEFAULT_VARIANT;
     const hs_variant *v = hs_variant_find(name);

@@ -175,7 +175,7 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
                         hs_result *out, hs_status *series_status, hs_error *series_err, size_t *n_failed,
                         const hs_sweep_options *opt, hs_error *err) {
     hs_sweep_options known;
-    hs_status st = hs_read_sweep_options(opt, &known, err);
+    hs_status st = hs_read_sweep_options(opt, HS_OPTIONS_SIZE_1_3, &known, err);
     if (st != HS_OK) return st;
     opt = &known;
     if ((n_series && (!series || !out)) || (n_combos && !combos))

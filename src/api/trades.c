@@ -51,7 +51,7 @@ hs_status hs_trade_log_opt(const double *close, size_t n_bars, const hs_windows 
     hs_sweep_options known;
     double fee;
     hs_status st;
-    if ((st = hs_read_sweep_options(opt, &known, err)) != HS_OK) return st;
+    if ((st = hs_read_sweep_options(opt, HS_OPTIONS_SIZE_1_3, &known, err)) != HS_OK) return st;
     if ((st = hs_options_fee(&known, &fee, err)) != HS_OK) return st;
     if ((st = hs_check_series(close, n_bars, err)) != HS_OK) return st;
     if ((st = hs_check_windows(combo, 1, n_bars, err)) != HS_OK) return st;

@@ -689,7 +689,8 @@ static hs_status live_open(const double *close, size_t n_bars, const hs_windows 
     *out = NULL;
     hs_sweep_options known;
     double fee;
-    hs_status st = hs_read_sweep_options(opt, &known, err);
+    /* reach 1.2: a binary built against the 1.2 header calls this symbol with a struct that ends at has_fee */
+    hs_status st = hs_read_sweep_options(opt, HS_OPTIONS_SIZE_1_2, &known, err);
     if (st == HS_OK) st = hs_options_fee(&known, &fee, err);
     if (st != HS_OK) return st;
     st = hs_check_series(close, n_bars, err);

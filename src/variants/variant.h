@@ -168,10 +168,14 @@ hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out,
 
 /* The options as this library reads them: the fields the caller's struct_size covers, the rest zero
  * (include/hmasweep.h, the extension rule); a struct_size it cannot read is HS_ERR_USAGE, and so is a field
- * that struct_size leaves out but that is set (read up to HS_OPTIONS_SIZE_1_3, which every caller of the
- * 1.3 symbols has). */
-#define HS_OPTIONS_SIZE_1_3 (offsetof(hs_sweep_options, has_fee) + sizeof(int))
-hs_status hs_read_sweep_options(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err);
+ * that struct_size leaves out but that is set, read up to `reach`: the bytes every caller of the entry point
+ * has.  HS_OPTIONS_SIZE_1_3, the whole 1.3 struct (spec v3's n_periods .. mtm_max_drawdown included), for
+ * hs_sweep, hs_sweep_many and hs_trade_log_opt, whose callers before 1.3 bind to the HMASWEEP_1.0
+ * symbols; HS_OPTIONS_SIZE_1_2 (up to has_fee) for the live opens, which have one symbol, called by
+ * binaries built against the 1.2 header too. */
+#define HS_OPTIONS_SIZE_1_2 (offsetof(hs_sweep_options, has_fee) + sizeof(int))
+#define HS_OPTIONS_SIZE_1_3 (offsetof(hs_sweep_options, mtm_max_drawdown) + sizeof(double *))
+hs_status hs_read_sweep_options(const hs_sweep_options *opt, size_t reach, hs_sweep_options *out, hs_error *err);
 /* The pre-1.3 rule, for binaries linked against the unversioned 1.0-1.2 symbols (abi_compat.c): nothing
  * past struct_size is read; *out comes back with struct_size = sizeof (covering all). */
 hs_status hs_read_sweep_options_1_0(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err);
