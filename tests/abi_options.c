@@ -100,7 +100,8 @@ int main(void) {
     hs_sweep_options made;
     memset(&made, 0xA5, sizeof made);
     hs_sweep_options_init(&made);
-    CHECK(made.struct_size == sizeof made && made.has_fee == 0 && !made.stats && !made.report && !made.progress,
+    CHECK(made.struct_size == sizeof made && made.has_fee == 0 && !made.stats && !made.report && !made.progress &&
+              made.n_periods == 0 && !made.period_ends && !made.equity && !made.mtm_max_drawdown,
           "hs_sweep_options_init left a field set");
     made.has_fee = 1, made.fee = 0.0, made.stats = &stats;
     CHECK(hs_sweep(close_, BARS, &w, 1, &r, &made, &err) == HS_OK, "%s", err.msg);
