@@ -109,15 +109,18 @@ static void leaf(cscv_walk *w, const double *j1, const double *j2, uint32_t j_re
     size_t n = w->n_combos, all = ((size_t)1 << w->groups) - 1;
     cscv_side a = {w->s1, w->s2, n, w->groups, jmask, periods_of(w, jmask)};
     cscv_side b = {w->s1, w->s2, n, w->groups, (uint32_t)(all & ~(size_t)jmask), periods_of(w, (uint32_t)(all & ~(size_t)jmask))};
-    double *buf = w->scratch.buf, *t = w->block;
+    double *buf = w->scratch.buf, *t = w->block, top_a = -INFINITY, top_b = -INFINITY;
     for (size_t from = 0; from < n; from += LEAF_BLOCK) {
         size_t len = n - from < LEAF_BLOCK ? n - from : LEAF_BLOCK;
         finish_block(w, t, t + LEAF_BLOCK, j1 + from, j2 + from, j_rest, from, len);
         finish_block(w, t + 2 * LEAF_BLOCK, t + 3 * LEAF_BLOCK, c1 + from, c2 + from, c_rest, from, len);
-        if (a.n >= 2) w->scratch.lanes->bounds(t, t + LEAF_BLOCK, a.n, len, buf + from, buf + n + from);
+        if (a.n >= 2) top_a = fmax(top_a, w->scratch.lanes->bounds(t, t + LEAF_BLOCK, a.n, len, buf + from, buf + n + from));
         if (b.n >= 2)
-            w->scratch.lanes->bounds(t + 2 * LEAF_BLOCK, t + 3 * LEAF_BLOCK, b.n, len, buf + 2 * n + from, buf + 3 * n + from);
+            top_b = fmax(top_b, w->scratch.lanes->bounds(t + 2 * LEAF_BLOCK, t + 3 * LEAF_BLOCK, b.n, len,
+                                                         buf + 2 * n + from, buf + 3 * n + from));
     }
+    w->scratch.top_a = top_a;
+    w->scratch.top_b = top_b;
     size_t number = w->walked++;
     hs_cscv_pair(&a, &b, number, w->splits - 1 - number, &w->scratch, &w->tally);
 }
@@ -212,7 +215,7 @@ hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_
     double *s1 = p, *s2 = p + groups * n;
     p += 2 * groups * n;
     for (size_t i = 0; i < 4 * levels; i++, p += n) levels_p[i] = p;
-    cscv_scratch scratch = {p, cand, lanes_of(isa)};
+    cscv_scratch scratch = {p, -INFINITY, -INFINITY, cand, lanes_of(isa)};
     p += CSCV_SCRATCH_DOUBLES * n;
     double *leaf_block = p;
     p += 4 * LEAF_BLOCK;

@@ -35,6 +35,7 @@ static inline void cscv_side_sums(const cscv_side *s, size_t c, double *m1, doub
 #define CSCV_SCRATCH_DOUBLES 4
 typedef struct {
     double *buf;
+    double top_a, top_b; /* the largest lo of each side (−inf when none), with the bounds */
     size_t *cand;
     const cscv_lanes *lanes; /* the passes across combos of the ISA hs_isa_default picks */
 } cscv_scratch;

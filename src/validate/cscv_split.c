@@ -33,10 +33,10 @@ static double exact(const cscv_side *s, size_t c) {
 
 /* The in-sample best (largest exact metric, NaN below every number, ties the lowest index), SIZE_MAX when
  * all are NaN: only the combos whose hi reaches the largest lo can be it. */
-static size_t in_sample_best(const cscv_lanes *lanes, const cscv_side *in, const double *lo, const double *hi,
+static size_t in_sample_best(const cscv_lanes *lanes, const cscv_side *in, const double *hi, double top,
                              size_t n_combos, size_t *cand) {
     if (in->n < 2) return SIZE_MAX; /* every metric NaN */
-    double floor = lanes->max_lo(lo, n_combos);
+    double floor = top; /* the largest lo */
     /* No decided lower bound: the candidates are every combo not surely NaN (hi > −inf). */
     if (floor == -INFINITY) floor = -DBL_MAX;
     size_t k = lanes->at_least(hi, n_combos, floor, cand);
@@ -113,11 +113,12 @@ static void drop(cscv_tally *t, size_t number) {
 typedef struct {
     const cscv_side *side;
     const double *lo, *hi;
+    double top; /* the largest lo */
 } bounded_side;
 
 static void split(const cscv_lanes *lanes, bounded_side in, bounded_side out, size_t n_combos, size_t number,
                   size_t *cand, cscv_tally *t) {
-    size_t best = in_sample_best(lanes, in.side, in.lo, in.hi, n_combos, cand);
+    size_t best = in_sample_best(lanes, in.side, in.hi, in.top, n_combos, cand);
     if (best == SIZE_MAX) {
         drop(t, number);
         return;
@@ -133,7 +134,7 @@ void hs_cscv_pair(const cscv_side *a, const cscv_side *b, size_t first, size_t s
                   cscv_tally *tally) {
     size_t n = a->n_combos;
     double *buf = scratch->buf;
-    bounded_side sa = {a, buf, buf + n}, sb = {b, buf + 2 * n, buf + 3 * n};
+    bounded_side sa = {a, buf, buf + n, scratch->top_a}, sb = {b, buf + 2 * n, buf + 3 * n, scratch->top_b};
     split(scratch->lanes, sa, sb, n, first, scratch->cand, tally);
     split(scratch->lanes, sb, sa, n, second, scratch->cand, tally);
 }
