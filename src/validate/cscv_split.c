@@ -132,9 +132,10 @@ static void split(const cscv_lanes *lanes, bounded_side in, bounded_side out, si
 
 void hs_cscv_pair(const cscv_side *a, const cscv_side *b, size_t first, size_t second, cscv_scratch *scratch,
                   cscv_tally *tally) {
-    size_t n = a->n_combos;
+    size_t n = a->n_combos, stride = scratch->stride;
     double *buf = scratch->buf;
-    bounded_side sa = {a, buf, buf + n, scratch->top_a}, sb = {b, buf + 2 * n, buf + 3 * n, scratch->top_b};
+    bounded_side sa = {a, buf, buf + stride, scratch->top_a};
+    bounded_side sb = {b, buf + 2 * stride, buf + 3 * stride, scratch->top_b};
     split(scratch->lanes, sa, sb, n, first, scratch->cand, tally);
     split(scratch->lanes, sb, sa, n, second, scratch->cand, tally);
 }
