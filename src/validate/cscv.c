@@ -198,10 +198,13 @@ hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_
     if (st != HS_OK) return st;
     size_t half = groups / 2, splits = hs_cscv_splits(groups), levels = half;
     size_t n = n_combos, stride = (n + 7) / 8 * 8;
+    size_t arrays = 2 * groups + 4 * levels + CSCV_SCRATCH_DOUBLES;
+    if (stride > (SIZE_MAX / sizeof(double) - 4 * LEAF_BLOCK - 2 * splits - 64) / arrays)
+        return hs_fail(err, HS_ERR_NOMEM, "hs_cscv: %zu arrays of %zu combos do not fit in memory", arrays, n_combos);
     /* One 64-byte aligned block: group sums 2·S, partials 4·(S/2) and the scratch's 4 arrays of `stride`
      * doubles (N rounded up to 8, so each array starts a cache line: the walk's stores are its bottleneck),
      * a leaf block, and the per-split metrics the degradation line needs when the caller does not want them. */
-    size_t doubles = (2 * groups + 4 * levels + CSCV_SCRATCH_DOUBLES) * stride + 4 * LEAF_BLOCK +
+    size_t doubles = arrays * stride + 4 * LEAF_BLOCK +
                      (is_metric ? 0 : splits) + (oos_metric ? 0 : splits);
     size_t bytes = (doubles * sizeof(double) + 63) / 64 * 64;
     double *block = aligned_alloc(64, bytes);
