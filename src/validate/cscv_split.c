@@ -13,7 +13,7 @@
  *   d' = m2 − p', |d' − d| <= 8u·(|p'| + m2) = bd/4 with bd = 32u·(|p'| + m2).
  *   d' < −bd: d < 0, var < 0, NaN for sure.  m2 = 0: d = −m1·mean <= 0, NaN.  m1 = 0: mean = ±0, d = m2
  *   exactly, metric ±0 when m2 > 1e-290 (no underflow in var).
- *   Otherwise with rho = bd/d' < 1/4 (so d > 0 and |d'/d − 1| <= 0.27·rho), d' > 1e-290 and every value
+ *   Otherwise with rho = bd/d' <= 1/4 (so d > 0 and |d'/d − 1| <= 0.27·rho), d' > 1e-290 and every value
  *   normal (|mean'| > 1e-140, 1e-280 < |key'| < 1e280), key' = mean'·|mean'|·((n − 1)/d') satisfies
  *   key(metric) = key'·(1 + t), |t| <= 16.1u + 0.27·rho (the metric's own sqrt and division: 4.02u, var's
  *   division u, mean'² 6.04u, key's roundings 5u), so [key' − err, key' + err] with err = |key'|·(64u + rho)
@@ -33,10 +33,10 @@ static double exact(const cscv_side *s, size_t c) {
 
 /* The in-sample best (largest exact metric, NaN below every number, ties the lowest index), SIZE_MAX when
  * all are NaN: only the combos whose hi reaches the largest lo can be it. */
-static size_t in_sample_best(const cscv_lanes *lanes, const cscv_side *in, const double *lo, const double *hi,
+static size_t in_sample_best(const cscv_lanes *lanes, const cscv_side *in, const double *hi, double top,
                              size_t n_combos, size_t *cand) {
     if (in->n < 2) return SIZE_MAX; /* every metric NaN */
-    double floor = lanes->max_lo(lo, n_combos);
+    double floor = top; /* the largest lo */
     /* No decided lower bound: the candidates are every combo not surely NaN (hi > −inf). */
     if (floor == -INFINITY) floor = -DBL_MAX;
     size_t k = lanes->at_least(hi, n_combos, floor, cand);
@@ -113,11 +113,12 @@ static void drop(cscv_tally *t, size_t number) {
 typedef struct {
     const cscv_side *side;
     const double *lo, *hi;
+    double top; /* the largest lo */
 } bounded_side;
 
 static void split(const cscv_lanes *lanes, bounded_side in, bounded_side out, size_t n_combos, size_t number,
                   size_t *cand, cscv_tally *t) {
-    size_t best = in_sample_best(lanes, in.side, in.lo, in.hi, n_combos, cand);
+    size_t best = in_sample_best(lanes, in.side, in.hi, in.top, n_combos, cand);
     if (best == SIZE_MAX) {
         drop(t, number);
         return;
@@ -131,9 +132,10 @@ static void split(const cscv_lanes *lanes, bounded_side in, bounded_side out, si
 
 void hs_cscv_pair(const cscv_side *a, const cscv_side *b, size_t first, size_t second, cscv_scratch *scratch,
                   cscv_tally *tally) {
-    size_t n = a->n_combos;
+    size_t n = a->n_combos, stride = scratch->stride;
     double *buf = scratch->buf;
-    bounded_side sa = {a, buf, buf + n}, sb = {b, buf + 2 * n, buf + 3 * n};
+    bounded_side sa = {a, buf, buf + stride, scratch->top_a};
+    bounded_side sb = {b, buf + 2 * stride, buf + 3 * stride, scratch->top_b};
     split(scratch->lanes, sa, sb, n, first, scratch->cand, tally);
     split(scratch->lanes, sb, sa, n, second, scratch->cand, tally);
 }
