@@ -11,6 +11,8 @@ usage: docs_fresh_venv.py SOURCE_DIR VENV_DIR [--wheel WHEEL]
 2. VENV_DIR is removed and made again with `python -m venv` (no system site-packages).
 3. tests/docs_python_examples.py then runs with the venv's python and no build-tree path, from a scratch
    directory: every ```python block of README.md and docs/*.md, its stated outputs and written files.
+4. The installed commands: `hmasweep run --bars 3000` and `python -m hmasweep run --bars 3000` (the CLI
+   that pip installs, docs/python.md "The command line") must run and print their table.
 Network: pip reaches PyPI (CI has it).  Without `venv` or PyPI the test is Skipped (in CI: fails, the
 skip policy).  Prints each step with its time, and the examples' log.
 """
@@ -95,6 +97,15 @@ def main():
         raise SystemExit("FAIL: imported hmasweep from %s, not the fresh venv %s" % (where, venv))
     step("every ```python block of README.md and docs/*.md, with the venv's python (hmasweep from %s)" % where)
     run([py, source_dir / "tests" / "docs_python_examples.py", source_dir], cwd=scratch, env=env)
+    for cmd in ([venv / "bin" / "hmasweep"], [py, "-m", "hmasweep"]):
+        step("the installed CLI: %s run --bars 3000" % " ".join(os.path.basename(str(c)) for c in cmd))
+        if not os.path.exists(cmd[0]):
+            raise SystemExit("FAIL: pip installed no %s" % cmd[0])
+        out = subprocess.run(cmd + ["run", "--bars", "3000"], cwd=scratch, env=env,
+                             capture_output=True, text=True)
+        print(out.stdout + out.stderr, end="")
+        if out.returncode != 0 or "combo" not in out.stdout:
+            raise SystemExit("FAIL: %s run exited %d" % (cmd[-1], out.returncode))
     step("docs_fresh_venv: all ran")
     return 0
 
