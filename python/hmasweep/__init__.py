@@ -1,4 +1,4 @@
-"""hmasweep: the HMA/HMA3 stop-and-reverse sweep (kernel spec v1) from Python, in process.
+"""hmasweep: the HMA/HMA3 stop-and-reverse sweep (the kernel spec: docs/spec.md) from Python, in process.
 
 The C library does the work (include/hmasweep.h); this package is a thin CPython binding:
 
