@@ -178,7 +178,7 @@ typedef struct {
 typedef struct {
     const char *variant; /* registry name; NULL = "best" (fastest tier 0); "unchecked" = reference */
     const char *isa;     /* NULL = best the CPU runs (or $HMASWEEP_ISA); else "scalar", "avx2", …   */
-    int threads;         /* for threaded variants: 0 = OpenMP default; 0..HS_THREADS_MAX (below)     */
+    int threads;         /* threaded variants: 0 = the library's choice (docs/library.md); 0..HS_THREADS_MAX */
     size_t struct_size;  /* sizeof(hs_sweep_options) as the caller knows it; 0 = the three above only */
     hs_sweep_report *report; /* out: what ran (NULL = not wanted)                                   */
     /* Progress and cancel (docs/library.md "Progress and cancel"): when non-NULL, called on the calling
