@@ -20,11 +20,11 @@ from ._core import (
     read_series,
     series,
     standard_normal,
-    sweep,
     variants,
     windows,
 )
 from . import _core
+from .inputs import FEE_WARN_ABOVE, sweep  # _core.sweep, with errors in the user's terms (inputs.py)
 from .client import Client, ServerError
 from .trades import TRADE_DTYPE, equity, trade_log, trades
 from .indicators import hma, hma3, signal, wma
