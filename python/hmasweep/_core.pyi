@@ -4,10 +4,11 @@ hmasweep` checks them against the built module (ctest python_types)."""
 import os
 import sys
 from _typeshed import structseq
-from typing import Any, Callable, Final, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Final, Generic, Optional, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import Never, TypeVar
 
 _ArrayLike = npt.ArrayLike
 _Ints = Union[int, Sequence[int], npt.NDArray[np.integer[Any]]]
@@ -15,8 +16,16 @@ _Lengths = Optional[_Ints]
 _F64 = npt.NDArray[np.float64]
 _I64 = npt.NDArray[np.int64]
 
+# Which fields a SweepResult has, as types (issue 28): each parameter is None where the field may be None,
+# and Never where it is always there (Union[X, Never] is X).  Bare `SweepResult` is every field Optional
+# (any result, a Client's included); hmasweep.sweep()'s overloads below say what an in-process sweep has.
+_L = TypeVar("_L", covariant=True, default=None)  # lengths: Never for a sweep over lengths (1-D)
+_G = TypeVar("_G", covariant=True, default=None)  # hma_lengths, hma3_lengths: Never for lengths or the 2-D grid
+_S = TypeVar("_S", covariant=True, default=None)  # stats, the six arrays, bars, fee: Never in process
+_P = TypeVar("_P", covariant=True, default=None)  # isa, threads: Never in process (a Client's result has neither)
+
 @final
-class SweepResult(structseq[Any], Tuple[_F64, _I64, Optional[_I64], _I64, str]):
+class SweepResult(structseq[Any], Tuple[_F64, _I64, Union[_I64, _L], _I64, str], Generic[_L, _G, _S, _P]):
     """A struct sequence (like os.stat_result), not a NamedTuple: a 5-tuple with named fields, plus isa
     and threads by name only.  It has no _asdict/_replace/_make."""
 
@@ -28,39 +37,84 @@ class SweepResult(structseq[Any], Tuple[_F64, _I64, Optional[_I64], _I64, str]):
     @property
     def trades(self) -> _I64: ...
     @property
-    def lengths(self) -> Optional[_I64]: ...
+    def lengths(self) -> Union[_I64, _L]: ...
     @property
     def windows(self) -> _I64: ...
     @property
     def variant(self) -> str: ...
     @property
-    def isa(self) -> Optional[str]: ...
+    def isa(self) -> Union[str, _P]: ...
     @property
-    def threads(self) -> Optional[int]: ...
+    def threads(self) -> Union[int, _P]: ...
     @property
-    def hma_lengths(self) -> Optional[_I64]: ...
+    def hma_lengths(self) -> Union[_I64, _G]: ...
     @property
-    def hma3_lengths(self) -> Optional[_I64]: ...
+    def hma3_lengths(self) -> Union[_I64, _G]: ...
     @property
-    def bars(self) -> Optional[int]: ...
+    def bars(self) -> Union[int, _S]: ...
     @property
-    def fee(self) -> Optional[float]: ...
+    def fee(self) -> Union[float, _S]: ...
     @property
-    def stats(self) -> Optional[npt.NDArray[np.void]]: ...
+    def stats(self) -> Union[npt.NDArray[np.void], _S]: ...
     @property
-    def wins(self) -> Optional[_I64]: ...
+    def wins(self) -> Union[_I64, _S]: ...
     @property
-    def gross_profit(self) -> Optional[_F64]: ...
+    def gross_profit(self) -> Union[_F64, _S]: ...
     @property
-    def gross_loss(self) -> Optional[_F64]: ...
+    def gross_loss(self) -> Union[_F64, _S]: ...
     @property
-    def sum_sq(self) -> Optional[_F64]: ...
+    def sum_sq(self) -> Union[_F64, _S]: ...
     @property
-    def max_drawdown(self) -> Optional[_F64]: ...
+    def max_drawdown(self) -> Union[_F64, _S]: ...
     @property
-    def bars_held(self) -> Optional[_I64]: ...
+    def bars_held(self) -> Union[_I64, _S]: ...
     def to_frame(self) -> Any: ...
 
+# What an in-process sweep returns, by its grid: over lengths (1-D), over raw windows, over the 2-D grid.
+_LengthsResult = SweepResult[Never, Never, Never, Never]
+_WindowsResult = SweepResult[None, None, Never, Never]
+_GridResult = SweepResult[None, Never, Never, Never]
+
+@overload
+def sweep(
+    close: _ArrayLike,
+    lengths: _Lengths = None,
+    *,
+    windows: None = None,
+    hma: None = None,
+    hma3: None = None,
+    fee: Optional[float] = None,
+    variant: Optional[str] = "best",
+    isa: Optional[str] = None,
+    threads: int = 0,
+) -> _LengthsResult: ...
+@overload
+def sweep(
+    close: _ArrayLike,
+    lengths: None = None,
+    *,
+    windows: _ArrayLike,
+    hma: None = None,
+    hma3: None = None,
+    fee: Optional[float] = None,
+    variant: Optional[str] = "best",
+    isa: Optional[str] = None,
+    threads: int = 0,
+) -> _WindowsResult: ...
+@overload
+def sweep(
+    close: _ArrayLike,
+    lengths: None = None,
+    *,
+    windows: None = None,
+    hma: _Ints,
+    hma3: _Ints,
+    fee: Optional[float] = None,
+    variant: Optional[str] = "best",
+    isa: Optional[str] = None,
+    threads: int = 0,
+) -> _GridResult: ...
+@overload
 def sweep(
     close: _ArrayLike,
     lengths: _Lengths = None,
@@ -72,7 +126,7 @@ def sweep(
     variant: Optional[str] = "best",
     isa: Optional[str] = None,
     threads: int = 0,
-) -> SweepResult: ...
+) -> SweepResult[None, None, Never, Never]: ...
 def series(seed: int = 42, bars: int = 150000, vol: float = 0.0008, start: float = 100.0) -> _F64: ...
 def standard_normal(seed: int, n: int, /) -> _F64: ...
 def grid(lo: int = 6, hi: int = 200, count: int = 80) -> _I64: ...
