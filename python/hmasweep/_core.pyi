@@ -75,45 +75,16 @@ _LengthsResult = SweepResult[Never, Never, Never, Never]
 _WindowsResult = SweepResult[None, None, Never, Never]
 _GridResult = SweepResult[None, Never, Never, Never]
 
+# One line of the common options each (fee, variant, isa, threads: as for the last overload).
 @overload
-def sweep(
-    close: _ArrayLike,
-    lengths: _Lengths = None,
-    *,
-    windows: None = None,
-    hma: None = None,
-    hma3: None = None,
-    fee: Optional[float] = None,
-    variant: Optional[str] = "best",
-    isa: Optional[str] = None,
-    threads: int = 0,
-) -> _LengthsResult: ...
+def sweep(close: _ArrayLike, lengths: _Lengths = None, *, windows: None = None, hma: None = None, hma3: None = None,
+          fee: Optional[float] = None, variant: Optional[str] = "best", isa: Optional[str] = None, threads: int = 0) -> _LengthsResult: ...
 @overload
-def sweep(
-    close: _ArrayLike,
-    lengths: None = None,
-    *,
-    windows: _ArrayLike,
-    hma: None = None,
-    hma3: None = None,
-    fee: Optional[float] = None,
-    variant: Optional[str] = "best",
-    isa: Optional[str] = None,
-    threads: int = 0,
-) -> _WindowsResult: ...
+def sweep(close: _ArrayLike, lengths: None = None, *, windows: _ArrayLike, hma: None = None, hma3: None = None,
+          fee: Optional[float] = None, variant: Optional[str] = "best", isa: Optional[str] = None, threads: int = 0) -> _WindowsResult: ...
 @overload
-def sweep(
-    close: _ArrayLike,
-    lengths: None = None,
-    *,
-    windows: None = None,
-    hma: _Ints,
-    hma3: _Ints,
-    fee: Optional[float] = None,
-    variant: Optional[str] = "best",
-    isa: Optional[str] = None,
-    threads: int = 0,
-) -> _GridResult: ...
+def sweep(close: _ArrayLike, lengths: None = None, *, windows: None = None, hma: _Ints, hma3: _Ints,
+          fee: Optional[float] = None, variant: Optional[str] = "best", isa: Optional[str] = None, threads: int = 0) -> _GridResult: ...
 @overload
 def sweep(
     close: _ArrayLike,
