@@ -34,9 +34,13 @@ def plot(close: npt.ArrayLike, lengths: Optional[Sequence[int]] = None, *, resul
     lengths  the sweep's lengths (None = the default grid); or pass a finished `result` of sweep().
     length   the combo for the equity curve (default: the sweep's best-PnL length).
     span     (first_bar, last_bar) to zoom the equity figure into (markers are unreadable over 150,000 bars):
-             two integers with 0 <= first_bar <= last_bar < len(close), else ValueError.
+             two integers with 0 <= first_bar <= last_bar < len(close), else ValueError; for a dated
+             pandas Series also two dates (hmasweep.dates.span_bars).
     path     when given, both figures are saved side by side into this one file (png, svg, pdf...).
     """
+    from .dates import datetime_values, span_bars
+
+    span = span_bars(span, datetime_values(close))
     close = np.ascontiguousarray(close, dtype=np.float64)
     if span is not None:
         span = _check_span(span, close.shape[0])
