@@ -28,6 +28,7 @@ from .inputs import FEE_WARN_ABOVE, sweep  # _core.sweep, with errors in the use
 from .client import Client, ServerError
 from .trades import TRADE_DTYPE, equity, trade_log, trades
 from .indicators import hma, hma3, signal, wma
+from .signals import signals
 from .plot import heatmap, plot
 from .report import report
 from .results import STATISTICS, statistic
@@ -51,6 +52,7 @@ __all__ = [
     "report",
     "series",
     "signal",
+    "signals",
     "standard_normal",
     "statistic",
     "sweep",
