@@ -16,8 +16,11 @@ def datetime_values(series: Any) -> Optional[npt.NDArray[np.datetime64]]:
     return None if index is None else index.to_numpy()
 
 
-def _is_bar(x: Any) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+def _is_date(x: Any) -> bool:
+    """A date as span may give it: a string, a datetime/date, a numpy datetime64 or a pandas Timestamp."""
+    import datetime
+
+    return isinstance(x, (str, datetime.date, np.datetime64))  # pd.Timestamp is a datetime.datetime
 
 
 def span_bars(span: Optional[Tuple[Any, Any]], dates: Optional[npt.NDArray[np.datetime64]]) -> Any:
@@ -30,8 +33,8 @@ def span_bars(span: Optional[Tuple[Any, Any]], dates: Optional[npt.NDArray[np.da
         first, last = span
     except (TypeError, ValueError):
         return span  # plot's _check_span names the problem
-    if _is_bar(first) and _is_bar(last):
-        return span
+    if not (_is_date(first) or _is_date(last)):
+        return span  # bars, or something plot's _check_span refuses by name
     if dates is None:
         raise ValueError("span = %r gives dates, but the series has none: pass a pandas Series with a "
                          "DatetimeIndex, or give span as (first_bar, last_bar)" % (span,))

@@ -25,8 +25,8 @@ def _combos(lengths: Any, hma: Any, hma3: Any, windows: Any) -> Tuple[npt.NDArra
         if hma is None or hma3 is None:
             raise ValueError("signals: the 2-D grid needs both hma= and hma3=")
         # the same combos and order as sweep(close, hma=, hma3=): HMA length outer (docs/spec.md §8)
-        lh, l3 = np.meshgrid(np.asarray(hma, dtype=np.int64), np.asarray(hma3, dtype=np.int64), indexing="ij")
-        lh, l3 = lh.ravel(), l3.ravel()
+        grid_h, grid_3 = np.meshgrid(np.asarray(hma, dtype=np.int64), np.asarray(hma3, dtype=np.int64), indexing="ij")
+        lh, l3 = grid_h.ravel(), grid_3.ravel()
         w = np.concatenate([_core.windows(lh)[:, :3], _core.windows(l3)[:, 3:]], axis=1)
         return np.ascontiguousarray(w, dtype=np.int64), list(zip(lh.tolist(), l3.tolist()))
     if windows is not None:
