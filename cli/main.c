@@ -21,6 +21,12 @@
 #include "rows.h" /* universe/: a combo's statistics as every front end writes them */
 #include "wire.h"
 
+/* The version (include/hmasweep.h) and the kernel spec's (docs/spec.md's title, via CMakeLists.txt) for --help. */
+#define HS_TEXT_(x) #x
+#define HS_TEXT(x) HS_TEXT_(x)
+#define HS_VERSION_TEXT HS_TEXT(HS_VERSION_MAJOR) "." HS_TEXT(HS_VERSION_MINOR) "." HS_TEXT(HS_VERSION_PATCH)
+#define HS_KERNEL_SPEC_TEXT HS_TEXT(HS_KERNEL_SPEC_VERSION)
+
 static int exit_code_for(hs_status st) { return st == HS_ERR_USAGE || st == HS_ERR_ISA ? EXIT_USAGE : EXIT_DATA; }
 
 static double now_seconds(void) {
@@ -33,7 +39,8 @@ static double now_seconds(void) {
 static const char *const usage_main =
     "usage: hmasweep <command> [options]\n"
     "\n"
-    "HMA/HMA3 stop-and-reverse sweep (kernel spec v1), as a family of variants with identical results.\n"
+    "hmasweep " HS_VERSION_TEXT ": the HMA/HMA3 stop-and-reverse sweep (kernel spec v" HS_KERNEL_SPEC_TEXT
+    ", docs/spec.md),\nas a family of variants with identical results.\n"
     "\n"
     "commands:\n"
     "  run        run a sweep (no options: the study's default run, 150,000 bars x 80 combos)\n"
@@ -55,7 +62,8 @@ static const char *const usage_run =
     "                      reference; see `hmasweep variants`)\n"
     "  --isa NAME          force an ISA, as `hmasweep variants` names them (default: best built and\n"
     "                      supported, or $HMASWEEP_ISA)\n"
-    "  --threads N         threads for OpenMP variants (default: all cores)\n"
+    "  --threads N         threads for OpenMP variants (default: $HMASWEEP_THREADS, else chosen from\n"
+    "                      the work and the CPUs free now: docs/library.md)\n"
     "  --seed N --bars N --vol X --start X\n"
     "                      synthetic series (default %u, %u, %g, %g)\n"
     "  --input FILE        read the close series instead: raw little-endian f64, CSV (one column or a\n"

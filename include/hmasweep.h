@@ -128,7 +128,7 @@ HS_API hs_status hs_parse_series(const void *bytes, size_t len, const char *form
 HS_API hs_status hs_read_series_limited(const char *path, const char *format, size_t max_bytes, double **out,
                                         size_t *n, hs_error *err);
 /* hs_read_series_limited, and the dates of a CSV whose header has a date column (a cell named date, time,
- * datetime or timestamp, any case): *dates is one malloc'ed block of *n NUL-terminated strings back to back,
+ * datetime or timestamp, any case, or an empty first cell: pandas' unnamed index): *dates is one malloc'ed block of *n NUL-terminated strings back to back,
  * the column's cell (trimmed, unquoted) of each price's row, in order; free it.  *dates is NULL when there
  * is no such column (a headerless CSV, f64, .npy).  `hmasweep trades --input` prints them. */
 HS_API hs_status hs_read_series_dates(const char *path, const char *format, size_t max_bytes, double **out, size_t *n,
@@ -208,7 +208,7 @@ typedef struct {
 typedef struct {
     const char *variant; /* registry name; NULL = "best" (fastest tier 0); "unchecked" = reference */
     const char *isa;     /* NULL = best the CPU runs (or $HMASWEEP_ISA); else "scalar", "avx2", …   */
-    int threads;         /* for threaded variants: 0 = OpenMP default; 0..HS_THREADS_MAX (below)     */
+    int threads;         /* threaded variants: 0 = the library's choice (docs/library.md); 0..HS_THREADS_MAX */
     size_t struct_size;  /* sizeof(hs_sweep_options) as the caller knows it; 0 = the three above only */
     hs_sweep_report *report; /* out: what ran (NULL = not wanted)                                   */
     /* Progress and cancel (docs/library.md "Progress and cancel"): when non-NULL, called on the calling

@@ -19,6 +19,7 @@ import platform
 import subprocess
 import sys
 import time
+from typing import Any, Dict, List, Tuple
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if (ROOT / "build" / "release" / "python" / "hmasweep").is_dir():
@@ -119,10 +120,10 @@ print("wrote", HTML, "(%.1f MB)" % (len(page) / 1e6))
 ]
 
 
-def run_session(out, html):
-    import pandas as pd  # noqa: F401  (the session's `pd`)
+def run_session(out: str, html: str) -> Tuple[List[Tuple[str, str, str, str]], Dict[str, Any]]:
+    import pandas as pd  # type: ignore[import-untyped, unused-ignore]  # noqa: F401  (the session's `pd`)
 
-    env = {"os": os, "time": time, "pd": pd, "OUT": out, "HTML": html}
+    env: Dict[str, Any] = {"os": os, "time": time, "pd": pd, "OUT": out, "HTML": html}
     steps = []
     for title, prose, code in SESSION:
         buf = io.StringIO()
@@ -133,7 +134,7 @@ def run_session(out, html):
     return steps, env
 
 
-def conditions():
+def conditions() -> str:
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
     cpu = platform.processor() or platform.machine()
@@ -146,7 +147,7 @@ def conditions():
         commit, cpu, os.cpu_count() or 0, " ".join("%.1f" % x for x in os.getloadavg()), platform.python_version())
 
 
-def write_markdown(path, steps, out, stat):
+def write_markdown(path: str, steps: List[Tuple[str, str, str, str]], out: str, stat: str) -> None:
     lines = [
         "# A research session on the default series",
         "",
@@ -169,7 +170,7 @@ def write_markdown(path, steps, out, stat):
         f.write("\n".join(lines))
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=str(ROOT / "reports"), help="where the .md and the PNGs go (default reports/)")
     ap.add_argument("--html", default=str(ROOT / "build" / "research.html"), help="the page of step 7")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ctest `docs_python_examples`: every ```python block in README.md and docs/python.md runs as written.
+"""ctest `docs_python_examples`: every ```python block in README.md and docs/*.md runs as written.
 
 usage: docs_python_examples.py SOURCE_DIR [BUILD_PYTHON_DIR]
   BUILD_PYTHON_DIR is put first on sys.path (the build tree's package); without it, the installed
@@ -33,7 +33,13 @@ import traceback
 SKIP_MARK = re.compile(r"#\s*doc-test:\s*skip\s*\((.+)\)")
 STATED_OUTPUT = re.compile(r"^\s*print\(.*\)\s*#\s*(.+?)\s*$")
 OUTPUT_FILE = re.compile(r"""\bpath\s*=\s*["']([^"']+)["']""")
-DOCUMENTS = ("README.md", "docs/python.md")
+REQUIRED = ("README.md", "docs/python.md")  # these must have blocks (else the test would check nothing)
+
+
+def documents(source_dir):
+    """README.md, then every docs/*.md that has a ```python block (and the REQUIRED ones regardless)."""
+    names = ["README.md"] + sorted("docs/" + p.name for p in (source_dir / "docs").glob("*.md"))
+    return [n for n in names if n in REQUIRED or "```python" in (source_dir / n).read_text(encoding="utf-8")]
 
 
 def python_blocks(text):
@@ -108,7 +114,7 @@ def main():
 
     matplotlib.use("Agg")
     total_ran = total_skipped = 0
-    for name in DOCUMENTS:
+    for name in documents(source_dir):
         ran, skipped = run_document(source_dir, name)
         total_ran += ran
         total_skipped += skipped

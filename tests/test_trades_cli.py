@@ -83,6 +83,14 @@ with tempfile.TemporaryDirectory() as tmp:  # the same prices without the date c
     undated = list(csv.DictReader(io.StringIO(run("trades", "--input", plain, "--length", "6", "--format", "csv").stdout)))
     check("entry_date" not in undated[0] and [r["pnl"] for r in undated] == [r["pnl"] for r in rows],
           "a CSV without dates: date columns, or another log")
+    # issue 28: pandas' to_csv writes the index as an unnamed first column (header ",Close", or ",0" for an
+    # unnamed Series): that column is the dates, the other the closes
+    for header in (",Close", ",0"):
+        pandas_csv = os.path.join(tmp, "pandas.csv")
+        pathlib.Path(pandas_csv).write_text(header + "\n" + "".join(f"{d},{c}\n" for d, c in zip(dates, closes)))
+        got = list(csv.DictReader(io.StringIO(run("trades", "--input", pandas_csv, "--length", "6", "--format", "csv").stdout)))
+        check([(r["entry_date"], r["exit_date"], r["pnl"]) for r in got] == [(r["entry_date"], r["exit_date"], r["pnl"]) for r in rows],
+              f"pandas to_csv (header {header!r}): the unnamed first column is not read as the dates")
 
 if failures:
     print("\n".join(failures))

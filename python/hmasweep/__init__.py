@@ -1,4 +1,4 @@
-"""hmasweep: the HMA/HMA3 stop-and-reverse sweep (kernel spec v1) from Python, in process.
+"""hmasweep: the HMA/HMA3 stop-and-reverse sweep (the kernel spec: docs/spec.md) from Python, in process.
 
 The C library does the work (include/hmasweep.h); this package is a thin CPython binding:
 
@@ -20,14 +20,15 @@ from ._core import (
     read_series,
     series,
     standard_normal,
-    sweep,
     variants,
     windows,
 )
 from . import _core
+from .inputs import FEE_WARN_ABOVE, sweep  # _core.sweep, with errors in the user's terms (inputs.py)
 from .client import Client, ServerError
 from .trades import TRADE_DTYPE, equity, trade_log, trades
 from .indicators import hma, hma3, signal, wma
+from .signals import signals
 from .plot import heatmap, plot
 from .report import report
 from .results import STATISTICS, statistic
@@ -55,6 +56,7 @@ __all__ = [
     "report",
     "series",
     "signal",
+    "signals",
     "standard_normal",
     "statistic",
     "sweep",

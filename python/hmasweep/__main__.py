@@ -1,6 +1,15 @@
-"""`python -m hmasweep report ...`: the page of hmasweep.report() from the command line.  The C CLI's
-`hmasweep report` runs this (cli/main.c, cmd_report), so both are the same code (docs/python.md)."""
+"""The `hmasweep` command from the Python package: `python -m hmasweep ...`, and the `hmasweep` console
+script that `pip install` puts on PATH, offer the C CLI's commands (run, variants, gen, trades, wire,
+serve, report; docs/python.md "The command line").
+
+- `report` runs here, in Python (hmasweep.report); the C CLI's `hmasweep report` runs this same code.
+- Every other command runs the C CLI shipped in the package, <package>/bin/hmasweep (the wheel and
+  `pip install .` put it there; a CMake build tree links it there too), with the same arguments, by exec:
+  its output, exit status and Ctrl-C are the CLI's own.  HMASWEEP_PYTHON is set to this Python for the
+  CLI's `report`, so a venv's CLI runs the venv's package.
+"""
 import argparse
+import os
 import sys
 
 PROG = "hmasweep report"
@@ -106,11 +115,35 @@ def report_main(argv):
     return 0
 
 
+def cli_path():
+    """The C CLI shipped in the package: <package>/bin/hmasweep (None when this install has none)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "hmasweep")
+    return path if os.access(path, os.X_OK) else None
+
+
+def run_cli(argv):
+    """exec the shipped C CLI with argv (returns only when it cannot: exit status 1 with the reason)."""
+    path = cli_path()
+    if path is None:
+        sys.stderr.write("hmasweep: this install of the Python package has no CLI binary (%s/bin/hmasweep); "
+                         "pip install the package (it ships the CLI), or run the CLI of a CMake build "
+                         "(build/release/hmasweep; docs/python.md \"The command line\")\n"
+                         % os.path.dirname(os.path.abspath(__file__)))
+        return 1
+    os.environ.setdefault("HMASWEEP_PYTHON", sys.executable)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execv(path, [path] + list(argv))
+    except OSError as e:
+        sys.stderr.write("hmasweep: cannot run %s: %s\n" % (path, e))
+        return 1
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] != "report":
-        sys.stderr.write("usage: python -m hmasweep report [options]   (`python -m hmasweep report --help`)\n")
-        return 2
+        return run_cli(argv)
     try:
         return report_main(argv[1:])
     except UsageError as e:
@@ -119,6 +152,11 @@ def main(argv=None):
     except (ValueError, OSError, ImportError) as e:  # bad input, an unreadable file, plotly missing
         sys.stderr.write("%s: %s\n" % (PROG, e))
         return 1
+
+
+def console():
+    """The `hmasweep` console script (pyproject.toml [project.scripts])."""
+    sys.exit(main())
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _core, inputs
 
 Windows = Union[Sequence[int], npt.NDArray[np.integer[Any]]]
 
@@ -32,6 +32,7 @@ def _window(w: Any, what: str) -> int:
 
 
 def _series(x: Any, fn: str) -> npt.NDArray[np.float64]:
+    inputs.check_numeric(x, fn)
     a = np.asarray(x, dtype=np.float64)  # no copy for a float64 ndarray or Series
     if a.ndim != 1:
         raise ValueError(f"{fn}: x must be a 1-D series, got a {a.ndim}-D array of shape {a.shape}")
@@ -67,12 +68,20 @@ def wma(x: npt.ArrayLike, w: int) -> Any:
     1 <= w <= len(x), else ValueError.
     """
     a = _series(x, "wma")
-    return _wrap(x, _core._indicator("wma", a, np.asarray([_window(w, "wma: w")], dtype=np.int64)), "wma")
+    return _wrap(x, _compute("wma", x, a, np.asarray([_window(w, "wma: w")], dtype=np.int64)), "wma")
+
+
+def _compute(kind: str, x: Any, a: npt.NDArray[np.float64], w: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """The library's indicator; its error restated in Python's terms (inputs.restate)."""
+    try:
+        return _core._indicator(kind, a, w)
+    except ValueError as e:
+        raise ValueError(inputs.restate(str(e), x)) from None
 
 
 def _indicator(kind: str, x: Any, length: Optional[int], windows: Optional[Windows]) -> Any:
     a = _series(x, kind)
-    return _wrap(x, _core._indicator(kind, a, _windows_of(kind, length, windows)), kind)
+    return _wrap(x, _compute(kind, x, a, _windows_of(kind, length, windows)), kind)
 
 
 def hma(x: npt.ArrayLike, length: Optional[int] = None, *, windows: Optional[Windows] = None) -> Any:

@@ -1,7 +1,12 @@
 """Pictures (matplotlib, imported only when plot() is called): a sweep's PnL and trade count against L,
 and one combo's equity curve with its entries and exits over the close."""
 
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Tuple
+
 import numpy as np
+import numpy.typing as npt
 
 from . import _core
 
@@ -20,16 +25,22 @@ def _check_span(span, n_bars):
     return int(lo), int(hi)
 
 
-def plot(close, lengths=None, *, result=None, length=None, span=None, path=None, title=None):
+def plot(close: npt.ArrayLike, lengths: Optional[Sequence[int]] = None, *, result: Optional[_core.SweepResult] = None,
+         length: Optional[int] = None, span: Optional[Tuple[Any, Any]] = None, path: Optional[str] = None,
+         title: Optional[str] = None) -> Tuple[Any, Any]:
     """Draw the two figures of issue 8 §2 and return them as (sweep_figure, combo_figure).
 
     close    the series (any 1-D float64 array-like).
     lengths  the sweep's lengths (None = the default grid); or pass a finished `result` of sweep().
     length   the combo for the equity curve (default: the sweep's best-PnL length).
     span     (first_bar, last_bar) to zoom the equity figure into (markers are unreadable over 150,000 bars):
-             two integers with 0 <= first_bar <= last_bar < len(close), else ValueError.
+             two integers with 0 <= first_bar <= last_bar < len(close), else ValueError; for a dated
+             pandas Series also two dates (hmasweep.dates.span_bars).
     path     when given, both figures are saved side by side into this one file (png, svg, pdf...).
     """
+    from .dates import datetime_values, span_bars
+
+    span = span_bars(span, datetime_values(close))
     close = np.ascontiguousarray(close, dtype=np.float64)
     if span is not None:
         span = _check_span(span, close.shape[0])
@@ -49,7 +60,8 @@ def plot(close, lengths=None, *, result=None, length=None, span=None, path=None,
 
     if path is not None:
         fig = plt.figure(figsize=(13, 4.6), constrained_layout=True)
-        sweep_fig, combo_fig = fig.subfigures(1, 2, width_ratios=[1, 1.4])
+        figures: Any = fig.subfigures(1, 2, width_ratios=[1, 1.4])  # an array of two SubFigures
+        sweep_fig, combo_fig = figures
     else:
         sweep_fig, combo_fig = plt.figure(figsize=(6, 4.5)), plt.figure(figsize=(9, 4.5))
 
@@ -119,7 +131,8 @@ def _tick_positions(n, most=16):
     return np.arange(0, n, max(1, -(-n // most)))
 
 
-def heatmap(result, stat="sharpe", *, ax=None, path=None, title=None):
+def heatmap(result: _core.SweepResult, stat: str = "sharpe", *, ax: Any = None, path: Optional[str] = None,
+            title: Optional[str] = None) -> Any:
     """A statistic over (HMA length, HMA3 length): one cell per combo of `result` (a sweep over
     hma=/hma3=, or over lengths, which fills the diagonal).  Returns the matplotlib Figure.
 

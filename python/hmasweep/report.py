@@ -28,6 +28,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _core
+from .dates import datetime_values, span_bars
 from .plot import _check_span
 
 # Statistics where a smaller value is the better one: report() picks its default combo by the minimum.
@@ -312,8 +313,9 @@ def _against_l_figure(go: Any, make_subplots: Any, table: _Table, stat: str, cho
 
 
 def _combo_figure(go: Any, make_subplots: Any, close: np.ndarray, table: _Table, chosen: int,
-                  span: Optional[Tuple[int, int]]) -> Any:
-    """Figure 3: the chosen combo's close with entries and exits, above its mark-to-market equity."""
+                  span: Optional[Tuple[int, int]], dates: Optional[np.ndarray] = None) -> Any:
+    """Figure 3: the chosen combo's close with entries and exits, above its mark-to-market equity.  With
+    dates (a dated Series), the x axis is time and the hovers give each point's date and bar."""
     from .trades import equity as equity_of, trade_log
 
     windows = table.windows[chosen]
@@ -323,36 +325,45 @@ def _combo_figure(go: Any, make_subplots: Any, close: np.ndarray, table: _Table,
     equity = np.asarray(equity_of(close, windows=windows, **fee))
     lo, hi = span if span is not None else (0, close.shape[0] - 1)
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.64, 0.36], vertical_spacing=0.04)
-    # x0/dx instead of an x array: the bars are consecutive, and 150,000 of them cost 1.6 MB of page each
-    fig.add_trace(go.Scatter(x0=lo, dx=1, y=close[lo:hi + 1], mode="lines", name="close", line=dict(color="black", width=1),
-                             hovertemplate="bar %{x}<br>close %{y:.6g}<extra></extra>"), row=1, col=1)
+    # x0/dx instead of an x array: the bars are consecutive, and 150,000 of them cost 1.6 MB of page each;
+    # dates need the array (and the bar numbers, for the hover)
+    bars = np.arange(lo, hi + 1)
+    line_x: Dict[str, Any] = (dict(x0=lo, dx=1) if dates is None else dict(x=dates[lo:hi + 1], customdata=bars))
+    at = "bar %{x}" if dates is None else "%{x}, bar %{customdata}"
+    fig.add_trace(go.Scatter(y=close[lo:hi + 1], mode="lines", name="close", line=dict(color="black", width=1),
+                             hovertemplate=at + "<br>close %{y:.6g}<extra></extra>", **line_x), row=1, col=1)
+    x_of = (lambda b: b) if dates is None else (lambda b: dates[b])
     number = np.arange(len(log))
     inside = (log["entry_bar"] >= lo) & (log["entry_bar"] <= hi)
     for side, symbol, colour, name in ((1, "triangle-up", "green", "long entry"), (-1, "triangle-down", "red", "short entry")):
         sel = inside & (log["side"] == side)
         fig.add_trace(go.Scatter(
-            x=log["entry_bar"][sel], y=log["entry_price"][sel], mode="markers", name=name,
+            x=x_of(log["entry_bar"][sel]), y=log["entry_price"][sel], mode="markers", name=name,
             marker=dict(symbol=symbol, size=9, color=colour),
-            customdata=np.column_stack([number[sel], log["exit_bar"][sel], log["exit_price"][sel], log["pnl"][sel]]),
-            hovertemplate=("trade %{customdata[0]} " + name + "<br>bar %{x}, price %{y:.6g}<br>"
+            customdata=np.column_stack([number[sel], log["exit_bar"][sel], log["exit_price"][sel], log["pnl"][sel],
+                                        log["entry_bar"][sel]]),
+            hovertemplate=("trade %{customdata[0]} " + name + "<br>" +
+                           ("bar %{x}" if dates is None else "%{x}, bar %{customdata[4]}") + ", price %{y:.6g}<br>"
                            "exit bar %{customdata[1]}, price %{customdata[2]:.6g}<br>pnl %{customdata[3]:.4f} pp<extra></extra>")),
             row=1, col=1)
     out = (log["exit_bar"] >= lo) & (log["exit_bar"] <= hi)
     fig.add_trace(go.Scatter(
-        x=log["exit_bar"][out], y=log["exit_price"][out], mode="markers", name="exit",
+        x=x_of(log["exit_bar"][out]), y=log["exit_price"][out], mode="markers", name="exit",
         marker=dict(symbol="x-thin", size=8, line=dict(color="grey", width=1.5)),
-        customdata=np.column_stack([number[out], log["side"][out], log["entry_bar"][out], log["pnl"][out]]),
-        hovertemplate=("trade %{customdata[0]} exit (side %{customdata[1]})<br>bar %{x}, price %{y:.6g}<br>"
+        customdata=np.column_stack([number[out], log["side"][out], log["entry_bar"][out], log["pnl"][out],
+                                    log["exit_bar"][out]]),
+        hovertemplate=("trade %{customdata[0]} exit (side %{customdata[1]})<br>" +
+                       ("bar %{x}" if dates is None else "%{x}, bar %{customdata[4]}") + ", price %{y:.6g}<br>"
                        "entered at bar %{customdata[2]}<br>pnl %{customdata[3]:.4f} pp<extra></extra>")),
         row=1, col=1)
-    fig.add_trace(go.Scatter(x0=lo, dx=1, y=equity[lo:hi + 1], mode="lines", name="equity (pp)",
+    fig.add_trace(go.Scatter(y=equity[lo:hi + 1], mode="lines", name="equity (pp)",
                              line=dict(color="royalblue", width=1),
-                             hovertemplate="bar %{x}<br>equity %{y:.6g} pp<extra></extra>"), row=2, col=1)
+                             hovertemplate=at + "<br>equity %{y:.6g} pp<extra></extra>", **line_x), row=2, col=1)
     if span is None:  # over a span, a zero line would stretch the equity axis to it
         fig.add_hline(y=0.0, line=dict(color="grey", width=0.6), row=2, col=1)
     fig.update_yaxes(title_text="close", row=1, col=1)
     fig.update_yaxes(title_text="equity (pp)", row=2, col=1)
-    fig.update_xaxes(title_text="bar", row=2, col=1)
+    fig.update_xaxes(title_text="bar" if dates is None else "date", row=2, col=1)
     fig.update_layout(
         title=dict(text="%s: %d trades, PnL %.2f pp (mark-to-market equity below)"
                    % (table.label(chosen), len(log), float(np.sum(log["pnl"])))),
@@ -464,7 +475,7 @@ table.stats th {{ background: #f4f4f4; text-align: left; }}
 
 
 def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: Any = None, stat: Optional[str] = None,
-           combo: Optional[int] = None, length: Any = None, span: Optional[Tuple[int, int]] = None,
+           combo: Optional[int] = None, length: Any = None, span: Optional[Tuple[Any, Any]] = None,
            title: Optional[str] = None, lengths: Any = None, periods: Any = None, groups: Optional[int] = None,
            walk_forward: Optional[Tuple[int, int]] = None, n_trials: Optional[float] = None) -> str:
     """Write one self-contained interactive HTML page of a sweep to `path` and return the page's text.
@@ -476,7 +487,8 @@ def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: A
     combo    the combo shown with its trades and equity, as an index into the result; or `length`
              (L, or (hma_length, hma3_length) for a 2-D result); default: the best by `stat` (the
              largest, or the smallest for max_drawdown).
-    span     (first_bar, last_bar): the bars the combo figure shows (default: all).
+    span     (first_bar, last_bar): the bars the combo figure shows (default: all); for a dated Series also
+             (first_date, last_date), as strings, datetimes or timestamps (its axis and hovers show dates).
     path     where to write the page (None: only return it).
     periods  for report(close): sweep with periods (as sweep(..., periods=)); a result has its own.  With
              periods the page has a validation section (hmasweep.validate(result, groups, walk_forward,
@@ -501,8 +513,9 @@ def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: A
     series_values = np.ascontiguousarray(series, dtype=np.float64)
     if series_values.ndim != 1:
         raise ValueError("close must be 1-D, got %d dimensions" % series_values.ndim)
+    dates = datetime_values(series)
     if span is not None:
-        span = _check_span(span, series_values.shape[0])
+        span = _check_span(span_bars(span, dates), series_values.shape[0])
     if result is None:  # a pandas series itself when it has periods: calendar periods read its timestamps
         result = _core.sweep(series if periods is not None else series_values, lengths, periods=periods)
     table = _Table(result, series_values.shape[0])
@@ -518,7 +531,7 @@ def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: A
     chosen = _choose_combo(table, stat, combo, length)
 
     figs = [_stat_figure(go, table, stat, chosen), _against_l_figure(go, make_subplots, table, stat, chosen)]
-    combo_fig, log = _combo_figure(go, make_subplots, series_values, table, chosen, span)
+    combo_fig, log = _combo_figure(go, make_subplots, series_values, table, chosen, span, dates)
     figs.append(combo_fig)
     if validation is not None:
         figs.append(_validation_figure(go, make_subplots, validation))

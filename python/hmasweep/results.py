@@ -48,7 +48,11 @@ def statistic(result: Any, name: str) -> np.ndarray:
 
 def to_frame(result: Any) -> Any:
     """The result as a pandas DataFrame, one row per combo (docs/python.md "Statistics" lists the columns)."""
-    import pandas as pd  # type: ignore[import-untyped, unused-ignore]
+    try:
+        import pandas as pd  # type: ignore[import-untyped, unused-ignore]
+    except ImportError as e:
+        raise ImportError("to_frame() returns a pandas DataFrame and pandas is not installed: "
+                          "pip install pandas (or the package's extra: pip install '.[pandas]')") from e
 
     columns: Dict[str, Any] = {}
     if result.lengths is not None:

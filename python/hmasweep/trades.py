@@ -7,7 +7,7 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _core, inputs
 from .periods import datetime_index
 
 # The layout of hs_trade (include/hmasweep.h), field for field; align=True gives C's padding.
@@ -50,16 +50,21 @@ def trade_log(close: npt.ArrayLike, length: Optional[int] = None, *,
     if getattr(_core, "TRADE_RECORD_SIZE", TRADE_DTYPE.itemsize) != TRADE_DTYPE.itemsize:
         raise RuntimeError("hs_trade layout changed: TRADE_DTYPE is out of date")
     w = _as_windows(length, windows)
+    inputs.check_numeric(close, "trades")
+    inputs.check_fee(fee, "trades", stacklevel=4)
     datetime_index(close)  # a pandas series' timestamps: strictly increasing, else a ValueError naming one
-    close = np.ascontiguousarray(close, dtype=np.float64)  # no copy when it already is one
+    given, close = close, np.ascontiguousarray(close, dtype=np.float64)  # no copy when it already is one
     # Sized for the usual case in one pass (a trade closes at most once per bar, plus the final close);
     # the library reports the true count, so a second call covers anything beyond.
     cap = (close.shape[0] if close.ndim == 1 else 0) + 1
     out = np.empty(cap, dtype=TRADE_DTYPE)
-    n = _core._trade_log(close, w, out, fee)
-    if n > cap:
-        out = np.empty(n, dtype=TRADE_DTYPE)
+    try:
         n = _core._trade_log(close, w, out, fee)
+        if n > cap:
+            out = np.empty(n, dtype=TRADE_DTYPE)
+            n = _core._trade_log(close, w, out, fee)
+    except ValueError as e:
+        raise ValueError(inputs.restate(str(e), given)) from None
     return out[:n].copy() if n < cap // 2 else out[:n]
 
 

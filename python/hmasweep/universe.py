@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, T
 import numpy as np
 import numpy.typing as npt
 
-from . import _core
+from . import _core, inputs
 
 #: One row per (symbol, combo): the long format that pandas, Arrow and SQL all take.
 #: The six statistics of docs/spec.md §8 follow pnl (zero on an error row).
@@ -34,16 +34,20 @@ def _progress(progress: Union[bool, Callable[[int, int], object]]) -> Tuple[Opti
     try:
         from tqdm.auto import tqdm  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
+        shown: List[int] = []
+
         def plain(done: int, total: int) -> None:
             sys.stderr.write(f"\rsweep_many: {done}/{total} (series, combo) pairs (pip install tqdm for a bar)")
             sys.stderr.flush()
-        return plain, lambda: sys.stderr.write("\n")
-    bar = tqdm(total=0, unit="pair", desc="sweep_many")
+            shown.append(done)
+        return plain, lambda: shown and sys.stderr.write("\n")
+    bars: List[Any] = []  # made at the first report, when the total is known (tqdm(total=0) drew a "0pair" line)
 
     def update(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)
-    return update, bar.close
+        if not bars:
+            bars.append(tqdm(total=total, unit="pair", desc="sweep_many"))
+        bars[0].update(done - bars[0].n)
+    return update, lambda: bars and bars[0].close()
 
 
 def _length(close: Any) -> int:
@@ -113,6 +117,7 @@ def sweep_many(series: Union[Mapping[str, npt.ArrayLike], Iterable[Tuple[str, np
     gets one row with its error message (trades -1, pnl NaN).  A bad request (unknown variant or ISA)
     raises ValueError.
     """
+    inputs.check_fee(fee, "sweep_many")
     symbols, closes, firsts, is_frame = _universe(series)
     ls, w = _combos(lengths, windows)
     report, finish = _progress(progress)

@@ -79,12 +79,12 @@ def test_pandas_in_pandas_out():
 @pytest.mark.parametrize(
     "call,exc,message",
     [
-        (lambda x: hmasweep.wma(x, 0), ValueError, "hs_wma: window w = 0 does not fit a series of 50 bars"),
+        (lambda x: hmasweep.wma(x, 0), ValueError, "^wma: window w = 0 does not fit a series of 50 bars"),  # the Python name (issue 28)
         (lambda x: hmasweep.wma(x, 51), ValueError, "window w = 51"),
         (lambda x: hmasweep.wma(x, 2.0), TypeError, "wma: w must be an int"),
         (lambda x: hmasweep.wma(x, True), TypeError, "got a bool"),
         (lambda x: hmasweep.hma(x, 1), ValueError, "L"),
-        (lambda x: hmasweep.hma(x, windows=[2, 60, 1]), ValueError, "hs_hma: window w1 = 60"),
+        (lambda x: hmasweep.hma(x, windows=[2, 60, 1]), ValueError, "^hma: window w1 = 60"),
         (lambda x: hmasweep.hma3(x, windows=[2, 3]), ValueError, "hma3: windows must be 3 ints"),
         (lambda x: hmasweep.signal(x), ValueError, "give length or windows"),
         (lambda x: hmasweep.signal(x, 6, windows=[1] * 6), ValueError, "exactly one"),

@@ -20,7 +20,7 @@ def test_sweep_accepts_a_series():
         assert r.pnl.tobytes() == ref.pnl.tobytes() and list(r.trades) == list(ref.trades)
     bad = dated(close)
     bad.iloc[7] = np.nan
-    with pytest.raises(ValueError, match=r"close\[7\] is NaN"):
+    with pytest.raises(ValueError, match=r"close\[7\] \(at %s\) is NaN" % bad.index[7]):  # the timestamp too
         hmasweep.sweep(bad, [6])
 
 

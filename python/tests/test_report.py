@@ -296,3 +296,45 @@ def test_page_is_written_by_the_librarys_writer(close, tmp_path):
             hs.report(r, str(link), close=close[:3000], stat="pnl")
         assert victim.read_text() == "secret" and (os.stat(victim).st_mode & 0o7777) == 0o600 and link.is_symlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == (["page.html", "planted.html", "victim"] if root else ["page.html"])
+
+
+# ---- issue 28 item 4: a dated Series gives the page dates, and span takes dates ---------------------------
+def _dated(n=3000):
+    pd = pytest.importorskip("pandas", reason="pandas: not installed (pip install '.[pandas]')")
+    return pd.Series(hs.series(bars=n), index=pd.date_range("2015-01-01", periods=n, freq="D"), name="Close")
+
+
+def _combo_traces(page):
+    import json as _json
+    import re as _re
+    specs = _re.findall(r'Plotly\.newPlot\(\s*"hs-figure-3",\s*(\[.*?\]),\s*\{', page, _re.S)
+    assert specs, "figure 3 not found"
+    return _json.loads(specs[0])
+
+
+def test_dated_series_page_has_dates_on_the_axis_and_in_the_hovers():
+    s = _dated()
+    page = hs.report(s, None, lengths=[6, 20, 38])
+    traces = _combo_traces(page)
+    close_trace = next(t for t in traces if t.get("name") == "close")
+    assert close_trace["x"][0].startswith("2015-01-01") and close_trace["x"][-1].startswith(str(s.index[-1].date()))
+    assert "bar %{customdata}" in close_trace["hovertemplate"]
+    entries = [t for t in traces if t.get("name") in ("long entry", "short entry")]
+    assert sum(len(t["x"]) for t in entries) > 10
+    assert all(str(x).startswith("20") for t in entries for x in t["x"])  # dates, not bar numbers
+    assert all("bar %{customdata[4]}" in t["hovertemplate"] for t in entries)
+    assert '"title":{"text":"date"}' in page.replace(" ", "")
+
+
+def test_span_takes_dates_and_equals_the_bars_it_covers():
+    s = _dated()
+    by_date = hs.report(s, None, lengths=[6, 20, 38], span=("2016-03-01", "2016-05-31"))
+    first, last = s.index.get_loc("2016-03-01"), s.index.get_loc("2016-05-31")
+    by_bars = hs.report(s, None, lengths=[6, 20, 38], span=(first, last))
+    assert _combo_traces(by_date) == _combo_traces(by_bars)
+    close_trace = next(t for t in _combo_traces(by_date) if t.get("name") == "close")
+    assert close_trace["x"][0].startswith("2016-03-01") and close_trace["x"][-1].startswith("2016-05-31")
+    with pytest.raises(ValueError, match="holds no bar"):
+        hs.report(s, None, lengths=[6], span=("1990-01-01", "1990-02-01"))
+    with pytest.raises(ValueError, match="series has none"):
+        hs.report(s.to_numpy(), None, lengths=[6], span=("2016-03-01", "2016-05-31"))

@@ -123,3 +123,22 @@ def test_blank_screenshot_is_seen_as_blank(tmp_path):
     _chromium(tmp_path, "--window-size=400,300", "--screenshot=%s" % png, "about:blank")
     colours, background, _ = _colours(png)
     assert colours < 500 and background > 0.9, (colours, background)
+
+
+def test_dated_series_screenshot(tmp_path):
+    """Issue 28 item 4: the page of a dated Series (the combo figure's axis and hovers in dates), drawn by
+    the browser without errors and not blank; HS_REPORT_SCREENSHOT_DATED=PATH keeps the screenshot."""
+    pd = pytest.importorskip("pandas", reason="pandas: not installed (pip install '.[pandas]')")
+    s = pd.Series(hs.series(bars=3000), index=pd.date_range("2015-01-01", periods=3000, freq="D"), name="Close")
+    page = hs.report(s, None, lengths=LENGTHS, span=("2019-01-01", "2019-12-31"), title="dated series")
+    check, console = _probe(tmp_path, page, "dated.html")
+    assert check["errors"] == [] and console == [] and check["drawn"] >= 3, (check, console)
+    path = tmp_path / "dated.html"
+    path.write_text(page, encoding="utf-8")
+    png = tmp_path / "dated.png"
+    p = _chromium(tmp_path, "--hide-scrollbars", "--window-size=1400,2300", "--screenshot=%s" % png, path.as_uri())  # down to the date axis
+    assert png.exists(), p.stderr[-2000:]
+    colours, background, _ = _colours(png)
+    assert colours >= 500 and background < 0.9, (colours, background)
+    if os.environ.get("HS_REPORT_SCREENSHOT_DATED"):
+        shutil.copy(png, os.environ["HS_REPORT_SCREENSHOT_DATED"])

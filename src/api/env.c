@@ -18,6 +18,7 @@ static void copy_var(const char *name, char *dst, size_t size) {
 static void read_environment(void) {
     copy_var("HMASWEEP_ISA", settings.isa, sizeof settings.isa);
     copy_var("HMASWEEP_OMP_SCHEDULE", settings.omp_schedule, sizeof settings.omp_schedule);
+    copy_var("HMASWEEP_THREADS", settings.threads, sizeof settings.threads);
 }
 
 const hs_env_settings *hs_env(void) {

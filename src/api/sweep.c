@@ -15,6 +15,7 @@
 
 #include "env.h"
 #include "error.h"
+#include "team.h"
 #include "variant.h"
 
 static _Atomic long long recomputed_total;
@@ -484,17 +485,21 @@ hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows 
     if ((st = hs_check_windows(combos, n_combos, n_bars, err)) != HS_OK) return st;
     hs_isa isa;
     if ((st = hs_choose_isa(v, opt->isa, &isa, err)) != HS_OK) return st;
+    int requested, library_chooses;
+    if ((st = hs_requested_threads(opt->threads, &requested, &library_chooses, err)) != HS_OK) return st;
     hs_equity_terms eq_terms;
     const hs_equity_terms *eq;
     void *owned_ends;
     if ((st = hs_options_equity(opt, close, n_bars, equity_stride ? equity_stride : n_combos, &eq_terms, &eq,
                                 &owned_ends, err)) != HS_OK)
         return st;
-    int team = hs_sweep_team(v, opt->threads);
+    int team = hs_sweep_team(v, requested);
+    if (library_chooses && team > 1) team = hs_default_team(team, n_bars, n_combos);
     hs_cancel cancel = {opt->progress, opt->progress_user, n_combos, 0, 0};
     hs_run_terms terms = {hs_keep(fee), opt->stats, opt->progress ? &cancel : NULL, eq};
     st = hs_run_variant_terms(v, isa, team, close, n_bars, combos, n_combos, out, &terms, err);
     free(owned_ends);
+    if (v->driver == HS_DRIVER_OPENMP) hs_team_ran(team);
     if (st == HS_OK) fill_report(opt->report, v, isa, team);
     return st;
 }

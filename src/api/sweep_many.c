@@ -14,6 +14,7 @@
 #endif
 
 #include "error.h"
+#include "team.h"
 #include "variant.h"
 
 /* Combos per work unit: one vector batch of the batch kernels (HS_BATCH_MAX), so a batch kernel still
@@ -132,10 +133,12 @@ static void run_unit(const work_unit *u, const hs_series_ref *series, const hs_w
                                     unit_err);
 }
 
-/* Threads for the pool: a threaded variant's team (capped as hs_sweep caps it), else 1. */
-static int pool_threads(const hs_sweep_options *opt) {
+/* Threads for the pool: a threaded variant's team (capped as hs_sweep caps it), else 1; with no thread
+ * count asked for, the library's choice for the universe's work (src/api/team.c, as hs_sweep). */
+static int pool_threads(const hs_sweep_options *opt, int requested, int library_chooses, size_t bars, size_t combos) {
     const hs_variant *v = hs_variant_find(opt->variant ? opt->variant : HS_DEFAULT_VARIANT);
-    return v ? hs_sweep_team(v, opt->threads) : 1;
+    int team = v ? hs_sweep_team(v, requested) : 1;
+    return library_chooses && team > 1 ? hs_default_team(team, bars, combos) : team;
 }
 
 static void record_unit_failures(const work_unit *units, size_t n_units, const hs_status *ust, const hs_error *uerr,
@@ -182,6 +185,8 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
         return hs_fail(err, HS_ERR_USAGE, "hs_sweep_many: NULL series, combos or out");
     /* A bad variant, ISA or thread count is the caller's request, not a series' fault: check it once. */
     st = hs_check_threads(opt->threads, err);
+    int requested, library_chooses;
+    if (st == HS_OK) st = hs_requested_threads(opt->threads, &requested, &library_chooses, err);
     if (st != HS_OK) return st;
     if ((st = check_many_periods(series, n_series, opt, err)) != HS_OK) return st;
     many_equity eq = {opt->n_periods, opt->equity, opt->mtm_max_drawdown};
@@ -211,8 +216,11 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
     hs_cancel cancel = {opt->progress, opt->progress_user, 0, 0, 0};
     for (size_t i = 0; i < n_units; i++) cancel.total += units[i].count;
     hs_cancel *c = opt->progress ? &cancel : NULL;
+    size_t all_bars = 0;
+    for (size_t i = 0; i < n_series; i++) all_bars += ok[i] ? series[i].n_bars : 0;
+    int pool = pool_threads(opt, requested, library_chooses, all_bars, n_combos);
 #ifdef HS_HAVE_OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(pool_threads(opt))
+#pragma omp parallel for schedule(dynamic, 1) num_threads(pool)
 #endif
     for (size_t i = 0; i < n_units; i++) {
         if (hs_cancel_stopped(c)) continue; /* stopped: the rest are skipped */

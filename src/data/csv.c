@@ -141,11 +141,18 @@ static int span_is(csv_span c, const char *word) {
     return 1;
 }
 
-/* With a header: the only column, or the one named "close" (any case). */
+/* pandas' to_csv writes a Series or DataFrame with its index first, in a column whose header cell is
+ * empty when the index has no name (",Close", or ",0" for an unnamed Series): that column is the index. */
+static int csv_unnamed_index(const text_line *header) {
+    csv_span first = csv_cell(header, 0);
+    return csv_cell_count(header) >= 2 && is_blank(first.begin, first.end);
+}
+
+/* With a header: the only column, the one named "close" (any case), or the one beside an unnamed index. */
 static hs_status csv_pick_column(const char *name, const text_line *header, size_t *column, hs_error *err) {
     size_t cells = csv_cell_count(header);
-    if (cells == 1) {
-        *column = 0;
+    if (cells == 1 || (cells == 2 && csv_unnamed_index(header))) {
+        *column = cells - 1;
         return HS_OK;
     }
     const char *p = header->begin;
@@ -166,7 +173,8 @@ static hs_status csv_pick_column(const char *name, const text_line *header, size
                    cells, names);
 }
 
-/* The header's date column: a cell named date, time, datetime or timestamp (any case); 0 when none. */
+/* The header's date column: a cell named date, time, datetime or timestamp (any case), else an unnamed
+ * first column (pandas' index); 0 when none. */
 static int csv_date_column(const text_line *header, size_t *column) {
     static const char *const names[] = {"date", "time", "datetime", "timestamp"};
     const char *p = header->begin;
@@ -178,7 +186,8 @@ static int csv_date_column(const text_line *header, size_t *column) {
                 return 1;
             }
     }
-    return 0;
+    *column = 0;
+    return csv_unnamed_index(header);
 }
 
 static int label_push(label_list *list, csv_span cell) {

@@ -69,6 +69,10 @@ static void slide_hma3_raw(const double *x, size_t n, size_t first, int64_t w3, 
     }
 }
 
+/* The d the last hs_combo_sliding__scalar call left in its scratch: bars [start, n) certified (each sign
+ * the tier-0 d's; src/api/signals.c reads it through the books for hmasweep.signals). */
+const double *hs_sliding_certified_d(const double *scratch, size_t n) { return scratch + 2 * hs_scratch_stride(n); }
+
 /* scratch: raw, raw3, d, the certification's tau table and work, and the four buffers of the bounded
  * fallback's tier-0 pipeline (pipeline.h: certified_books_bounded). */
 size_t hs_scratch_sliding__scalar(size_t n) {

@@ -109,6 +109,8 @@ long long hs_kernel_recomputed_total(void);
 const hs_variant *hs_variants(size_t *count);
 /* By name, or by an alias's name (registry.def HS_ALIAS: `best`). */
 const hs_variant *hs_variant_find(const char *name);
+/* Where `sliding`'s combo function leaves its certified d in the scratch it was given (src/variants/sliding.c). */
+const double *hs_sliding_certified_d(const double *scratch, size_t n);
 /* hs_variant_alias and HS_DEFAULT_VARIANT are public (include/hmasweep.h). */
 
 /* Buffer stride in doubles: n rounded up to a whole 64-byte line plus one spare line, so vector
