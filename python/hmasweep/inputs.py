@@ -45,7 +45,7 @@ def check_fee(fee: Optional[float], where: str, stacklevel: int = 3) -> None:
         return
     try:
         value = float(fee)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # 10**400: "fee is too large for a double" (issue 29 item 10)
         return  # the library refuses it, naming it
     if value > FEE_WARN_ABOVE:
         warnings.warn(f"{where}: fee={fee!r} is a round-trip cost of {value * 100:g}% of each trade (fee is a "
