@@ -194,10 +194,11 @@ ci_skip='gate_(x_.*|simd_wma|simd_wma_dot|simd_wma_omp)_scalar'
 # --quick also leaves out the heaviest tests that prove nothing of aarch64's arithmetic (388 of the gcc
 # suite's 886 CPU-s under qemu in CI at 24f4e99): the engine's load, fault and cancel tests (portable C; qemu
 # runs the guest with the host's x86 memory order, so it cannot test the shm rings' ordering on real arm64
-# either), the timing-ratio test (emulation distorts the ratios it bounds), the shared-library copy of
+# either), the timing-ratio tests (emulation distorts the ratios they bound: test_worst_case at every ISA
+# and the fair-load smoke), the admission test's bursts, the shared-library copy of
 # test_fingerprint and test_live at the default ISA (test_live_neon and test_live_scalar run).  All of
 # them run natively, under ASan+UBSan and (the engine's) under TSan.
-quick_skip='test_worst_case|test_fingerprint_shared|test_cancel|engine_reliability|engine_client|engine_hostile_mix|test_live'
+quick_skip='test_worst_case(_[a-z0-9]+)?|test_fingerprint_shared|test_cancel|engine_reliability|engine_client|engine_hostile_mix|engine_admission|prof_fair_load_smoke|test_live'
 ((quick)) && exclude+=("$quick_skip")
 ex=()
 if [[ ${#exclude[@]} -gt 0 ]]; then

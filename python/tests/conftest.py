@@ -5,6 +5,7 @@ import importlib.util
 import json
 import os
 import pathlib
+import subprocess
 
 import numpy as np
 import pytest
@@ -70,3 +71,13 @@ def default_series():
     import hmasweep
 
     return hmasweep.series()
+
+
+def stop_process(proc, timeout=20):
+    """Terminate a server the tests started; kill it if it does not stop within `timeout` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import hmasweep
+from conftest import stop_process
 from hmasweep.client import Client, ServerError
 
 
@@ -130,12 +131,7 @@ def server(cli, tmp_path):
         assert ready, "hmasweep serve did not report ready: " + proc.stderr.read()[-500:]
         yield str(path), ready
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
 def _urls(ready_line):

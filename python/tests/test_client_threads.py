@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import hmasweep
+from conftest import stop_process
 from hmasweep.client import Client, ConnectionBroken
 
 THREADS, CALLS = 4, 100
@@ -31,12 +32,7 @@ def unix_server(cli, tmp_path):
         assert proc.stdout.readline().startswith("ready"), proc.stderr.read()[-500:]
         yield "unix:" + str(path)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
 def _run_threads(target, n):

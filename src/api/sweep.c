@@ -385,15 +385,18 @@ static hs_status covered_size(const hs_sweep_options *opt, size_t *size, hs_erro
 }
 
 /* The options as this library reads them (include/hmasweep.h, the extension rule): the fields struct_size
- * covers, the rest zero.  A field that struct_size leaves out but that is set is refused by name (issue
- * 29 item 4: `= {0}` then `.has_fee = 1` had the fee silently ignored). */
-hs_status hs_read_sweep_options(const hs_sweep_options *opt, size_t reach, hs_sweep_options *out, hs_error *err) {
+ * covers, the rest zero.  check_later: a field that struct_size leaves out but that is set is refused by
+ * name (the 1.3 rule; issue 29 item 4: `= {0}` then `.has_fee = 1` had the fee silently ignored), read up
+ * to `reach` (the bytes every caller of the entry point has); without it (the pre-1.3 symbols), nothing
+ * past the covered bytes is read. */
+static hs_status read_options(const hs_sweep_options *opt, size_t reach, hs_sweep_options *out, int check_later,
+                              hs_error *err) {
     *out = (hs_sweep_options){0};
     if (!opt) return HS_OK;
     size_t size;
     hs_status st = covered_size(opt, &size, err);
     if (st != HS_OK) return st;
-    for (size_t i = 0; i < sizeof later_fields / sizeof *later_fields; i++) {
+    for (size_t i = 0; check_later && i < sizeof later_fields / sizeof *later_fields; i++) {
         const options_field *f = &later_fields[i];
         if (f->offset + f->size <= size || f->offset + f->size > reach || !field_is_set(opt, f)) continue;
         return hs_fail(err, HS_ERR_USAGE,
@@ -405,18 +408,16 @@ hs_status hs_read_sweep_options(const hs_sweep_options *opt, size_t reach, hs_sw
     return HS_OK;
 }
 
-/* The rule before 1.3, for the HMASWEEP_1.0 symbols (src/api/abi_compat.c): the caller's struct may end
- * where its struct_size (or, for 0, its 1.0 header) says, so nothing past the covered bytes is read, and a
- * field past them is ignored.  *out has struct_size = sizeof: the 1.3 reader takes it as it is. */
+hs_status hs_read_sweep_options(const hs_sweep_options *opt, size_t reach, hs_sweep_options *out, hs_error *err) {
+    return read_options(opt, reach, out, 1, err);
+}
+
+/* For the HMASWEEP_1.0 symbols (src/api/abi_compat.c): the caller's struct may end where its struct_size
+ * (or, for 0, its 1.0 header) says.  *out has struct_size = sizeof: the 1.3 reader takes it as it is. */
 hs_status hs_read_sweep_options_1_0(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err) {
-    *out = (hs_sweep_options){0};
-    if (!opt) return HS_OK;
-    size_t size;
-    hs_status st = covered_size(opt, &size, err);
-    if (st != HS_OK) return st;
-    memcpy(out, opt, size);
-    out->struct_size = sizeof *out;
-    return HS_OK;
+    hs_status st = read_options(opt, sizeof *opt, out, 0, err);
+    if (st == HS_OK && opt) out->struct_size = sizeof *out;
+    return st;
 }
 
 hs_status hs_options_fee(const hs_sweep_options *known, double *fee, hs_error *err) {

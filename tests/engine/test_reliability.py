@@ -19,7 +19,7 @@ usage: test_reliability.py path/to/hmasweep [emulator prefix...]"""
 import os, pty, select, socket, struct, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wire_client import Checks, Conn, Server, load_frame, raw, results, witness_fixture
+from wire_client import Checks, Conn, Server, load_frame, raw, results, witness_fixture, write_token
 
 cli = sys.argv[1:]
 check = Checks()
@@ -162,10 +162,7 @@ with tempfile.TemporaryDirectory() as tmp:
         server.stop()
 
     # ---- §3: silent and unauthenticated peers cannot lock out other listeners
-    token = os.path.join(tmp, "token")
-    with open(token, "w") as f:
-        f.write("s3cret-token-0123456789\n")
-    os.chmod(token, 0o600)
+    token = write_token(tmp)
     server = Server(cli, "--unix", sock, "--tcp", "127.0.0.1:0", "--token-file", token, "--max-clients", "8",
                     "--admit-timeout-ms", "3000", "--idle-timeout-ms", "300000")
     try:

@@ -169,6 +169,18 @@ def stdio_call(cli, data, *args):
     return p.returncode, frames
 
 
+TOKEN = "s3cret-token-0123456789"
+
+
+def write_token(folder):
+    """A private token file (0600, as `serve --token-file` requires) holding TOKEN; its path."""
+    path = os.path.join(folder, "token")
+    with open(path, "w") as f:
+        f.write(TOKEN + "\n")
+    os.chmod(path, 0o600)
+    return path
+
+
 class Server:
     """`hmasweep serve --ready ...`: the URLs it listens on come from its ready line."""
 
