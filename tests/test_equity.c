@@ -27,7 +27,7 @@ typedef struct {
 /* A random walk whose drift follows a slow sine: the HMA crosses ride it, so the equity makes new highs
  * most of the time (every held stretch may raise the peak: the tracker's record scan, not its skip). */
 static void planted_edge(double *x, size_t n) {
-    hs_make_close(3, n, 0.0004, 100.0, x, NULL);
+    hs_make_close(3, n, 0.0004, HS_DEFAULT_START, x, NULL);
     double level = 0.0;
     for (size_t i = 0; i < n; i++) {
         level += 0.004 * sin((double)i * 2.0 * 3.141592653589793 / 240.0);
@@ -40,19 +40,25 @@ static void set_lengths(eq_set *s, const int64_t *l, size_t k) {
     for (size_t c = 0; c < k; c++) hs_windows_from_length(l[c], &s->w[c], NULL);
 }
 
+/* A random-walk series of n bars (seed, vol), labelled. */
+static void walk_set(eq_set *s, const char *label, size_t n, uint64_t seed, double vol) {
+    s->label = label;
+    s->n = n;
+    s->close = malloc(n * sizeof *s->close);
+    hs_make_close(seed, n, vol, HS_DEFAULT_START, s->close, NULL);
+}
+
 static int make_set(int which, eq_set *s) {
     static const int64_t few[] = {6, 8, 10, 33, 120, 200};
     static const int64_t quotes[] = {2, 3, 4, 6, 9, 14, 21, 40};
     static const hs_windows free_w[] = {{{3, 6, 2, 9, 2, 3}}, {{10, 3, 7, 2, 9, 4}}, {{1, 1, 1, 1, 1, 1}},
                                         {{40, 1, 1, 1, 1, 40}}, {{1, 40, 3, 30, 20, 1}}, {{2, 9, 5, 12, 1, 6}}};
+    static const int64_t lh[] = {4, 12, 30}, l3[] = {6, 25, 50};
     memset(s, 0, sizeof *s);
     hs_error err = {{0}};
     switch (which) {
     case 0: /* the default series (first 30,000 bars: the oracle's trade logs stay quick) */
-        s->label = "default series";
-        s->n = 30000;
-        s->close = malloc(s->n * sizeof *s->close);
-        hs_make_close(HS_DEFAULT_SEED, s->n, HS_DEFAULT_VOL, HS_DEFAULT_START, s->close, NULL);
+        walk_set(s, "default series", 30000, HS_DEFAULT_SEED, HS_DEFAULT_VOL);
         set_lengths(s, few, 6);
         return 1;
     case 1: /* real-ish dated quotes (tests/fixtures) */
@@ -63,31 +69,21 @@ static int make_set(int which, eq_set *s) {
         }
         set_lengths(s, quotes, 8);
         return 1;
-    case 2:
-        s->label = "planted edge";
-        s->n = 12000;
-        s->close = malloc(s->n * sizeof *s->close);
+    case 2: /* the walk's drift rides a slow sine */
+        walk_set(s, "planted edge", 12000, 3, 0.0004);
         planted_edge(s->close, s->n);
         set_lengths(s, quotes, 8);
         return 1;
     case 3:
-        s->label = "free windows";
-        s->n = 3000;
-        s->close = malloc(s->n * sizeof *s->close);
-        hs_make_close(7, s->n, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, s->close, NULL);
+        walk_set(s, "free windows", 3000, 7, HS_DEFAULT_VOL * 3);
         s->n_combos = sizeof free_w / sizeof free_w[0];
         memcpy(s->w, free_w, sizeof free_w);
         return 1;
-    case 4: { /* a 2-D grid: HMA and HMA3 lengths apart */
-        static const int64_t lh[] = {4, 12, 30}, l3[] = {6, 25, 50};
-        s->label = "2-D grid";
-        s->n = 5000;
-        s->close = malloc(s->n * sizeof *s->close);
-        hs_make_close(19, s->n, HS_DEFAULT_VOL * 2, HS_DEFAULT_START, s->close, NULL);
+    case 4: /* a 2-D grid: HMA and HMA3 lengths apart */
+        walk_set(s, "2-D grid", 5000, 19, HS_DEFAULT_VOL * 2);
         hs_grid_2d(lh, 3, l3, 3, s->w, &err);
         s->n_combos = 9;
         return 1;
-    }
     default:
         return 0;
     }
