@@ -141,7 +141,8 @@ static void check_all_variants(const eq_set *s, double fee, size_t P, const int6
 
 /* One data set: per fee, the oracle's per-bar curve of every combo once, sampled at each P's ends.  Every
  * tier-0 variant x ISA x threads 1 and 3 at P = 16 (equal periods) and, at the default fee, P = 2 (given
- * ends) on the sets up to 12,000 bars (the gate does the same at 1, 2 and 3 threads on its own sets); the reference and best at every P, with the whole curve
+ * ends) on the sets up to 12,000 bars (the gate does the same at 1, 2 and 3 threads on its own sets);
+ * the reference and best at every P, with the whole curve
  * (P = bars) where the set has at most 12,000 bars. */
 static void check_set(int which) {
     eq_set s;
@@ -152,7 +153,8 @@ static void check_set(int which) {
     double *curve = malloc(s.n * nc * sizeof *curve), wmdd[16];
     for (size_t f = 0; f < 2; f++) {
         int ok = curve != NULL;
-        for (size_t c = 0; ok && c < nc; c++) ok = oracle_equity(s.close, s.n, &s.w[c], fees[f], curve + c * s.n, &wmdd[c]);
+        for (size_t c = 0; ok && c < nc; c++)
+            ok = oracle_equity(s.close, s.n, &s.w[c], fees[f], curve + c * s.n, &wmdd[c]);
         CHECK(ok, "%s: the oracle's trade log failed", s.label);
         for (size_t p = 0; ok && p < sizeof Ps / sizeof Ps[0]; p++) {
             size_t P = Ps[p];
