@@ -9,10 +9,10 @@ const char *const hs_universe_usage =
     "  --inputs SPEC       a directory, a glob ('data/*.npy') or a manifest file (`PATH` or `SYMBOL PATH`\n"
     "                      per line); every reader format, mixed\n"
     HS_GRID_USAGE
-    "                      (a 2-D grid: csv/jsonl hma_length and hma3_length, the table Lh and L3)\n"
     "  --variant NAME --isa NAME --threads N   as for one series\n"
     "  --format FMT        table (default), csv or jsonl: one row per (symbol, combo), an error row per bad\n"
-    "                      symbol; the per-symbol summary follows a table, or goes to stderr\n"
+    "                      symbol; the per-symbol summary follows a table, or goes to stderr; with the\n"
+    "                      2-D grid each row has hma_length and hma3_length (the table Lh and L3)\n"
     "  --output FILE       write the rows there instead of stdout; rows are flushed as symbols finish\n"
     "  --progress, --no-progress   `k/N symbols, rate, ETA` on stderr (default: when stderr is a terminal)\n"
     "  --periods P         per combo also mtm_max_drawdown and the equity at the ends of P equal periods of\n"

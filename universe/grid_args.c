@@ -29,14 +29,14 @@ static hs_status parse_fee(const char *v, int missing, hs_grid_options *g, hs_er
 }
 
 int hs_grid_option(int argc, char **argv, int *i, hs_grid_options *g, hs_status *st, hs_error *err) {
-    static const struct {
+    const struct {
         const char *name, *needs;
-        size_t field; /* where the text goes */
+        const char **text; /* where the value goes */
     } texts[] = {
-        {"--grid", "LO:HI:COUNT", offsetof(hs_grid_options, grid)},
-        {"--lengths", "A,B,...", offsetof(hs_grid_options, lengths)},
-        {"--hma-lengths", "A,B,... or LO:HI:COUNT", offsetof(hs_grid_options, hma_lengths)},
-        {"--hma3-lengths", "A,B,... or LO:HI:COUNT", offsetof(hs_grid_options, hma3_lengths)},
+        {"--grid", "LO:HI:COUNT", &g->grid},
+        {"--lengths", "A,B,...", &g->lengths},
+        {"--hma-lengths", "A,B,... or LO:HI:COUNT", &g->hma_lengths},
+        {"--hma3-lengths", "A,B,... or LO:HI:COUNT", &g->hma3_lengths},
     };
     const char *v = NULL;
     int missing = 0;
@@ -48,7 +48,7 @@ int hs_grid_option(int argc, char **argv, int *i, hs_grid_options *g, hs_status 
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
         if (!hs_arg_value(argc, argv, i, texts[k].name, &v, &missing)) continue;
         if (missing) *st = hs_rows_usage(err, "%s needs %s", texts[k].name, texts[k].needs);
-        else *(const char **)(void *)((char *)g + texts[k].field) = v;
+        else *texts[k].text = v;
         return 1;
     }
     return 0;
