@@ -69,12 +69,7 @@ static const char *const usage_run =
     "  --input FILE        read the close series instead: raw little-endian f64, CSV (one column or a\n"
     "                      'close' column) or 1-D float64 .npy, by extension (any case); - = stdin (f64)\n"
     "  --max-bytes N       refuse an input larger than N bytes (default 1 GiB)\n"
-    "  --grid LO:HI:COUNT  lengths = trunc(linspace(LO, HI, COUNT)) (default " HS_DEFAULT_GRID_SPEC ")\n"
-    "  --lengths A,B,...   explicit lengths (each >= 2)\n"
-    "  --hma-lengths A,B,... --hma3-lengths C,D,...\n"
-    "                      the 2-D grid (docs/spec.md §8): every (HMA length, HMA3 length) pair, HMA length\n"
-    "                      outer; w0-w2 from the first, w3-w5 from the second; each list may be LO:HI:COUNT\n"
-    "  --fee X             round-trip cost as a fraction, 0 <= X < 1 (default 0.0009 = 0.09%; docs/spec.md §8)\n"
+    HS_GRID_USAGE
     "  --format FMT        table (default), json or csv; every format carries the six statistics of\n"
     "                      docs/spec.md §8 (json/csv in full, %%.17g; the table shows win rate, profit\n"
     "                      factor and max drawdown)\n"
@@ -296,55 +291,6 @@ static void mark_runnable(const hs_variant_info *v, char *buf, size_t size) {
     }
 }
 
-/* The combos of a run: the 1-D grid (--grid, --lengths, or the default) or the 2-D grid of docs/spec.md §8
- * (--hma-lengths x --hma3-lengths, HMA length outer).  lengths[c] is L or Lh, hma3_lengths[c] is L3 (NULL
- * for the 1-D grid). */
-typedef struct {
-    int64_t *lengths, *hma3_lengths;
-    hs_windows *windows;
-    size_t n_combos;
-} run_grid;
-
-static void free_run_grid(run_grid *g) {
-    free(g->lengths);
-    free(g->hma3_lengths);
-    free(g->windows);
-}
-
-static int make_2d_grid(const cli_options *o, run_grid *g) {
-    int64_t *hma = NULL, *hma3 = NULL;
-    size_t n_hma = 0, n_hma3 = 0;
-    int rc = cli_parse_length_axis("--hma-lengths", o->hma_lengths, &hma, &n_hma);
-    if (!rc) rc = cli_parse_length_axis("--hma3-lengths", o->hma3_lengths, &hma3, &n_hma3);
-    if (!rc && n_hma > CLI_MAX_COMBOS / n_hma3)
-        rc = cli_fail(EXIT_USAGE, "the 2-D grid has %zu x %zu combos, more than %d", n_hma, n_hma3, CLI_MAX_COMBOS);
-    size_t n = rc ? 0 : n_hma * n_hma3;
-    if (!rc && (!(g->lengths = malloc(n * sizeof *g->lengths)) || !(g->hma3_lengths = malloc(n * sizeof *g->hma3_lengths)) ||
-                !(g->windows = malloc(n * sizeof *g->windows))))
-        rc = cli_fail(EXIT_DATA, "out of memory for %zu combos", n);
-    hs_error err;
-    if (!rc && hs_grid_2d(hma, n_hma, hma3, n_hma3, g->windows, &err) != HS_OK) rc = cli_fail(EXIT_USAGE, "%s", err.msg);
-    for (size_t c = 0; !rc && c < n; c++) g->lengths[c] = hma[c / n_hma3], g->hma3_lengths[c] = hma3[c % n_hma3];
-    g->n_combos = n;
-    free(hma);
-    free(hma3);
-    return rc;
-}
-
-static int make_run_grid(const cli_options *o, run_grid *g) {
-    *g = (run_grid){0};
-    int rc;
-    if (o->hma_lengths) rc = make_2d_grid(o, g);
-    else if (!(rc = cli_parse_combo_lengths(o->lengths, o->grid, &g->lengths, &g->n_combos))) {
-        hs_error err;
-        if (!(g->windows = malloc(g->n_combos * sizeof *g->windows))) rc = cli_fail(EXIT_DATA, "out of memory");
-        for (size_t c = 0; !rc && c < g->n_combos; c++)
-            if (hs_windows_from_length(g->lengths[c], &g->windows[c], &err) != HS_OK) rc = cli_fail(EXIT_USAGE, "%s", err.msg);
-    }
-    if (rc) free_run_grid(g);
-    return rc;
-}
-
 static int cmd_run(int argc, char **argv) {
     if (names_inputs(argc, argv)) return hs_universe_cli(argc, argv);
     double t_process = now_seconds();
@@ -360,8 +306,8 @@ static int cmd_run(int argc, char **argv) {
     if (!hs_cli_variant_known(variant))
         return cli_fail(EXIT_USAGE, "unknown variant '%s' (see `hmasweep variants`)", variant);
 
-    run_grid g;
-    if ((rc = make_run_grid(&o, &g))) return rc;
+    hs_combo_grid g;
+    if ((rc = cli_make_grid(&o, &g))) return rc;
     int64_t *lengths = g.lengths;
     size_t n_combos = g.n_combos;
     hs_windows *windows = g.windows;
@@ -369,7 +315,7 @@ static int cmd_run(int argc, char **argv) {
     double *close = NULL;
     size_t n_bars = 0;
     if ((rc = load_series(&o, &close, &n_bars))) {
-        free_run_grid(&g);
+        hs_combo_grid_free(&g);
         return rc;
     }
     hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
@@ -377,7 +323,7 @@ static int cmd_run(int argc, char **argv) {
     if ((rc = cli_periods_prepare(&periods, &o, n_bars, n_combos, &opt))) {
         cli_periods_free(&periods);
         free(close);
-        free_run_grid(&g);
+        hs_combo_grid_free(&g);
         return rc;
     }
     hs_result *results = malloc(n_combos * sizeof *results);
@@ -389,7 +335,7 @@ static int cmd_run(int argc, char **argv) {
 
     hs_sweep_report ran = {0};
     opt.variant = variant, opt.isa = o.isa, opt.threads = (int)o.threads, opt.report = &ran;
-    opt.stats = stats, opt.fee = o.fee, opt.has_fee = o.has_fee;
+    opt.stats = stats, opt.fee = o.kernel.fee, opt.has_fee = o.kernel.has_fee;
     opt.progress = cli_stop_requested; /* Ctrl-C: the sweep stops within a combo (cli_catch_sigint) */
     for (long long k = 0; st == HS_OK && k < o.repeat; k++) {
         double t0 = now_seconds();
@@ -400,7 +346,7 @@ static int cmd_run(int argc, char **argv) {
     if (st == HS_OK && !periods_rc) {
         qsort(times, (size_t)o.repeat, sizeof *times, cmp_double);
         run_report r = {variant, ran.variant, ran.isa, ran.threads, n_bars, n_combos, lengths, g.hma3_lengths,
-                        windows, results,     stats,   o.fee,       times[o.repeat / 2], 0, is_default_data(&o), {0},
+                        windows, results,     stats,   o.kernel.fee, times[o.repeat / 2], 0, is_default_data(&o), {0},
                         &periods};
         hs_series_sha256(close, n_bars, r.sha);
         r.process_seconds = now_seconds() - t_process;
@@ -412,7 +358,7 @@ static int cmd_run(int argc, char **argv) {
     free(results);
     free(stats);
     free(close);
-    free_run_grid(&g);
+    hs_combo_grid_free(&g);
     cli_periods_free(&periods);
     if (periods_rc) return periods_rc;
     if (st == HS_ERR_CANCELLED) return cli_interrupted_exit("the sweep stopped before its end; nothing was printed");
@@ -653,7 +599,7 @@ static int cmd_trades(int argc, char **argv) {
         }
         if ((rc = cli_parse_common(argc, argv, &i, &o, &handled))) return rc;
         if (handled) continue;
-        if (cli_parse_fee(argc, argv, &i, &o, &rc)) {
+        if (!strncmp(argv[i], "--fee", 5) && cli_parse_grid_option(argc, argv, &i, &o, &rc)) { /* --fee only */
             if (rc) return rc;
         } else if (cli_option_value(argc, argv, &i, "--input", &v, &missing)) {
             if (missing) return cli_fail(EXIT_USAGE, "--input needs a file name");
@@ -698,7 +644,7 @@ static int cmd_trades(int argc, char **argv) {
     hs_trade *t = NULL;
     cli_catch_sigint();
     hs_sweep_options fee = HS_SWEEP_OPTIONS_INIT;
-    fee.fee = o.fee, fee.has_fee = o.has_fee;
+    fee.fee = o.kernel.fee, fee.has_fee = o.kernel.has_fee;
     fee.progress = cli_stop_requested; /* Ctrl-C: the log stops within 4,096 rows (cli_catch_sigint) */
     hs_status st = hs_trade_log_opt(close, n_bars, &w, NULL, 0, &n, &fee, &err);
     if (st == HS_OK && !(t = malloc((n ? n : 1) * sizeof *t))) {

@@ -56,49 +56,40 @@ cli_options cli_default_options(void) {
     o.start = HS_DEFAULT_START;
     o.format = NULL;
     o.repeat = 1;
-    o.fee = HS_DEFAULT_FEE;
+    o.kernel.fee = HS_DEFAULT_FEE;
     o.groups = CLI_DEFAULT_GROUPS;
     return o;
 }
 
 /* Parse "--name value" and "--name=value".  Returns 1 and sets *value when argv[*i] is that option. */
 int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value, int *missing) {
-    size_t len = strlen(name);
-    if (strncmp(argv[*i], name, len) != 0) return 0;
-    if (argv[*i][len] == '=') {
-        *value = argv[*i] + len + 1;
-        return 1;
-    }
-    if (argv[*i][len] != '\0') return 0;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return 1;
-    }
-    *value = argv[++*i];
-    return 1;
+    return hs_arg_value(argc, argv, i, name, value, missing);
 }
 
-/* ---- the grid ----------------------------------------------------------------------------------------- */
-/* The lengths' texts through the library's parser (hs_parse_combo_lengths, shared with the universe).  Its
- * message names the text by its kind ("lengths: ...", "grid '...': ..."); here the option takes that word's
- * place: "--lengths: ...", "--grid '6:5': ...", "--hma-lengths '6:5': ...". */
-static int lengths_fail(hs_status st, const hs_error *err, const char *name) {
-    if (st == HS_ERR_NOMEM) return cli_fail(EXIT_DATA, "%s", err->msg);
-    return cli_fail(EXIT_USAGE, "%s%s", name, err->msg + strcspn(err->msg, " :"));
+/* ---- the grid and the fee: universe/grid_args.c, the one parser of every front end (issue 28 item 9) ---- */
+static int grid_fail(hs_status st, const hs_error *err) {
+    return cli_fail(st == HS_ERR_NOMEM ? EXIT_DATA : EXIT_USAGE, "%s", err->msg);
 }
 
 int cli_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n) {
     hs_error err;
-    hs_status st = hs_parse_combo_lengths(lengths, grid, out, n, &err);
-    return st == HS_OK ? 0 : lengths_fail(st, &err, lengths ? "--lengths" : "--grid");
+    hs_status st = hs_grid_lengths(lengths, grid, out, n, &err);
+    return st == HS_OK ? 0 : grid_fail(st, &err);
 }
 
-int cli_parse_length_axis(const char *name, const char *spec, int64_t **out, size_t *n) {
-    if (!*spec) return cli_fail(EXIT_USAGE, "%s is empty (expected A,B,... or LO:HI:COUNT)", name);
+int cli_make_grid(const cli_options *o, hs_combo_grid *g) {
     hs_error err;
-    int range = strchr(spec, ':') != NULL;
-    hs_status st = hs_parse_combo_lengths(range ? NULL : spec, range ? spec : NULL, out, n, &err);
-    return st == HS_OK ? 0 : lengths_fail(st, &err, name);
+    hs_status st = hs_grid_make(&o->kernel, g, &err);
+    return st == HS_OK ? 0 : grid_fail(st, &err);
+}
+
+int cli_parse_grid_option(int argc, char **argv, int *i, cli_options *o, int *rc) {
+    hs_status st;
+    hs_error err;
+    *rc = 0;
+    if (!hs_grid_option(argc, argv, i, &o->kernel, &st, &err)) return 0;
+    if (st != HS_OK) *rc = grid_fail(st, &err);
+    return 1;
 }
 
 int cli_parse_common(int argc, char **argv, int *i, cli_options *o, int *handled) {
@@ -147,25 +138,6 @@ int cli_parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *
         *handled = 0;
     }
     return 0;
-}
-
-int cli_parse_fee(int argc, char **argv, int *i, cli_options *o, int *rc) {
-    const char *v = NULL;
-    int missing = 0;
-    *rc = 0;
-    if (!cli_option_value(argc, argv, i, "--fee", &v, &missing)) return 0;
-    double fee = NAN;
-    hs_error err;
-    if (missing || hs_parse_f64(v, &fee, &err) != HS_OK) {
-        *rc = cli_fail(EXIT_USAGE, "--fee needs a number (the round-trip cost as a fraction, 0 <= fee < 1): %s",
-                       missing ? "''" : err.msg);
-    } else if (hs_check_fee(fee, &err) != HS_OK) {
-        *rc = cli_fail(EXIT_USAGE, "--fee '%s': %s", v, err.msg);
-    } else {
-        o->fee = fee;
-        o->has_fee = 1;
-    }
-    return 1;
 }
 
 /* ---- docs/spec.md §9: periods and validation --------------------------------------------------------- */
@@ -249,7 +221,7 @@ static int check_period_options(cli_options *o) {
 
 /* `run`'s options (without --inputs, which cli/main.c hands to the universe sweep): 0 with *o filled (or
  * *help set at --help/-h), else the exit status after naming the problem on stderr.  Pure otherwise:
- * no output on stdout, no sweep; the grid/lengths text is checked later by cli_parse_combo_lengths. */
+ * no output on stdout, no sweep; the grid/lengths text is checked later by cli_make_grid. */
 int cli_parse_run(int argc, char **argv, cli_options *o, int *help) {
     for (int i = 0; i < argc; i++) {
         const char *v = NULL;
@@ -262,23 +234,11 @@ int cli_parse_run(int argc, char **argv, cli_options *o, int *help) {
         if (handled) continue;
         if ((rc = cli_parse_kernel_choice(argc, argv, &i, o, &handled))) return rc;
         if (handled) continue;
-        if (cli_parse_fee(argc, argv, &i, o, &rc) || parse_period_option(argc, argv, &i, o, &rc)) {
+        if (cli_parse_grid_option(argc, argv, &i, o, &rc) || parse_period_option(argc, argv, &i, o, &rc)) {
             if (rc) return rc;
         } else if (cli_option_value(argc, argv, &i, "--input", &v, &missing)) {
             if (missing) return cli_fail(EXIT_USAGE, "--input needs a file name");
             o->input = v;
-        } else if (cli_option_value(argc, argv, &i, "--grid", &v, &missing)) {
-            if (missing) return cli_fail(EXIT_USAGE, "--grid needs LO:HI:COUNT");
-            o->grid = v;
-        } else if (cli_option_value(argc, argv, &i, "--lengths", &v, &missing)) {
-            if (missing) return cli_fail(EXIT_USAGE, "--lengths needs A,B,...");
-            o->lengths = v;
-        } else if (cli_option_value(argc, argv, &i, "--hma-lengths", &v, &missing)) {
-            if (missing) return cli_fail(EXIT_USAGE, "--hma-lengths needs A,B,... or LO:HI:COUNT");
-            o->hma_lengths = v;
-        } else if (cli_option_value(argc, argv, &i, "--hma3-lengths", &v, &missing)) {
-            if (missing) return cli_fail(EXIT_USAGE, "--hma3-lengths needs A,B,... or LO:HI:COUNT");
-            o->hma3_lengths = v;
         } else if (cli_option_value(argc, argv, &i, "--repeat", &v, &missing)) {
             if (missing || !cli_parse_i64(v, &o->repeat) || o->repeat < 1 || o->repeat > 1000)
                 return cli_fail(EXIT_USAGE, "--repeat needs an integer between 1 and 1000");
@@ -289,14 +249,8 @@ int cli_parse_run(int argc, char **argv, cli_options *o, int *help) {
     if (!o->format) o->format = "table";
     if (strcmp(o->format, "table") && strcmp(o->format, "json") && strcmp(o->format, "csv"))
         return cli_fail(EXIT_USAGE, "--format '%s': expected table, json or csv", o->format);
-    if (o->grid && o->lengths) return cli_fail(EXIT_USAGE, "--grid and --lengths are alternatives; give one");
-    if (!o->hma_lengths != !o->hma3_lengths)
-        return cli_fail(EXIT_USAGE, "%s needs %s too: the 2-D grid sweeps every (HMA length, HMA3 length) pair",
-                        o->hma_lengths ? "--hma-lengths" : "--hma3-lengths",
-                        o->hma_lengths ? "--hma3-lengths" : "--hma-lengths");
-    if (o->hma_lengths && (o->grid || o->lengths))
-        return cli_fail(EXIT_USAGE, "--hma-lengths/--hma3-lengths (the 2-D grid) replace %s; give one grid",
-                        o->grid ? "--grid" : "--lengths");
+    hs_error err;
+    if (hs_grid_check(&o->kernel, &err) != HS_OK) return cli_fail(EXIT_USAGE, "%s", err.msg);
     if (o->input && (o->seed != HS_DEFAULT_SEED || o->bars != HS_DEFAULT_BARS))
         return cli_fail(EXIT_USAGE, "--input replaces the synthetic series; --seed/--bars do not apply");
     if (o->output) return cli_fail(EXIT_USAGE, "run: --output is for `gen`; redirect stdout instead");

@@ -4,19 +4,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "grid_args.h" /* universe/: the grid and fee options every front end parses */
 #include "hmasweep.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 }; /* EXIT_INTERRUPTED: interrupt.h */
 
 typedef struct {
-    const char *variant, *isa, *input, *grid, *lengths, *format, *output;
-    const char *hma_lengths, *hma3_lengths; /* the 2-D grid (docs/spec.md §8): both or neither */
+    const char *variant, *isa, *input, *format, *output;
+    hs_grid_options kernel; /* --grid/--lengths/--hma-lengths/--hma3-lengths and --fee (universe/grid_args.h) */
     unsigned long long seed;
     long long bars, threads, repeat;
     unsigned long long max_bytes; /* --max-bytes: input cap (0 = the library's default) */
     double vol, start;
-    double fee;  /* --fee: the round-trip cost (docs/spec.md §8), HS_DEFAULT_FEE unless given */
-    int has_fee; /* --fee was given */
     /* docs/spec.md §9: equity at period ends and the validation (docs/cli.md "Validation") */
     long long periods;        /* --periods P: 0 = none (the sweep as before) */
     int validate;             /* --validate: period statistics, CSCV/PBO, DSR and the walk-forward */
@@ -40,17 +39,15 @@ int cli_parse_u64(const char *s, unsigned long long *out);
 int cli_parse_f64(const char *s, double *out);
 cli_options cli_default_options(void);
 int cli_option_value(int argc, char **argv, int *i, const char *name, const char **value, int *missing);
-/* The lengths a sweep runs: --lengths when given, else --grid, else the default grid HS_DEFAULT_GRID_*
- * (the one place a front end decides that default: run, the universe, fuzz_cli). */
+/* The lengths a 1-D sweep runs (hs_grid_lengths, named on stderr): seg_profile's --grid. */
 int cli_parse_combo_lengths(const char *lengths, const char *grid, int64_t **out, size_t *n);
-/* One axis of the 2-D grid for option `name`: "A,B,..." (as --lengths) or "LO:HI:COUNT" (as --grid). */
-int cli_parse_length_axis(const char *name, const char *spec, int64_t **out, size_t *n);
-/* The most combos one 2-D grid makes (n_hma × n_hma3), as --grid's COUNT bound. */
-#define CLI_MAX_COMBOS 1000000
+/* The combos of `run` (hs_grid_make): 0, or the exit status after naming the problem on stderr. */
+int cli_make_grid(const cli_options *o, hs_combo_grid *g);
 int cli_parse_common(int argc, char **argv, int *i, cli_options *o, int *handled);
 int cli_parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *handled);
 int cli_parse_run(int argc, char **argv, cli_options *o, int *help);
-/* --fee X: 1 and o->fee set when argv[*i] is --fee (a bad fee: *rc = EXIT_USAGE, named on stderr). */
-int cli_parse_fee(int argc, char **argv, int *i, cli_options *o, int *rc);
+/* The grid and fee options (hs_grid_option): 1 when argv[*i] is one of them (a bad value: *rc = EXIT_USAGE,
+ * named on stderr). */
+int cli_parse_grid_option(int argc, char **argv, int *i, cli_options *o, int *rc);
 
 #endif

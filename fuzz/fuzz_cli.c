@@ -1,6 +1,6 @@
 /* The CLI's option parsing on any argv: the input is the argument words separated by '\n' (at most 64).
  * The first byte chooses the parser: bit 1 set, `hmasweep run`'s (cli_parse_run, cli/options.h, then the
- * --lengths/--grid text as cmd_run reads it); clear, the universe sweep's (hs_universe_parse,
+ * grid, 1-D or 2-D, as cmd_run makes it: cli_make_grid); clear, the universe sweep's (hs_universe_parse,
  * universe/args.h: `run --inputs` and `hmasweep-mpi`, bit 0 admitting the MPI-only options).  Either
  * success with checked values, or a refusal that names the problem; never a crash, a leak, an
  * out-of-bounds read or undefined behaviour (e.g. the grid's float->int conversions).
@@ -23,11 +23,10 @@ static void fuzz_run(int argc, char **argv) {
     int help = 0;
     if (cli_parse_run(argc, argv, &o, &help) != 0 || help) return;
     if (strcmp(o.format, "table") && strcmp(o.format, "json") && strcmp(o.format, "csv")) abort();
-    int64_t *lengths = NULL;
-    size_t n = 0;
-    int rc = cli_parse_combo_lengths(o.lengths, o.grid, &lengths, &n);
-    if (rc == 0 && (n == 0 || !lengths)) abort();
-    free(lengths);
+    hs_combo_grid g;
+    int rc = cli_make_grid(&o, &g);
+    if (rc == 0 && (g.n_combos == 0 || !g.lengths || !g.windows || (o.kernel.hma_lengths && !g.hma3_lengths))) abort();
+    hs_combo_grid_free(&g);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -58,9 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (st != HS_OK && err.msg[0] == '\0') abort(); /* every refusal names its reason */
     if (st == HS_OK && !a.help) {
         if (!a.inputs || !a.format) abort();
-        for (size_t c = 0; c < a.n_combos; c++)
+        for (size_t c = 0; c < a.grid.n_combos; c++)
             for (int k = 0; k < 6; k++)
-                if (a.windows[c].w[k] < 1) abort(); /* windows derived from a length >= 2 */
+                if (a.grid.windows[c].w[k] < 1) abort(); /* windows derived from a length >= 2 */
     }
     hs_universe_args_free(&a);
     free(text);

@@ -277,7 +277,7 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 2;
     }
-    hs_universe_layout lay = {a.format, a.lengths, a.windows, a.n_combos, (size_t)a.periods, a.validate, a.periods_per_year};
+    hs_universe_layout lay = hs_universe_layout_of(&a);
     if (sizeof(result_header) + hs_symbol_block_bytes(lay.n_combos, lay.n_periods) > INT_MAX) {
         /* a symbol's result travels as one MPI message, whose count is an int */
         if (rank == 0)

@@ -38,7 +38,7 @@ int hs_universe_cli(int argc, char **argv) {
     hs_universe *u = NULL;
     if ((st = hs_universe_open(a.inputs, &u, &err)) != HS_OK)
         return hs_universe_args_free(&a), complain(exit_code(st), err.msg);
-    hs_universe_layout lay = {a.format, a.lengths, a.windows, a.n_combos, (size_t)a.periods, a.validate, a.periods_per_year};
+    hs_universe_layout lay = hs_universe_layout_of(&a);
     cli_catch_sigint(); /* Ctrl-C: the batch in hand stops, the finished symbols' rows stay (exit 130) */
     a.sweep.struct_size = sizeof a.sweep, a.sweep.progress = cli_stop_requested;
     int rc = 0;

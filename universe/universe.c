@@ -233,12 +233,22 @@ typedef struct {
     size_t n_periods, stride;
 } period_part;
 
-static void write_row(FILE *f, const char *format, const char *symbol, int64_t length, const hs_windows *w,
-                      const hs_result *r, const hs_stats *st, const period_part *pp) {
-    const int64_t *x = w->w;
+/* Combo c's lengths: L, or Lh and L3 in a 2-D grid (csv ",L" / ",Lh,L3"; jsonl members; table columns). */
+static void put_lengths(FILE *f, const hs_universe_layout *lay, size_t c, const char *format) {
+    long long l = (long long)lay->lengths[c], l3 = lay->hma3_lengths ? (long long)lay->hma3_lengths[c] : 0;
+    int csv = !strcmp(format, "csv"), jsonl = !strcmp(format, "jsonl");
+    if (!lay->hma3_lengths) fprintf(f, csv ? ",%lld" : jsonl ? ", \"length\": %lld" : " %6lld", l);
+    else fprintf(f, csv ? ",%lld,%lld" : jsonl ? ", \"hma_length\": %lld, \"hma3_length\": %lld" : " %6lld %6lld", l, l3);
+}
+
+static void write_row(FILE *f, const hs_universe_layout *lay, const char *symbol, size_t c, const hs_result *r,
+                      const hs_stats *st, const period_part *pp) {
+    const char *format = lay->format;
+    const int64_t *x = lay->windows[c].w;
     if (!strcmp(format, "csv")) {
         put_csv_field(f, symbol);
-        fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g", (long long)length, (long long)x[0],
+        put_lengths(f, lay, c, format);
+        fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.17g", (long long)x[0],
                 (long long)x[1], (long long)x[2], (long long)x[3], (long long)x[4], (long long)x[5],
                 (long long)r->trades, r->pnl);
         hs_rows_put_stats(f, st, 0);
@@ -248,9 +258,10 @@ static void write_row(FILE *f, const char *format, const char *symbol, int64_t l
     } else if (!strcmp(format, "jsonl")) {
         fputs("{\"symbol\": ", f);
         put_json_string(f, symbol);
-        fprintf(f, ", \"length\": %lld, \"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], \"trades\": %lld, "
+        put_lengths(f, lay, c, format);
+        fprintf(f, ", \"windows\": [%lld, %lld, %lld, %lld, %lld, %lld], \"trades\": %lld, "
                    "\"pnl\": ",
-                (long long)length, (long long)x[0], (long long)x[1], (long long)x[2], (long long)x[3],
+                (long long)x[0], (long long)x[1], (long long)x[2], (long long)x[3],
                 (long long)x[4], (long long)x[5], (long long)r->trades);
         hs_rows_put_number(f, r->pnl, 1);
         hs_rows_put_stats(f, st, 1);
@@ -258,14 +269,17 @@ static void write_row(FILE *f, const char *format, const char *symbol, int64_t l
         if (pp->level) hs_rows_put_equity(f, pp->equity, pp->n_periods, pp->stride, 1);
         fputs("}\n", f);
     } else {
-        fprintf(f, "%-16s %6lld %9lld %18.9f\n", symbol, (long long)length, (long long)r->trades, r->pnl);
+        fprintf(f, "%-16s", symbol);
+        put_lengths(f, lay, c, format);
+        fprintf(f, " %9lld %18.9f\n", (long long)r->trades, r->pnl);
     }
 }
 
 static void write_error_row(FILE *f, const hs_universe_layout *lay, int level, const char *symbol, const char *error) {
     if (!strcmp(lay->format, "csv")) {
         put_csv_field(f, symbol);
-        fputs(",,,,,,,,," HS_ROWS_STATS_CSV_EMPTY, f); /* length, w0-w5, trades, pnl, the statistics */
+        /* length (or hma_length, hma3_length), w0-w5, trades, pnl, the statistics */
+        fputs(lay->hma3_lengths ? ",,,,,,,,,," HS_ROWS_STATS_CSV_EMPTY : ",,,,,,,,," HS_ROWS_STATS_CSV_EMPTY, f);
         if (level) hs_rows_put_period_empty(f, level, lay->n_periods);
         fputc(',', f);
         put_csv_field(f, error);
@@ -297,11 +311,15 @@ int hs_universe_writer_open(hs_universe_writer *w, FILE *out, FILE *summary, con
     w->lines = open_memstream(&w->lines_buf, &w->lines_len);
     if (!w->lines) return free(w->period_rows), free(w->period_stats), -1;
     if (!strcmp(lay->format, "csv")) {
-        fputs("symbol,length,w0,w1,w2,w3,w4,w5,trades,pnl" HS_ROWS_STATS_CSV_COLUMNS, out);
+        fputs(lay->hma3_lengths ? "symbol,hma_length,hma3_length," : "symbol,length,", out);
+        fputs("w0,w1,w2,w3,w4,w5,trades,pnl" HS_ROWS_STATS_CSV_COLUMNS, out);
         if (row_level(lay)) hs_rows_put_period_columns(out, row_level(lay), lay->n_periods);
         fputs(",error\n", out);
     }
-    if (!strcmp(lay->format, "table")) fprintf(out, "%-16s %6s %9s %18s\n", "symbol", "L", "trades", "pnl");
+    if (!strcmp(lay->format, "table") && !lay->hma3_lengths)
+        fprintf(out, "%-16s %6s %9s %18s\n", "symbol", "L", "trades", "pnl");
+    if (!strcmp(lay->format, "table") && lay->hma3_lengths)
+        fprintf(out, "%-16s %6s %6s %9s %18s\n", "symbol", "Lh", "L3", "trades", "pnl");
     return 0;
 }
 
@@ -318,9 +336,10 @@ static void summary_line(hs_universe_writer *w, const char *symbol, const hs_sym
         trades += r->rows[c].trades;
         if (r->rows[c].pnl > r->rows[best].pnl) best = c;
     }
-    if (lay->n_combos)
-        fprintf(w->lines, "%-16s %9zu %6s %7lld %18.9f %11lld\n", symbol, r->n_bars, "ok",
-                (long long)lay->lengths[best], r->rows[best].pnl, trades);
+    if (!lay->n_combos) return;
+    fprintf(w->lines, "%-16s %9zu %6s %7lld", symbol, r->n_bars, "ok", (long long)lay->lengths[best]);
+    if (lay->hma3_lengths) fprintf(w->lines, " %7lld", (long long)lay->hma3_lengths[best]);
+    fprintf(w->lines, " %18.9f %11lld\n", r->rows[best].pnl, trades);
 }
 
 /* The symbol's §9 rows into the writer's scratch: §9.4 from its E when --validate (NaN where E is not
@@ -355,7 +374,7 @@ void hs_universe_write_symbol(hs_universe_writer *w, const char *symbol, const h
         for (size_t c = 0; c < N; c++) {
             period_part pp = {level, level ? &w->period_rows[c] : NULL, level ? hs_symbol_equity(r, N) + c : NULL,
                               lay->n_periods, N};
-            write_row(w->out, lay->format, sym, lay->lengths[c], &lay->windows[c], &r->rows[c], &st[c], &pp);
+            write_row(w->out, lay, sym, c, &r->rows[c], &st[c], &pp);
         }
     }
     summary_line(w, sym, r, msg);
@@ -372,7 +391,10 @@ int hs_universe_writer_close(hs_universe_writer *w) {
     if (table) fputc('\n', w->out);
     if (fclose(w->lines) != 0) w->broken = 1;
     fprintf(f, "summary: %zu symbols, %zu failed, %zu combos each\n", w->symbols, w->failed, w->lay->n_combos);
-    fprintf(f, "%-16s %9s %6s %7s %18s %11s\n", "symbol", "bars", "status", "best_L", "best_pnl", "trades");
+    if (w->lay->hma3_lengths)
+        fprintf(f, "%-16s %9s %6s %7s %7s %18s %11s\n", "symbol", "bars", "status", "best_Lh", "best_L3", "best_pnl", "trades");
+    else
+        fprintf(f, "%-16s %9s %6s %7s %18s %11s\n", "symbol", "bars", "status", "best_L", "best_pnl", "trades");
     if (w->lines_len && fwrite(w->lines_buf, 1, w->lines_len, f) != w->lines_len) w->broken = 1;
     free(w->lines_buf);
     free(w->period_rows), free(w->period_stats);

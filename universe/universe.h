@@ -54,7 +54,8 @@ static inline double *hs_symbol_equity(const hs_symbol_result *r, size_t n_combo
 /* What the rows are about: the grid, and how to print. */
 typedef struct {
     const char *format; /* table, csv or jsonl */
-    const int64_t *lengths;
+    const int64_t *lengths;      /* L per combo, or Lh in a 2-D grid */
+    const int64_t *hma3_lengths; /* L3 per combo in a 2-D grid (docs/spec.md §8); NULL: the 1-D grid */
     const hs_windows *windows;
     size_t n_combos;
     /* docs/spec.md §9 (--periods, --validate, --periods-per-year; docs/universe.md): 0 = none */

@@ -83,6 +83,11 @@ run 1 "$mpi_cli" --inputs "$tmp/u" "${grid[@]}" --format csv --variant unchecked
   --resume > /dev/null 2> "$tmp/fee.err"
 rc=$?
 check '[[ $rc -ne 0 ]] && grep -q "different run" "$tmp/fee.err"' "resume with another fee is refused (exit $rc): $(head -1 "$tmp/fee.err")"
+# issue 28 item 9: a 2-D grid of as many combos (2 x 2) is another run: the run hash covers the windows
+run 1 "$mpi_cli" --inputs "$tmp/u" --hma-lengths 6,24 --hma3-lengths 6,24 --format csv --variant unchecked \
+  --checkpoint "$tmp/full.ck" --resume > /dev/null 2> "$tmp/grid2.err"
+rc=$?
+check '[[ $rc -ne 0 ]] && grep -q "different run" "$tmp/grid2.err"' "resume with a 2-D grid is refused (exit $rc): $(head -1 "$tmp/grid2.err")"
 # v3 and v4 (records without the input's identity, or without the periods' columns) are refused whole, by name
 for old in 3 4; do
   sed "1s/^hmasweep-mpi checkpoint v5 /hmasweep-mpi checkpoint v$old /" "$tmp/full.ck" > "$tmp/v$old.ck"

@@ -19,18 +19,25 @@ printf 'close\n1.5\nnan\n2\n' > "$u/nan.csv"
 "$cli" gen --output "$u/short.f64" --bars 100 --seed 5
 printf 'not a number\n' > "$u/junk.csv"
 
+# same_as_single_runs ROWS.csv FIELDS COMBOS TAG GRID...: each of alpha, beta, gamma has COMBOS rows in ROWS.csv
+# whose csv FIELDS (the lengths, windows, trades, pnl and the six statistics of docs/spec.md §8) are byte
+# for byte its single-series run's (`run --input FILE GRID... --format csv`, the independent source).
+same_as_single_runs() {
+  local rows=$1 fields=$2 combos=$3 tag=$4 sym f
+  shift 4
+  for sym in alpha beta gamma; do
+    f=$(ls "$u/$sym".*)
+    "$cli" run --input "$f" "$@" --format csv | tail -n +2 | cut -d, -f"$fields" > "$tmp/alone$tag.$sym"
+    grep "^\"$sym\"," "$rows" | cut -d, -f"$fields" > "$tmp/many$tag.$sym"
+    check 'cmp -s "$tmp/alone$tag.$sym" "$tmp/many$tag.$sym" && [[ $(wc -l < "$tmp/many$tag.$sym") -eq $combos ]]' \
+      "$sym: universe rows ($*) differ from the single-series run"
+  done
+}
 grid=(--grid 6:120:12)
 "$cli" run --inputs "$u" "${grid[@]}" --format csv > "$tmp/rows.csv" 2> "$tmp/summary.txt"
 rc=$?
 check '[[ $rc -eq 1 ]]' "a universe with broken files exits 1 (got $rc)"
-for sym in alpha beta gamma; do
-  f=$(ls "$u/$sym".*)
-  # length, windows, trades, pnl and the six statistics (docs/spec.md §8), byte for byte
-  "$cli" run --input "$f" "${grid[@]}" --format csv | tail -n +2 | cut -d, -f2-16 > "$tmp/alone.$sym"
-  grep "^\"$sym\"," "$tmp/rows.csv" | cut -d, -f2-16 > "$tmp/many.$sym"
-  check 'cmp -s "$tmp/alone.$sym" "$tmp/many.$sym" && [[ $(wc -l < "$tmp/many.$sym") -eq 12 ]]' \
-    "$sym: universe rows differ from the single-series run"
-done
+same_as_single_runs "$tmp/rows.csv" 2-16 12 "" "${grid[@]}"
 check 'grep -q "^\"nan\",,,,,,,,,,,,,,,,\".*close\[1\] is NaN" "$tmp/rows.csv"' "NaN file: error row naming close[1]"
 # --fee (docs/spec.md §8): every row, statistics included, is the single run's with that fee; a bad fee exits 2
 "$cli" run --inputs "$u" "${grid[@]}" --fee 0.003 --format csv > "$tmp/fee.csv" 2>/dev/null
@@ -196,6 +203,37 @@ print(int((big - small) * 1024 / 59000))
 PY
 )
 check '[[ -n $per_line && $per_line -lt 1200 ]]' "manifest: ${per_line} bytes of peak RSS per listed line (was ~4,600)"
+
+# ---- issue 28 item 9: the 2-D grid, from the one parser every front end calls ----------------------------
+# Each symbol's rows (hma_length, hma3_length, windows, trades, pnl, the statistics) are the single-series
+# run's with the same --hma-lengths/--hma3-lengths, byte for byte: 3 x 3 combos, HMA length outer.
+g2=(--hma-lengths 6,9,20 --hma3-lengths 5:30:3)
+"$cli" run --inputs "$u" "${g2[@]}" --format csv > "$tmp/g2.csv" 2> "$tmp/g2.summary"
+rc=$?
+check '[[ $rc -eq 1 ]] && head -1 "$tmp/g2.csv" | grep -q "^symbol,hma_length,hma3_length,w0,"' "2-D grid csv: exit 1 (broken files), header names both lengths (got $rc)"
+same_as_single_runs "$tmp/g2.csv" 2-17 9 2 "${g2[@]}"  # hma_length and hma3_length in place of length
+check 'python3 -c "import csv,sys; r=list(csv.reader(open(sys.argv[1]))); sys.exit(not all(len(x)==len(r[0]) for x in r))" "$tmp/g2.csv"' \
+  "2-D grid csv: every row, error rows included, has the header's fields"
+check 'grep -q "^\"nan\",,,,,,,,,,,,,,,,,\".*close\[1\] is NaN" "$tmp/g2.csv"' "2-D grid: the NaN file's error row has one more empty field"
+check 'grep -q "best_Lh best_L3" <(tr -s " " < "$tmp/g2.summary") && grep -Eq "^beta +5000 +ok +20 +30 " "$tmp/g2.summary"' \
+  "2-D grid summary: the best combo's two lengths ($(grep beta "$tmp/g2.summary"))"
+"$cli" run --inputs "$u/gam*.npy" "${g2[@]}" --format jsonl 2>/dev/null | head -2 > "$tmp/g2.jsonl"
+check 'grep -q "^{\"symbol\": \"gamma\", \"hma_length\": 6, \"hma3_length\": 17, \"windows\": \[3, 6, 2, 3, 4, 8\]" <(sed -n 2p "$tmp/g2.jsonl")' \
+  "2-D grid jsonl: hma_length and hma3_length per row ($(sed -n 2p "$tmp/g2.jsonl" | head -c 120))"
+"$cli" run --inputs "$u/gam*.npy" "${g2[@]}" 2>/dev/null > "$tmp/g2.table"
+check 'grep -Eq "^symbol +Lh +L3 +trades +pnl" "$tmp/g2.table" && grep -Eq "^gamma +20 +30 " "$tmp/g2.table"' "2-D grid table: columns Lh and L3"
+# Bad grid and fee values: the same message and exit status from `run --input` and `run --inputs`.
+bad_grids=("--hma-lengths 6,9" "--hma3-lengths 5" "--hma-lengths 1,9 --hma3-lengths 5" "--hma-lengths 6 --hma3-lengths 6:5:3"
+           "--hma-lengths 6 --hma3-lengths= " "--hma-lengths 6 --hma3-lengths 5 --grid 6:50:4" "--lengths 6 --grid 6:50:4"
+           "--hma-lengths 2:100000:2000 --hma3-lengths 2:100000:1000" "--grid 6:5:3" "--lengths 1" "--fee 1.5" "--fee abc"
+           "--grid" "--hma3-lengths" "--fee")
+for b in "${bad_grids[@]}"; do
+  read -ra words <<<"$b"
+  [[ $b == *"= " ]] && words=(--hma-lengths 6 --hma3-lengths=)
+  one=$("$cli" run --input "$u/alpha.f64" "${words[@]}" 2>&1 >/dev/null); rc1=$?
+  many=$("$cli" run --inputs "$u" "${words[@]}" 2>&1 >/dev/null); rc2=$?
+  check '[[ $rc1 -eq 2 && $rc2 -eq 2 && -n $one && $one == "$many" ]]' "'$b': run --input says ($rc1) '$one', run --inputs ($rc2) '$many'"
+done
 
 # ---- issue 18: --progress --------------------------------------------------------------------------------
 "$cli" run --inputs "$u/*.npy" "${igrid[@]}" --progress > /dev/null 2> "$tmp/progress.err"
