@@ -273,7 +273,7 @@ def main(argv=None):
     notes = timed("build", lambda: build_all(a))
     os.sched_setaffinity(0, {a.client_cpu})
     pkg = os.path.join(a.build, "python")
-    if os.path.isdir(os.path.join(pkg, "hmasweep")):
+    if os.path.isdir(os.path.join(pkg, "hmasweep")) and not os.environ.get("HS_IPC_NO_IN_PROCESS"):
         sys.path.insert(0, pkg)  # the Python package as built in this tree (docs/python.md)
     tmp = tempfile.mkdtemp(prefix="ipc_run_")
     try:
