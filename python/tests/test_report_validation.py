@@ -100,3 +100,25 @@ def test_validation_arguments(dated):
         hs.report(r, None, close=dated, periods=6)
     plain = hs.report(hs.sweep(dated, LENGTHS), None, close=dated)
     assert plain.count("Plotly.newPlot") == 3 and "id='validation'" not in plain
+
+
+def test_cli_report_with_periods(cli, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, HMASWEEP_PYTHON=sys.executable)
+    out = tmp_path / "v.html"
+    args = ["--bars", "6000", "--lengths", "6,10,20,38", "--stat", "pnl", "--periods", "40", "--groups", "8",
+            "--walk-forward", "10:5:anchored", "--periods-per-year", "10", "--output", str(out)]
+    p = subprocess.run([cli, "report", *args], capture_output=True, text=True, timeout=300, env=env)
+    assert p.returncode == 0, p.stderr
+    close = hs.series(bars=6000)
+    r = hs.sweep(close, [6, 10, 20, 38], periods=40, periods_per_year=10)
+    want = hs.report(r, None, close=close, stat="pnl", groups=8, walk_forward=(10, 5), anchored=True)
+    assert out.read_text(encoding="utf-8") == want and "anchored" in want
+    for bad, message in ((["--groups", "8"], "--groups needs --periods P"),
+                         (["--periods", "40", "--walk-forward", "10:5:x"], "expected TRAIN:TEST or TRAIN:TEST:anchored")):
+        p = subprocess.run([cli, "report", "--bars", "600", "--lengths", "6", *bad, "--output", str(out)],
+                           capture_output=True, text=True, timeout=300, env=env)
+        assert p.returncode == 2 and message in p.stderr, p.stderr
