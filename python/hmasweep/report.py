@@ -387,7 +387,7 @@ def _validation_figure(go: Any, make_subplots: Any, v: Any) -> Any:
                                hovertemplate="λ %{x}<br>%{y} splits<extra></extra>"), row=1, col=1)
     fig.add_vline(x=0.0, line=dict(color="crimson", width=1.2), row=1, col=1)
     ok = np.isfinite(v.is_sharpe) & np.isfinite(v.oos_sharpe)
-    fig.add_trace(go.Scattergl(x=v.is_sharpe[ok], y=v.oos_sharpe[ok], mode="markers", name="splits",
+    fig.add_trace(go.Scatter(x=v.is_sharpe[ok], y=v.oos_sharpe[ok], mode="markers", name="splits",
                                marker=dict(size=3, opacity=0.4, color="steelblue"),
                                hovertemplate="IS %{x:.4g}<br>OOS %{y:.4g}<extra>split</extra>"), row=1, col=2)
     slope, intercept = v.degradation
