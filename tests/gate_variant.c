@@ -10,7 +10,11 @@
  * 4. spec v2 (docs/spec.md §8): on every data set of 2, at the default fee, at fee 0 and at fee 0.01, the
  *    results and all six statistics bit for bit against the numba peer's (tests/golden/gate_numba.h,
  *    gate_numba_stats_K) and against the reference's (unchecked, scalar); on the default run, the six
- *    statistics at the default fee against the numba peer's (gate_numba_default_stats).
+ *    statistics at the default fee against the numba peer's (gate_numba_default_stats);
+ * 5. spec v3 (docs/spec.md §9.1-§9.3): E at P = 16 periods (or every bar of a set up to 5,000 bars) and
+ *    mtm_max_drawdown bit for bit against the per-bar oracle (tests/equity_oracle.h: every bar's e from
+ *    the trade log), on every data set of 2 at every fee of 4, at 1, 2 and 3 threads (OpenMP variants),
+ *    through hs_sweep_many's series-major rows too, and on every 8th combo of the default run.
  *
  * usage: gate_variant VARIANT ISA      (exit 77 = skipped: this CPU cannot run ISA; skip() below)
  *        gate_variant --dump DIR       (the data sets' series and windows, for tests/golden/gate_numba.py)
@@ -18,6 +22,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "equity_oracle.h"
 #include "golden.h"
 #include "hmasweep.h"
 #include "variant.h"
@@ -50,14 +55,115 @@ static hs_status run(const hs_variant *v, hs_isa which, int threads, const doubl
     return st;
 }
 
-/* run() at a fee, with the statistics. */
-static hs_status run_stats(const hs_variant *v, hs_isa which, int threads, const double *close, size_t n_bars,
-                           const hs_windows *w, size_t n, double fee, hs_result *out, hs_stats *stats) {
+static const double gate_fees[] = {HS_DEFAULT_FEE, 0.0, 0.01};
+
+/* run() at a fee, with the statistics, and with E and mtm_max_drawdown where eq is non-NULL. */
+static hs_status run_stats_eq(const hs_variant *v, hs_isa which, int threads, const double *close, size_t n_bars,
+                              const hs_windows *w, size_t n, double fee, hs_result *out, hs_stats *stats,
+                              const hs_equity_terms *eq) {
     hs_error err = {{0}};
-    hs_run_terms terms = {hs_keep(fee), stats, NULL};
+    hs_run_terms terms = {hs_keep(fee), stats, NULL, eq};
     hs_status st = hs_run_variant_terms(v, which, threads, close, n_bars, w, n, out, &terms, &err);
     CHECK(st == HS_OK, "%s/%s at fee %g failed: %s", v->name, hs_isa_name(which), fee, err.msg);
     return st;
+}
+
+static hs_status run_stats(const hs_variant *v, hs_isa which, int threads, const double *close, size_t n_bars,
+                           const hs_windows *w, size_t n, double fee, hs_result *out, hs_stats *stats) {
+    return run_stats_eq(v, which, threads, close, n_bars, w, n, fee, out, stats, NULL);
+}
+
+/* ---- item 5: E and mtm_max_drawdown against the per-bar oracle -------------------------------------- */
+typedef struct {
+    size_t P;
+    int64_t *ends;
+    double *E, *mdd, *wE, *wmdd; /* the variant's, the oracle's */
+    hs_equity_terms terms;
+    double *table; /* the range table (hs_mtm_ranges_make) */
+} eq_run;
+
+/* Terms for P equal periods of n bars over n_combos; 0 when out of memory. */
+static int eq_run_make(eq_run *q, const double *close, size_t n, size_t P, size_t n_combos) {
+    memset(q, 0, sizeof *q);
+    q->P = P;
+    q->ends = malloc(P * sizeof *q->ends);
+    q->E = malloc(P * n_combos * sizeof *q->E), q->wE = malloc(P * n_combos * sizeof *q->wE);
+    q->mdd = malloc((n_combos + 1) * sizeof *q->mdd), q->wmdd = malloc((n_combos + 1) * sizeof *q->wmdd);
+    q->table = malloc(hs_mtm_ranges_doubles(n) * sizeof *q->table);
+    if (!q->ends || !q->E || !q->wE || !q->mdd || !q->wmdd || !q->table) return 0;
+    hs_period_ends(n, P, q->ends, NULL);
+    q->terms = (hs_equity_terms){q->ends, P, q->E, n_combos, q->mdd, hs_mtm_ranges_make(close, n, q->table)};
+    return 1;
+}
+
+static void eq_run_free(eq_run *q) {
+    free(q->ends), free(q->E), free(q->wE), free(q->mdd), free(q->wmdd), free(q->table);
+}
+
+/* Combos `pick` (every `step`-th from 0) of the variant's E and mdd against the oracle's (wE, wmdd: the
+ * oracle's rows for those combos only, n_pick columns). */
+static void gate_equity(const char *label, double fee, int threads, const eq_run *q, size_t n_combos, size_t step,
+                        const hs_result *out) {
+    size_t n_pick = (n_combos + step - 1) / step, bad = 0;
+    for (size_t j = 0; j < n_pick; j++) {
+        size_t c = j * step;
+        for (size_t k = 0; k < q->P; k++)
+            if (memcmp(&q->E[k * n_combos + c], &q->wE[k * n_pick + j], sizeof(double)) != 0 && bad++ < 3)
+                CHECK(0, "%s fee %g x%d: E[%zu] of combo %zu (P = %zu) is %.17g, the per-bar oracle %.17g", label, fee,
+                      threads, k, c, q->P, q->E[k * n_combos + c], q->wE[k * n_pick + j]);
+        CHECK(memcmp(&q->mdd[c], &q->wmdd[j], sizeof(double)) == 0,
+              "%s fee %g x%d combo %zu: mtm_max_drawdown %.17g, the per-bar oracle %.17g", label, fee, threads, c,
+              q->mdd[c], q->wmdd[j]);
+        CHECK(memcmp(&q->E[(q->P - 1) * n_combos + c], &out[c].pnl, sizeof(double)) == 0,
+              "%s fee %g x%d combo %zu: E[P] %.17g is not the pnl %.17g", label, fee, threads, c,
+              q->E[(q->P - 1) * n_combos + c], out[c].pnl);
+    }
+    CHECK(bad == 0, "%s fee %g x%d: %zu E cells differ from the per-bar oracle", label, fee, threads, bad);
+}
+
+/* The oracle's E and mdd for every step-th combo; 0 when its trade logs failed. */
+static int oracle_pick(eq_run *q, const double *close, size_t n, const hs_windows *w, size_t n_combos, size_t step,
+                       double fee) {
+    size_t n_pick = (n_combos + step - 1) / step;
+    hs_windows *picked = malloc((n_pick ? n_pick : 1) * sizeof *picked);
+    if (!picked) return 0;
+    for (size_t j = 0; j < n_pick; j++) picked[j] = w[j * step];
+    int ok = oracle_sweep(close, n, picked, n_pick, fee, q->ends, q->P, q->wE, q->wmdd);
+    free(picked);
+    CHECK(ok, "the per-bar oracle's trade logs failed");
+    return ok;
+}
+
+/* Item 5 on one data set: every fee, P = 16 (or the bars) and, up to 5,000 bars, P = bars; 1..3 threads.
+ * The oracle's per-bar curve is made once per fee and combo and sampled for both P. */
+static void check_equity_set(const char *label, const double *close, size_t bars, const hs_windows *w, size_t n) {
+    if (variant->tier != 0 || n == 0) return;
+    size_t Ps[2] = {bars < 16 ? bars : 16, bars <= 5000 && bars > 16 ? bars : 0};
+    double *e = malloc(bars * sizeof *e);
+    eq_run q[2];
+    int ok = e && eq_run_make(&q[0], close, bars, Ps[0], n);
+    ok = ok && (!Ps[1] || eq_run_make(&q[1], close, bars, Ps[1], n));
+    for (size_t f = 0; ok && f < sizeof gate_fees / sizeof gate_fees[0]; f++) {
+        for (size_t c = 0; ok && c < n; c++) {
+            ok = oracle_equity(close, bars, &w[c], gate_fees[f], e, &q[0].wmdd[c]);
+            CHECK(ok, "%s: the per-bar oracle's trade log failed", label);
+            for (int p = 0; ok && p < 2 && Ps[p]; p++) {
+                q[p].wmdd[c] = q[0].wmdd[c];
+                for (size_t k = 0; k < Ps[p]; k++) q[p].wE[k * n + c] = e[q[p].ends[k]];
+            }
+        }
+        hs_result out[16];
+        int max_threads = variant->driver == HS_DRIVER_OPENMP ? 3 : 1;
+        for (int p = 0; ok && p < 2 && Ps[p]; p++)
+            for (int t = 1; t <= max_threads; t++) {
+                memset(q[p].E, 0xff, Ps[p] * n * sizeof *q[p].E);
+                if (run_stats_eq(variant, isa, t, close, bars, w, n, gate_fees[f], out, NULL, &q[p].terms) == HS_OK)
+                    gate_equity(label, gate_fees[f], t, &q[p], n, 1, out);
+            }
+    }
+    eq_run_free(&q[0]);
+    if (Ps[1]) eq_run_free(&q[1]);
+    free(e);
 }
 
 #define SAME_BITS(a, b) (memcmp(&(a), &(b), sizeof(a)) == 0)
@@ -81,8 +187,6 @@ static void gate_stats(const char *label, double fee, const hs_result *got, cons
               (long long)b->bars_held);
     }
 }
-
-static const double gate_fees[] = {HS_DEFAULT_FEE, 0.0, 0.01};
 
 #include "golden/gate_numba.h" /* gate_numba[DATA_SETS]: the numba peer's results (and statistics) */
 
@@ -137,8 +241,13 @@ static void check_default_run(void) {
     hs_stats *stats = calloc(g.n, sizeof *stats);
     int64_t default_lengths[HS_DEFAULT_GRID_COUNT];
     hs_grid(HS_DEFAULT_GRID_LO, HS_DEFAULT_GRID_HI, HS_DEFAULT_GRID_COUNT, default_lengths, NULL);
-    if (run_stats(variant, isa, 2, close, HS_DEFAULT_BARS, g.windows, g.n, HS_DEFAULT_FEE, out, stats) == HS_OK) {
+    eq_run q;
+    int eq = variant->tier == 0 && eq_run_make(&q, close, HS_DEFAULT_BARS, 16, g.n);
+    if (run_stats_eq(variant, isa, 2, close, HS_DEFAULT_BARS, g.windows, g.n, HS_DEFAULT_FEE, out, stats,
+                     eq ? &q.terms : NULL) == HS_OK) {
         gate("default run", out, g.results, g.lengths, g.n);
+        if (eq && oracle_pick(&q, close, HS_DEFAULT_BARS, g.windows, g.n, 8, HS_DEFAULT_FEE))
+            gate_equity("default run, every 8th combo", HS_DEFAULT_FEE, 2, &q, g.n, 8, out);
         /* the statistics against the numba peer's (HS_GATE_STRIDE keeps every k-th: their lengths say which) */
         for (size_t c = 0, k = 0; c < g.n; c++) {
             while (k < HS_DEFAULT_GRID_COUNT && default_lengths[k] != g.lengths[c]) k++;
@@ -147,6 +256,7 @@ static void check_default_run(void) {
                                                       &gate_numba_default_results[k], &gate_numba_default_stats[k], 1);
         }
     }
+    if (variant->tier == 0) eq_run_free(&q);
     free(stats);
     free(out);
     free(close);
@@ -288,6 +398,7 @@ static void check_data_sets(void) {
             gate(d.label, got, want, d.lengths, d.n);
         }
         check_stats(k, d.label, d.close, d.bars, d.w, d.n);
+        check_equity_set(d.label, d.close, d.bars, d.w, d.n);
         free(d.close);
     }
 }
@@ -381,6 +492,43 @@ static void check_thread_independence(void) {
     free(close);
 }
 
+/* Item 5 through hs_sweep_many: two series (the first two cases' seeds and lengths, the first case's combos),
+ * E series-major, each series' block against the oracle. */
+static void check_equity_many(void) {
+    if (variant->tier != 0) return;
+    enum { P = 16 };
+    const data_case *dc = &cases[0];
+    hs_windows w[16];
+    for (size_t c = 0; c < dc->n; c++) hs_windows_from_length(dc->lengths[c], &w[c], NULL);
+    hs_series_ref ref[2];
+    double *x[2];
+    for (int s = 0; s < 2; s++) {
+        x[s] = malloc(cases[s].bars * sizeof *x[s]);
+        hs_make_close(cases[s].seed, cases[s].bars, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, x[s], NULL);
+        ref[s] = (hs_series_ref){"gate", x[s], cases[s].bars};
+    }
+    hs_result out[2 * 16];
+    double E[2 * P * 16], mdd[2 * 16];
+    hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+    o.variant = variant->name, o.isa = hs_isa_name(isa), o.threads = 2;
+    o.n_periods = P, o.equity = E, o.mtm_max_drawdown = mdd;
+    hs_error err = {{0}};
+    size_t failed = 0;
+    hs_status st = hs_sweep_many(ref, 2, w, dc->n, out, NULL, NULL, &failed, &o, &err);
+    CHECK(st == HS_OK && failed == 0, "hs_sweep_many with periods: %s (%zu failed)", err.msg, failed);
+    for (int s = 0; st == HS_OK && s < 2; s++) {
+        eq_run q;
+        if (eq_run_make(&q, x[s], cases[s].bars, P, dc->n) && oracle_pick(&q, x[s], cases[s].bars, w, dc->n, 1, HS_DEFAULT_FEE)) {
+            memcpy(q.E, E + (size_t)s * P * dc->n, P * dc->n * sizeof *E);
+            memcpy(q.mdd, mdd + (size_t)s * dc->n, dc->n * sizeof *mdd);
+            gate_equity(s ? "hs_sweep_many series 1" : "hs_sweep_many series 0", HS_DEFAULT_FEE, 2, &q, dc->n, 1,
+                        out + (size_t)s * dc->n);
+        }
+        eq_run_free(&q);
+    }
+    free(x[0]), free(x[1]);
+}
+
 /* The skip policy (tests/skips.allow): "SKIPPED: TOOL: reason" and 77 (ctest: Skipped), except in CI (CI set,
  * not "false"/"0") when TOOL is not on the allow-list: then the gate fails. */
 static int skip(const char *tool, const char *isa_name) {
@@ -445,6 +593,7 @@ int main(int argc, char **argv) {
     check_default_run();
     check_data_sets();
     check_thread_independence();
+    check_equity_many();
     printf("gate %s/%s (tier %d): max |dPnL| vs reference = %.3g\n", variant->name, argv[2], variant->tier, max_dpnl);
     char name[96];
     snprintf(name, sizeof name, "gate_variant %s/%s", argv[1], argv[2]);
