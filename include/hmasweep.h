@@ -404,7 +404,8 @@ typedef struct { size_t groups, splits, kept; double pbo, prob_oos_loss, slope, 
 /* §9.5 on S = groups (even, 2 <= S <= P, S <= HS_CSCV_MAX_GROUPS).  lambdas, is_metric, oos_metric: NULL or
  * room for hs_cscv_splits(groups) doubles each, in split order (NaN for a dropped split): λ, and the chosen
  * combo's in-sample and out-of-sample metric; chosen: NULL or room for as many size_t (the in-sample best,
- * SIZE_MAX for a dropped split).  Memory: about 10 x (S + 2) x N doubles, whatever the number of splits. */
+ * SIZE_MAX for a dropped split).  Memory: (4·S + 4)·N doubles and N indices whatever the number of splits, plus
+ * 2 doubles a split when is_metric or oos_metric is NULL (the degradation line needs them). */
 HS_API hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_t groups,
                          hs_cscv_result *out, double *lambdas, double *is_metric, double *oos_metric,
                          size_t *chosen, hs_error *err);

@@ -2,7 +2,9 @@
  * 1. every bad input is HS_ERR_USAGE with a message that names the value, never a crash or silent output;
  * 2. hand-worked examples: §9.4's figures of R = (1, −1, 2, 0), a two-combo CSCV with S = 2 (one NaN
  *    out-of-sample metric, both splits overfit), and its walk-forward;
- * 3. the split counts and fold counts.
+ * 3. the split counts and fold counts;
+ * 4. the DSR's edge cases (no finite Sharpe, one, T = 1) and a hand-worked PSR; hs_cscv with every optional
+ *    output NULL gives the same figures.
  * python/tests/test_validation_oracle.py checks the same calls against a numpy oracle on random matrices. */
 #include <math.h>
 #include <stdint.h>
@@ -138,8 +140,46 @@ static void hand_examples(void) {
     }
 }
 
+static void dsr_cases(void) {
+    hs_error err;
+    hs_period_stats ps[3];
+    hs_dsr_result d;
+    /* E42's combo 0: R = 1, 3, 2, 2: mean 2, sd sqrt(2/3), skew 0, kurtosis 0.5/0.25 = 2;
+     * psr0 = Φ(SR·sqrt(3)/sqrt(1 + (2 − 1)/4·SR²)). Combo 1: R = 0, 1, −1, 3. */
+    CHECK(hs_period_stats_of(E42, 4, 2, ps, &err) == HS_OK, "%s", err.msg);
+    CHECK(hs_deflated_sharpe(ps, 2, 4, 0.0, SIZE_MAX, &d, &err) == HS_OK, "%s", err.msg);
+    double sr = 2.0 / sqrt(2.0 / 3.0), z = sr * sqrt(3.0) / sqrt(1.0 + 0.25 * sr * sr);
+    CHECK_EQ_I(d.chosen, 0);
+    CHECK_BITS(d.sr, sr);
+    CHECK_BITS(d.trials, 2.0);
+    CHECK_NEAR(d.psr0, 0.5 * erfc(-z / sqrt(2.0)), 1e-15);
+    CHECK(d.dsr < d.psr0 && d.sr0 > 0.0, "two trials deflate: sr0 %g, dsr %g < psr0 %g", d.sr0, d.dsr, d.psr0);
+    /* one finite Sharpe (combo 2 constant: sd 0): N = 1, no deflation possible, dsr NaN, psr0 still there */
+    const double e3[12] = {1, 0, 5, 4, 1, 10, 6, 0, 15, 8, 3, 20};
+    CHECK(hs_period_stats_of(e3, 4, 3, ps, &err) == HS_OK, "%s", err.msg);
+    CHECK(isnan(ps[2].period_sharpe), "constant column: Sharpe NaN, got %g", ps[2].period_sharpe);
+    CHECK(hs_deflated_sharpe(ps + 1, 2, 4, 0.0, SIZE_MAX, &d, &err) == HS_OK, "%s", err.msg);
+    CHECK(d.chosen == 0 && d.trials == 1.0 && isnan(d.dsr) && isnan(d.sr0) && !isnan(d.psr0),
+          "N = 1: chosen %zu trials %g dsr %g psr0 %g", d.chosen, d.trials, d.dsr, d.psr0);
+    /* no finite Sharpe at all: nothing to judge */
+    CHECK(hs_deflated_sharpe(ps + 2, 1, 4, 0.0, SIZE_MAX, &d, &err) == HS_OK, "%s", err.msg);
+    CHECK(d.chosen == SIZE_MAX && isnan(d.sr) && isnan(d.dsr) && isnan(d.psr0), "none finite: chosen %zu", d.chosen);
+    /* T = 1: both NaN */
+    CHECK(hs_deflated_sharpe(ps, 2, 1, 0.0, 0, &d, &err) == HS_OK && isnan(d.dsr) && isnan(d.psr0), "T = 1");
+
+    /* every optional output NULL: the same figures */
+    hs_cscv_result a, b;
+    double lam[6];
+    CHECK(hs_cscv(e3, 4, 3, 4, &a, lam, NULL, NULL, NULL, &err) == HS_OK, "%s", err.msg);
+    CHECK(hs_cscv(e3, 4, 3, 4, &b, NULL, NULL, NULL, NULL, &err) == HS_OK, "%s", err.msg);
+    CHECK(a.kept == b.kept && memcmp(&a.pbo, &b.pbo, sizeof a.pbo) == 0 &&
+              memcmp(&a.prob_oos_loss, &b.prob_oos_loss, sizeof a.pbo) == 0,
+          "NULL outputs change the result");
+}
+
 int main(void) {
     bad_inputs();
+    dsr_cases();
     counts();
     hand_examples();
     return hs_check_summary("test_validate");

@@ -3,12 +3,15 @@
  * The splits J (|J| = S/2, lexicographic order) are walked depth first over the groups 0..S−1, deciding at
  * depth g whether group g joins J or its complement J̄.  Each level keeps one partial (m1, m2) per side and
  * combo; going one level deeper adds group g's (s1_g, s2_g) to the parent partial of the side it joins, so
- * every m1 and m2 is the spec's left-to-right sum over its groups in ascending order (tier 0), and the
- * memory is (S + 2) partial arrays of N, whatever the number of splits.  Taking "g in J" first visits the
- * J in lexicographic order.  Only the J that contain group 0 are walked: their complements are the other
- * half of the splits, in reverse order (the complement reverses lexicographic order when |J| = S/2, so J̄
- * is split number splits − 1 − (J's number)), and both sides' metrics serve both splits: J as in-sample
- * with J̄ out, and J̄ in with J out. */
+ * every m1 and m2 is the spec's left-to-right sum over its groups in ascending order, from 0.0 (tier 0), and
+ * the memory is S partial arrays of N (levels 0..S/2−1 of each side, m1 and m2), whatever the number of
+ * splits.  Taking "g in J" first visits the J in lexicographic order.  Only the J that contain group 0 are
+ * walked: their complements are the other half of the splits, in reverse order (the complement reverses
+ * lexicographic order when |J| = S/2, so J̄ is split number splits − 1 − (J's number)), and both sides'
+ * bounds serve both splits: J as in-sample with J̄ out, and J̄ in with J out (cscv_split.c).
+ *
+ * Cost: C(S, S/2)/2 leaves, each a pass over N combos for both sides, plus about as many inner levels (6,433
+ * stored levels and 6,435 leaves at S = 16): about C(S, S/2)·N work, ~3.8x per +2 groups. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -64,70 +67,82 @@ typedef struct {
     size_t n_combos, groups, half, splits;
     const double *s1, *s2; /* [groups][n_combos] */
     const size_t *sizes;   /* [groups] */
-    /* The partials: level k of a side holds its first k groups' sums (level 0: zeros). */
+    /* The partials: level k < S/2 of a side holds its first k groups' sums (level 0: zeros).  A side's last
+     * group is added in the leaf, block by block, never stored. */
     double **j1, **j2, **c1, **c2;
-    size_t *jn, *cn;
+    double *block; /* 4 x LEAF_BLOCK: the two sides' finished sums of one block */
     size_t walked; /* J containing group 0 visited so far */
     cscv_scratch scratch;
     cscv_tally tally;
 } cscv_walk;
 
-static void add_group(double *dst1, double *dst2, const double *src1, const double *src2, const double *g1,
-                      const double *g2, size_t n) {
-    for (size_t c = 0; c < n; c++) {
-        dst1[c] = src1[c] + g1[c];
-        dst2[c] = src2[c] + g2[c];
-    }
+static void add_group(const cscv_walk *w, double *dst1, double *dst2, const double *src1, const double *src2,
+                      const double *g1, const double *g2, size_t n) {
+    w->scratch.lanes->add(dst1, dst2, src1, src2, g1, g2, n);
 }
 
-static void leaf(cscv_walk *w) {
-    size_t h = w->half, number = w->walked++;
-    cscv_side in = {w->j1[h], w->j2[h], w->jn[h]}, out = {w->c1[h], w->c2[h], w->cn[h]};
-    hs_cscv_pair(&in, &out, w->n_combos, number, w->splits - 1 - number, &w->scratch, &w->tally);
-}
-
-/* Groups g..S−1 all join one side (the other is full): dst = src + s_g + ... + s_{S−1}, each combo's sum left to
- * right as the level-by-level walk would make it, but in one pass per block of combos that stays in L1 (a
- * level per group cost a store and a reload of both arrays: 11,440 of the 24,308 levels at S = 16 are such
- * chains; measured 0.22-0.23 s against 0.23-0.24 s CPU for the whole hs_cscv, 6,400 x 600, S = 16, AVX-512
- * Xeon, 3 interleaved pairs). */
-#define CHAIN_BLOCK 512
-static void add_chain(cscv_walk *w, double *dst1, double *dst2, const double *src1, const double *src2, size_t g) {
+/* d = src + Σ s_g over the groups of `rest`, ascending, for combos [from, from + len): each combo's sum left to
+ * right, as a level per group would make it (rest is never empty). */
+static void finish_block(const cscv_walk *w, double *d1, double *d2, const double *src1, const double *src2, uint32_t rest,
+                         size_t from, size_t len) {
     size_t n = w->n_combos;
-    for (size_t from = 0; from < n; from += CHAIN_BLOCK) {
-        size_t len = n - from < CHAIN_BLOCK ? n - from : CHAIN_BLOCK;
-        add_group(dst1 + from, dst2 + from, src1 + from, src2 + from, w->s1 + g * n + from, w->s2 + g * n + from, len);
-        for (size_t k = g + 1; k < w->groups; k++)
-            add_group(dst1 + from, dst2 + from, dst1 + from, dst2 + from, w->s1 + k * n + from, w->s2 + k * n + from, len);
-    }
+    for (size_t g = 0; g < w->groups; g++)
+        if (rest >> g & 1u) {
+            add_group(w, d1, d2, src1, src2, w->s1 + g * n + from, w->s2 + g * n + from, len);
+            src1 = d1, src2 = d2;
+        }
 }
 
-static void walk(cscv_walk *w, size_t g, size_t kj, size_t kc) {
-    size_t h = w->half;
-    if (g == w->groups) {
-        leaf(w);
-        return;
+static size_t periods_of(const cscv_walk *w, uint32_t mask) {
+    size_t n = 0;
+    for (size_t g = 0; g < w->groups; g++) n += (mask >> g & 1u) ? w->sizes[g] : 0;
+    return n;
+}
+
+/* One walked J (jmask): J's sums are j + the groups of j_rest, its complement's c + those of c_rest.  Both are
+ * finished and bounded block by block (LEAF_BLOCK combos stay in L1), so the last level of each side is
+ * never stored nor read back (a store and a reload of four N-arrays per leaf before; the CPU time did not
+ * change measurably on this shared 2-vCPU machine: the stores of the walk's inner levels dominate). */
+#define LEAF_BLOCK 512
+static void leaf(cscv_walk *w, const double *j1, const double *j2, uint32_t j_rest, const double *c1, const double *c2,
+                 uint32_t c_rest, uint32_t jmask) {
+    size_t n = w->n_combos, all = ((size_t)1 << w->groups) - 1;
+    cscv_side a = {w->s1, w->s2, n, w->groups, jmask, periods_of(w, jmask)};
+    cscv_side b = {w->s1, w->s2, n, w->groups, (uint32_t)(all & ~(size_t)jmask), periods_of(w, (uint32_t)(all & ~(size_t)jmask))};
+    double *buf = w->scratch.buf, *t = w->block, top_a = -INFINITY, top_b = -INFINITY;
+    for (size_t from = 0; from < n; from += LEAF_BLOCK) {
+        size_t len = n - from < LEAF_BLOCK ? n - from : LEAF_BLOCK;
+        finish_block(w, t, t + LEAF_BLOCK, j1 + from, j2 + from, j_rest, from, len);
+        finish_block(w, t + 2 * LEAF_BLOCK, t + 3 * LEAF_BLOCK, c1 + from, c2 + from, c_rest, from, len);
+        if (a.n >= 2) top_a = fmax(top_a, w->scratch.lanes->bounds(t, t + LEAF_BLOCK, a.n, len, buf + from, buf + n + from));
+        if (b.n >= 2)
+            top_b = fmax(top_b, w->scratch.lanes->bounds(t + 2 * LEAF_BLOCK, t + 3 * LEAF_BLOCK, b.n, len,
+                                                         buf + 2 * n + from, buf + 3 * n + from));
     }
-    if (kj == h || kc == h) { /* the rest is forced */
-        size_t rest = 0;
-        for (size_t k = g; k < w->groups; k++) rest += w->sizes[k];
-        if (kj == h) {
-            add_chain(w, w->c1[h], w->c2[h], w->c1[kc], w->c2[kc], g);
-            w->cn[h] = w->cn[kc] + rest;
-        } else {
-            add_chain(w, w->j1[h], w->j2[h], w->j1[kj], w->j2[kj], g);
-            w->jn[h] = w->jn[kj] + rest;
-        }
-        leaf(w);
-        return;
+    w->scratch.top_a = top_a;
+    w->scratch.top_b = top_b;
+    size_t number = w->walked++;
+    hs_cscv_pair(&a, &b, number, w->splits - 1 - number, &w->scratch, &w->tally);
+}
+
+/* Groups < g are placed: kj of them in J (jmask), kc in the complement, both below S/2.  Group g joins J first
+ * (lexicographic order); the join that fills a side makes the leaf, with every later group in the other. */
+static void walk(cscv_walk *w, size_t g, size_t kj, size_t kc, uint32_t jmask) {
+    size_t h = w->half, n = w->n_combos;
+    uint32_t bit = (uint32_t)1 << g, later = (uint32_t)(((size_t)1 << w->groups) - ((size_t)2 << g));
+    const double *g1 = w->s1 + g * n, *g2 = w->s2 + g * n;
+    if (kj + 1 == h) {
+        leaf(w, w->j1[kj], w->j2[kj], bit, w->c1[kc], w->c2[kc], later, jmask | bit);
+    } else {
+        add_group(w, w->j1[kj + 1], w->j2[kj + 1], w->j1[kj], w->j2[kj], g1, g2, n);
+        walk(w, g + 1, kj + 1, kc, jmask | bit);
     }
-    const double *g1 = w->s1 + g * w->n_combos, *g2 = w->s2 + g * w->n_combos;
-    add_group(w->j1[kj + 1], w->j2[kj + 1], w->j1[kj], w->j2[kj], g1, g2, w->n_combos);
-    w->jn[kj + 1] = w->jn[kj] + w->sizes[g];
-    walk(w, g + 1, kj + 1, kc);
-    add_group(w->c1[kc + 1], w->c2[kc + 1], w->c1[kc], w->c2[kc], g1, g2, w->n_combos);
-    w->cn[kc + 1] = w->cn[kc] + w->sizes[g];
-    walk(w, g + 1, kj, kc + 1);
+    if (kc + 1 == h) {
+        leaf(w, w->j1[kj], w->j2[kj], later, w->c1[kc], w->c2[kc], bit, jmask | later);
+    } else {
+        add_group(w, w->c1[kc + 1], w->c2[kc + 1], w->c1[kc], w->c2[kc], g1, g2, n);
+        walk(w, g + 1, kj, kc + 1, jmask);
+    }
 }
 
 /* numpy's polyfit(x, y, 1) over the pairs with both finite: the least-squares line, from centred sums. */
@@ -179,20 +194,20 @@ hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_
     hs_isa isa;
     st = hs_isa_default(&isa, err);
     if (st != HS_OK) return st;
-    size_t half = groups / 2, splits = hs_cscv_splits(groups), levels = half + 1;
+    size_t half = groups / 2, splits = hs_cscv_splits(groups), levels = half;
     size_t n = n_combos;
-    /* One block: group sums 2·S·N, partials 4·levels·N, the scratch's arrays, and the per-split metrics the
-     * degradation line needs when the caller does not want them. */
-    size_t doubles = 2 * groups * n + 4 * levels * n + CSCV_SCRATCH_DOUBLES * n + (is_metric ? 0 : splits) +
-                     (oos_metric ? 0 : splits);
+    /* One block: group sums 2·S·N, partials 4·(S/2)·N, the scratch's arrays, a leaf block, and the per-split
+     * metrics the degradation line needs when the caller does not want them. */
+    size_t doubles = 2 * groups * n + 4 * levels * n + CSCV_SCRATCH_DOUBLES * n + 4 * LEAF_BLOCK +
+                     (is_metric ? 0 : splits) + (oos_metric ? 0 : splits);
     double *block = calloc(doubles, sizeof *block);
     double **levels_p = malloc(4 * levels * sizeof *levels_p);
-    size_t *counts = calloc(2 * levels + groups, sizeof *counts);
+    size_t *sizes = calloc(groups, sizeof *sizes);
     size_t *cand = malloc(n * sizeof *cand);
-    if (!block || !levels_p || !counts || !cand) {
+    if (!block || !levels_p || !sizes || !cand) {
         free(block);
         free(levels_p);
-        free(counts);
+        free(sizes);
         free(cand);
         return hs_fail(err, HS_ERR_NOMEM, "hs_cscv: no memory for S = %zu groups x %zu combos", groups, n_combos);
     }
@@ -200,20 +215,25 @@ hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_
     double *s1 = p, *s2 = p + groups * n;
     p += 2 * groups * n;
     for (size_t i = 0; i < 4 * levels; i++, p += n) levels_p[i] = p;
-    cscv_scratch scratch = {p, cand, lanes_of(isa)};
+    cscv_scratch scratch = {p, -INFINITY, -INFINITY, cand, lanes_of(isa)};
     p += CSCV_SCRATCH_DOUBLES * n;
+    double *leaf_block = p;
+    p += 4 * LEAF_BLOCK;
     double *is_m = is_metric ? is_metric : p;
     p += is_metric ? 0 : splits;
     double *oos_m = oos_metric ? oos_metric : p;
-    size_t *sizes = counts + 2 * levels;
     group_sums(equity, n_periods, n_combos, groups, s1, s2, sizes);
 
     cscv_walk w = {n, groups, half, splits, s1, s2, sizes, levels_p, levels_p + levels, levels_p + 2 * levels,
-                   levels_p + 3 * levels, counts, counts + levels, 0, scratch,
-                   {lambdas, is_m, oos_m, chosen, 0, 0, 0}};
-    add_group(w.j1[1], w.j2[1], w.j1[0], w.j2[0], s1, s2, n); /* group 0 is in every J walked */
-    w.jn[1] = sizes[0];
-    walk(&w, 1, 1, 0);
+                   levels_p + 3 * levels, leaf_block, 0, scratch, {lambdas, is_m, oos_m, chosen, 0, 0, 0}};
+    /* Group 0 is in every J walked; level 0 is zeros, so each sum starts at 0.0. */
+    uint32_t after0 = (uint32_t)(((size_t)1 << groups) - 2);
+    if (half == 1) {
+        leaf(&w, w.j1[0], w.j2[0], 1u, w.c1[0], w.c2[0], after0, 1u);
+    } else {
+        add_group(&w, w.j1[1], w.j2[1], w.j1[0], w.j2[0], s1, s2, n);
+        walk(&w, 1, 1, 0, 1u);
+    }
 
     out->groups = groups;
     out->splits = splits;
@@ -223,7 +243,7 @@ hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_
     degradation_line(is_m, oos_m, splits, &out->slope, &out->intercept);
     free(block);
     free(levels_p);
-    free(counts);
+    free(sizes);
     free(cand);
     return HS_OK;
 }

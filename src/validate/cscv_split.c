@@ -25,14 +25,18 @@
 #include "cscv.h"
 #include "validate.h"
 
-static double exact(const cscv_side *s, size_t c) { return hs_sharpe_metric(s->m1[c], s->m2[c], s->n); }
+static double exact(const cscv_side *s, size_t c) {
+    double m1, m2;
+    cscv_side_sums(s, c, &m1, &m2);
+    return hs_sharpe_metric(m1, m2, s->n);
+}
 
 /* The in-sample best (largest exact metric, NaN below every number, ties the lowest index), SIZE_MAX when
  * all are NaN: only the combos whose hi reaches the largest lo can be it. */
-static size_t in_sample_best(const cscv_lanes *lanes, const cscv_side *in, const double *lo, const double *hi,
+static size_t in_sample_best(const cscv_lanes *lanes, const cscv_side *in, const double *hi, double top,
                              size_t n_combos, size_t *cand) {
     if (in->n < 2) return SIZE_MAX; /* every metric NaN */
-    double floor = lanes->max_lo(lo, n_combos);
+    double floor = top; /* the largest lo */
     /* No decided lower bound: the candidates are every combo not surely NaN (hi > −inf). */
     if (floor == -INFINITY) floor = -DBL_MAX;
     size_t k = lanes->at_least(hi, n_combos, floor, cand);
@@ -109,27 +113,28 @@ static void drop(cscv_tally *t, size_t number) {
 typedef struct {
     const cscv_side *side;
     const double *lo, *hi;
+    double top; /* the largest lo */
 } bounded_side;
 
 static void split(const cscv_lanes *lanes, bounded_side in, bounded_side out, size_t n_combos, size_t number,
                   size_t *cand, cscv_tally *t) {
-    size_t best = in_sample_best(lanes, in.side, in.lo, in.hi, n_combos, cand);
+    size_t best = in_sample_best(lanes, in.side, in.hi, in.top, n_combos, cand);
     if (best == SIZE_MAX) {
         drop(t, number);
         return;
     }
-    double v = exact(out.side, best);
+    double v = exact(out.side, best), oos_m1, oos_m2;
     size_t less, equal;
     rank_counts(lanes, out.side, out.lo, out.hi, n_combos, v, &less, &equal, cand);
-    record(t, number, best, exact(in.side, best), v, out.side->m1[best], less, equal, n_combos);
+    cscv_side_sums(out.side, best, &oos_m1, &oos_m2);
+    record(t, number, best, exact(in.side, best), v, oos_m1, less, equal, n_combos);
 }
 
-void hs_cscv_pair(const cscv_side *a, const cscv_side *b, size_t n_combos, size_t first, size_t second,
-                  cscv_scratch *scratch, cscv_tally *tally) {
+void hs_cscv_pair(const cscv_side *a, const cscv_side *b, size_t first, size_t second, cscv_scratch *scratch,
+                  cscv_tally *tally) {
+    size_t n = a->n_combos;
     double *buf = scratch->buf;
-    bounded_side sa = {a, buf, buf + n_combos}, sb = {b, buf + 2 * n_combos, buf + 3 * n_combos};
-    if (a->n >= 2) scratch->lanes->bounds(a->m1, a->m2, a->n, n_combos, buf, buf + n_combos);
-    if (b->n >= 2) scratch->lanes->bounds(b->m1, b->m2, b->n, n_combos, buf + 2 * n_combos, buf + 3 * n_combos);
-    split(scratch->lanes, sa, sb, n_combos, first, scratch->cand, tally);
-    split(scratch->lanes, sb, sa, n_combos, second, scratch->cand, tally);
+    bounded_side sa = {a, buf, buf + n, scratch->top_a}, sb = {b, buf + 2 * n, buf + 3 * n, scratch->top_b};
+    split(scratch->lanes, sa, sb, n, first, scratch->cand, tally);
+    split(scratch->lanes, sb, sa, n, second, scratch->cand, tally);
 }
