@@ -405,7 +405,8 @@ typedef struct { size_t groups, splits, kept; double pbo, prob_oos_loss, slope, 
  * room for hs_cscv_splits(groups) doubles each, in split order (NaN for a dropped split): λ, and the chosen
  * combo's in-sample and out-of-sample metric; chosen: NULL or room for as many size_t (the in-sample best,
  * SIZE_MAX for a dropped split).  Memory: (4·S + 4)·N doubles and N indices whatever the number of splits, plus
- * 2 doubles a split when is_metric or oos_metric is NULL (the degradation line needs them). */
+ * 2 doubles a split when is_metric or oos_metric is NULL (the degradation line needs them).  Its passes across
+ * combos run on the ISA a sweep would pick ($HMASWEEP_ISA, else the widest): one the CPU cannot run is HS_ERR_ISA. */
 HS_API hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_t groups,
                          hs_cscv_result *out, double *lambdas, double *is_metric, double *oos_metric,
                          size_t *chosen, hs_error *err);

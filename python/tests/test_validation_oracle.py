@@ -5,7 +5,9 @@ import pytest
 
 import validation_support as vs
 
-pytest.importorskip("scipy", reason="scipy: the DSR oracle's norm.cdf/ppf (pip install scipy)")
+
+def needs_scipy():
+    pytest.importorskip("scipy", reason="scipy: the DSR oracle's norm.cdf/ppf (pip install scipy)")
 
 
 def bits_equal(a, b):
@@ -86,6 +88,7 @@ def test_walk_forward_against_oracle(name, E, train, test, anchored):
 
 @pytest.mark.parametrize("name,E", MATRICES, ids=[m[0] for m in MATRICES])
 def test_dsr_against_scipy(name, E):
+    needs_scipy()
     P, N = E.shape
     stats, raw = vs.c_period_stats(E)
     for n_trials, chosen in ((0.0, None), (100.0, None), (2.5, 1), (0.0, N - 1)):
@@ -100,6 +103,7 @@ def test_dsr_against_scipy(name, E):
 
 def test_normal_quantiles_in_the_tails():
     """Φ⁻¹ through the DSR's SR0 over a wide range of trial counts: SR0/sqrt(V) is the expected maximum z."""
+    needs_scipy()
     from scipy.stats import norm
     E = vs.random_equity(np.random.default_rng(5), 30, 6)
     stats, raw = vs.c_period_stats(E)

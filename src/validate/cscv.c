@@ -46,11 +46,11 @@ size_t hs_cscv_splits(size_t groups) {
 static size_t group_start(size_t g, size_t n_periods, size_t groups) { return g * n_periods / groups; }
 
 /* s1[g][c] = Σ R_k and s2[g][c] = Σ R_k·R_k over group g's periods, in period order. */
-static void group_sums(const double *equity, size_t n_periods, size_t n_combos, size_t groups, double *s1, double *s2,
-                       size_t *sizes) {
+static void group_sums(const double *equity, size_t n_periods, size_t n_combos, size_t stride, size_t groups, double *s1,
+                       double *s2, size_t *sizes) {
     for (size_t g = 0; g < groups; g++) {
         size_t from = group_start(g, n_periods, groups), to = group_start(g + 1, n_periods, groups);
-        double *a = s1 + g * n_combos, *b = s2 + g * n_combos;
+        double *a = s1 + g * stride, *b = s2 + g * stride;
         memset(a, 0, n_combos * sizeof *a);
         memset(b, 0, n_combos * sizeof *b);
         for (size_t k = from; k < to; k++)
@@ -64,8 +64,8 @@ static void group_sums(const double *equity, size_t n_periods, size_t n_combos, 
 }
 
 typedef struct {
-    size_t n_combos, groups, half, splits;
-    const double *s1, *s2; /* [groups][n_combos] */
+    size_t n_combos, stride, groups, half, splits;
+    const double *s1, *s2; /* [groups][stride] */
     const size_t *sizes;   /* [groups] */
     /* The partials: level k < S/2 of a side holds its first k groups' sums (level 0: zeros).  A side's last
      * group is added in the leaf, block by block, never stored. */
@@ -85,7 +85,7 @@ static void add_group(const cscv_walk *w, double *dst1, double *dst2, const doub
  * right, as a level per group would make it (rest is never empty). */
 static void finish_block(const cscv_walk *w, double *d1, double *d2, const double *src1, const double *src2, uint32_t rest,
                          size_t from, size_t len) {
-    size_t n = w->n_combos;
+    size_t n = w->stride;
     for (size_t g = 0; g < w->groups; g++)
         if (rest >> g & 1u) {
             add_group(w, d1, d2, src1, src2, w->s1 + g * n + from, w->s2 + g * n + from, len);
@@ -106,18 +106,20 @@ static size_t periods_of(const cscv_walk *w, uint32_t mask) {
 #define LEAF_BLOCK 512
 static void leaf(cscv_walk *w, const double *j1, const double *j2, uint32_t j_rest, const double *c1, const double *c2,
                  uint32_t c_rest, uint32_t jmask) {
-    size_t n = w->n_combos, all = ((size_t)1 << w->groups) - 1;
-    cscv_side a = {w->s1, w->s2, n, w->groups, jmask, periods_of(w, jmask)};
-    cscv_side b = {w->s1, w->s2, n, w->groups, (uint32_t)(all & ~(size_t)jmask), periods_of(w, (uint32_t)(all & ~(size_t)jmask))};
+    size_t n = w->n_combos, stride = w->stride, all = ((size_t)1 << w->groups) - 1;
+    uint32_t cmask = (uint32_t)(all & ~(size_t)jmask);
+    cscv_side a = {w->s1, w->s2, n, stride, w->groups, jmask, periods_of(w, jmask)};
+    cscv_side b = {w->s1, w->s2, n, stride, w->groups, cmask, periods_of(w, cmask)};
     double *buf = w->scratch.buf, *t = w->block, top_a = -INFINITY, top_b = -INFINITY;
     for (size_t from = 0; from < n; from += LEAF_BLOCK) {
         size_t len = n - from < LEAF_BLOCK ? n - from : LEAF_BLOCK;
         finish_block(w, t, t + LEAF_BLOCK, j1 + from, j2 + from, j_rest, from, len);
         finish_block(w, t + 2 * LEAF_BLOCK, t + 3 * LEAF_BLOCK, c1 + from, c2 + from, c_rest, from, len);
-        if (a.n >= 2) top_a = fmax(top_a, w->scratch.lanes->bounds(t, t + LEAF_BLOCK, a.n, len, buf + from, buf + n + from));
+        if (a.n >= 2)
+            top_a = fmax(top_a, w->scratch.lanes->bounds(t, t + LEAF_BLOCK, a.n, len, buf + from, buf + stride + from));
         if (b.n >= 2)
             top_b = fmax(top_b, w->scratch.lanes->bounds(t + 2 * LEAF_BLOCK, t + 3 * LEAF_BLOCK, b.n, len,
-                                                         buf + 2 * n + from, buf + 3 * n + from));
+                                                         buf + 2 * stride + from, buf + 3 * stride + from));
     }
     w->scratch.top_a = top_a;
     w->scratch.top_b = top_b;
@@ -130,7 +132,7 @@ static void leaf(cscv_walk *w, const double *j1, const double *j2, uint32_t j_re
 static void walk(cscv_walk *w, size_t g, size_t kj, size_t kc, uint32_t jmask) {
     size_t h = w->half, n = w->n_combos;
     uint32_t bit = (uint32_t)1 << g, later = (uint32_t)(((size_t)1 << w->groups) - ((size_t)2 << g));
-    const double *g1 = w->s1 + g * n, *g2 = w->s2 + g * n;
+    const double *g1 = w->s1 + g * w->stride, *g2 = w->s2 + g * w->stride;
     if (kj + 1 == h) {
         leaf(w, w->j1[kj], w->j2[kj], bit, w->c1[kc], w->c2[kc], later, jmask | bit);
     } else {
@@ -195,12 +197,17 @@ hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_
     st = hs_isa_default(&isa, err);
     if (st != HS_OK) return st;
     size_t half = groups / 2, splits = hs_cscv_splits(groups), levels = half;
-    size_t n = n_combos;
-    /* One block: group sums 2·S·N, partials 4·(S/2)·N, the scratch's arrays, a leaf block, and the per-split
-     * metrics the degradation line needs when the caller does not want them. */
-    size_t doubles = 2 * groups * n + 4 * levels * n + CSCV_SCRATCH_DOUBLES * n + 4 * LEAF_BLOCK +
+    size_t n = n_combos, stride = (n + 7) / 8 * 8;
+    size_t arrays = 2 * groups + 4 * levels + CSCV_SCRATCH_DOUBLES;
+    if (stride > (SIZE_MAX / sizeof(double) - 4 * LEAF_BLOCK - 2 * splits - 64) / arrays)
+        return hs_fail(err, HS_ERR_NOMEM, "hs_cscv: %zu arrays of %zu combos do not fit in memory", arrays, n_combos);
+    /* One 64-byte aligned block: group sums 2·S, partials 4·(S/2) and the scratch's 4 arrays of `stride`
+     * doubles (N rounded up to 8, so each array starts a cache line: the walk's stores are its bottleneck),
+     * a leaf block, and the per-split metrics the degradation line needs when the caller does not want them. */
+    size_t doubles = arrays * stride + 4 * LEAF_BLOCK +
                      (is_metric ? 0 : splits) + (oos_metric ? 0 : splits);
-    double *block = calloc(doubles, sizeof *block);
+    size_t bytes = (doubles * sizeof(double) + 63) / 64 * 64;
+    double *block = aligned_alloc(64, bytes);
     double **levels_p = malloc(4 * levels * sizeof *levels_p);
     size_t *sizes = calloc(groups, sizeof *sizes);
     size_t *cand = malloc(n * sizeof *cand);
@@ -211,20 +218,21 @@ hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_
         free(cand);
         return hs_fail(err, HS_ERR_NOMEM, "hs_cscv: no memory for S = %zu groups x %zu combos", groups, n_combos);
     }
+    memset(block, 0, bytes); /* level 0 of each side is zeros; the padding stays zero */
     double *p = block;
-    double *s1 = p, *s2 = p + groups * n;
-    p += 2 * groups * n;
-    for (size_t i = 0; i < 4 * levels; i++, p += n) levels_p[i] = p;
-    cscv_scratch scratch = {p, -INFINITY, -INFINITY, cand, lanes_of(isa)};
-    p += CSCV_SCRATCH_DOUBLES * n;
+    double *s1 = p, *s2 = p + groups * stride;
+    p += 2 * groups * stride;
+    for (size_t i = 0; i < 4 * levels; i++, p += stride) levels_p[i] = p;
+    cscv_scratch scratch = {p, stride, -INFINITY, -INFINITY, cand, lanes_of(isa)};
+    p += CSCV_SCRATCH_DOUBLES * stride;
     double *leaf_block = p;
     p += 4 * LEAF_BLOCK;
     double *is_m = is_metric ? is_metric : p;
     p += is_metric ? 0 : splits;
     double *oos_m = oos_metric ? oos_metric : p;
-    group_sums(equity, n_periods, n_combos, groups, s1, s2, sizes);
+    group_sums(equity, n_periods, n_combos, stride, groups, s1, s2, sizes);
 
-    cscv_walk w = {n, groups, half, splits, s1, s2, sizes, levels_p, levels_p + levels, levels_p + 2 * levels,
+    cscv_walk w = {n, stride, groups, half, splits, s1, s2, sizes, levels_p, levels_p + levels, levels_p + 2 * levels,
                    levels_p + 3 * levels, leaf_block, 0, scratch, {lambdas, is_m, oos_m, chosen, 0, 0, 0}};
     /* Group 0 is in every J walked; level 0 is zeros, so each sum starts at 0.0. */
     uint32_t after0 = (uint32_t)(((size_t)1 << groups) - 2);

@@ -10,8 +10,8 @@
 /* One side of a split: its groups (a bit each, S <= 20) over the group sums s1_g, s2_g ([groups][n_combos])
  * and n = Σ n_g. */
 typedef struct {
-    const double *s1, *s2;
-    size_t n_combos, groups;
+    const double *s1, *s2; /* group g's row at g·stride */
+    size_t n_combos, stride, groups;
     uint32_t mask;
     size_t n;
 } cscv_side;
@@ -22,19 +22,21 @@ static inline void cscv_side_sums(const cscv_side *s, size_t c, double *m1, doub
     double a = 0.0, b = 0.0;
     for (size_t g = 0; g < s->groups; g++)
         if (s->mask >> g & 1u) {
-            a += s->s1[g * s->n_combos + c];
-            b += s->s2[g * s->n_combos + c];
+            a += s->s1[g * s->stride + c];
+            b += s->s2[g * s->stride + c];
         }
     *m1 = a;
     *m2 = b;
 }
 
 /* Working room: CSCV_SCRATCH_DOUBLES x N doubles and N indices, allocated once per hs_cscv.  buf holds the two
- * sides' bounds (cscv_lanes.h) when hs_cscv_pair is called: lo and hi of side a at buf and buf + N, of side b
- * at buf + 2N and buf + 3N. */
+ * sides' bounds (cscv_lanes.h) when hs_cscv_pair is called: lo and hi of side a at buf and buf + stride, of
+ * side b at buf + 2·stride and buf + 3·stride (stride: N rounded up to 8 doubles, so every array starts on a
+ * 64-byte line). */
 #define CSCV_SCRATCH_DOUBLES 4
 typedef struct {
     double *buf;
+    size_t stride;
     double top_a, top_b; /* the largest lo of each side (−inf when none), with the bounds */
     size_t *cand;
     const cscv_lanes *lanes; /* the passes across combos of the ISA hs_isa_default picks */

@@ -15,8 +15,9 @@
 #define TINY 1e-290 /* d above it: var = d/(n−1) stays normal */
 
 /* The lanes the interval cannot serve (cscv_split.c's cases): surely NaN, an exact ±0, or undecided; the
- * others keep [lo_ok, hi_ok] when d > 4·bd (rho < 1/4), d > TINY, |mean| > 1e-140 and 1e-280 < |key| < 1e280
- * (every quantity normal).  Each failed condition (NaN included) leaves the lane undecided. */
+ * others keep [lo_ok, hi_ok] when rho < 1/4 (bounds_v's bit tests take rho <= 1/4, also proven), d > TINY,
+ * |mean| > 1e-140 and 1e-280 < |key| < 1e280 (every quantity normal).  Each failed condition (NaN included)
+ * leaves the lane undecided. */
 static inline void bounds_cases(hs_vd m1, hs_vd m2, hs_vd d, hs_vd bd, hs_vd rho, hs_vd amu, hs_vd akey, hs_vd *lo_io,
                                 hs_vd *hi_io) {
     const hs_vd zero = vd_zero(), inf = vd_set1(INFINITY), ninf = vd_set1(-INFINITY);

@@ -13,7 +13,7 @@
  *   d' = m2 − p', |d' − d| <= 8u·(|p'| + m2) = bd/4 with bd = 32u·(|p'| + m2).
  *   d' < −bd: d < 0, var < 0, NaN for sure.  m2 = 0: d = −m1·mean <= 0, NaN.  m1 = 0: mean = ±0, d = m2
  *   exactly, metric ±0 when m2 > 1e-290 (no underflow in var).
- *   Otherwise with rho = bd/d' < 1/4 (so d > 0 and |d'/d − 1| <= 0.27·rho), d' > 1e-290 and every value
+ *   Otherwise with rho = bd/d' <= 1/4 (so d > 0 and |d'/d − 1| <= 0.27·rho), d' > 1e-290 and every value
  *   normal (|mean'| > 1e-140, 1e-280 < |key'| < 1e280), key' = mean'·|mean'|·((n − 1)/d') satisfies
  *   key(metric) = key'·(1 + t), |t| <= 16.1u + 0.27·rho (the metric's own sqrt and division: 4.02u, var's
  *   division u, mean'² 6.04u, key's roundings 5u), so [key' − err, key' + err] with err = |key'|·(64u + rho)
@@ -132,9 +132,10 @@ static void split(const cscv_lanes *lanes, bounded_side in, bounded_side out, si
 
 void hs_cscv_pair(const cscv_side *a, const cscv_side *b, size_t first, size_t second, cscv_scratch *scratch,
                   cscv_tally *tally) {
-    size_t n = a->n_combos;
+    size_t n = a->n_combos, stride = scratch->stride;
     double *buf = scratch->buf;
-    bounded_side sa = {a, buf, buf + n, scratch->top_a}, sb = {b, buf + 2 * n, buf + 3 * n, scratch->top_b};
+    bounded_side sa = {a, buf, buf + stride, scratch->top_a};
+    bounded_side sb = {b, buf + 2 * stride, buf + 3 * stride, scratch->top_b};
     split(scratch->lanes, sa, sb, n, first, scratch->cand, tally);
     split(scratch->lanes, sb, sa, n, second, scratch->cand, tally);
 }
