@@ -74,7 +74,22 @@ def _parser():
     page.add_argument("--combo-lengths", metavar="LH:L3", help="for a 2-D grid: the combo shown, as its two lengths")
     page.add_argument("--span", metavar="FIRST:LAST", help="the bars the combo figure shows (default all)")
     page.add_argument("--title", help="the page's title")
+    val = p.add_argument_group("validation (docs/spec.md §9; names as `hmasweep run`)")
+    val.add_argument("--periods", type=int, metavar="P",
+                     help="sweep with P equal periods: the page gets the validation section (PBO, DSR, walk-forward)")
+    val.add_argument("--groups", type=int, metavar="S", help="CSCV groups (default 16, or the largest even S <= P)")
+    val.add_argument("--walk-forward", metavar="TRAIN:TEST[:anchored]",
+                     help="walk-forward lengths in periods (default P/4:P/8, rolling)")
+    val.add_argument("--periods-per-year", type=float, metavar="N", help="for the annualised Sharpe")
     return p
+
+
+def _walk_forward(text):
+    """TRAIN:TEST or TRAIN:TEST:anchored -> ((train, test), anchored)."""
+    parts = text.split(":")
+    if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2] != "anchored"):
+        raise UsageError("--walk-forward '%s': expected TRAIN:TEST or TRAIN:TEST:anchored" % text)
+    return _pair(":".join(parts[:2]), "--walk-forward"), len(parts) == 3
 
 
 def report_main(argv):
@@ -101,6 +116,13 @@ def report_main(argv):
     elif all(two_d):
         kw["hma"] = _axis(hmasweep, args.hma_lengths, "--hma-lengths")
         kw["hma3"] = _axis(hmasweep, args.hma3_lengths, "--hma3-lengths")
+    needs_periods = [o for o, v in (("--groups", args.groups), ("--walk-forward", args.walk_forward),
+                                    ("--periods-per-year", args.periods_per_year)) if v is not None]
+    if args.periods is None and needs_periods:
+        raise UsageError("%s needs --periods P" % needs_periods[0])
+    if args.periods is not None:
+        kw["periods"], kw["periods_per_year"] = args.periods, args.periods_per_year
+    walk_forward, anchored = _walk_forward(args.walk_forward) if args.walk_forward is not None else (None, False)
     result = hmasweep.sweep(close, lengths, **kw)
     span = _pair(args.span, "--span") if args.span is not None else None
     length = args.length
@@ -109,7 +131,7 @@ def report_main(argv):
     if args.combo_lengths is not None:
         length = _pair(args.combo_lengths, "--combo-lengths")
     hmasweep.report(result, args.output, close=close, stat=args.stat, length=length, span=span,
-                    title=args.title)
+                    title=args.title, groups=args.groups, walk_forward=walk_forward, anchored=anchored)
     if args.output != "-":  # "-": the page went to stdout, which must hold nothing else (issue 29 item 10)
         print("%s: wrote %s" % (PROG, args.output))
     return 0

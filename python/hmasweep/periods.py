@@ -29,9 +29,9 @@ _PANDAS_FREQ = {"D": "D", "W": "W", "M": "M"}
 _DAYS_PER_YEAR = 365.2425  # the Gregorian year
 
 
-def datetime_index(close: Any) -> Any:
-    """close's DatetimeIndex when close is a pandas object that has one (checked: strictly increasing),
-    else None."""
+def datetime_index(close: Any, what: str = "close") -> Any:
+    """close's DatetimeIndex when close is a pandas object that has one (checked: strictly increasing; the
+    error names `what`), else None."""
     index = getattr(close, "index", None)
     if index is None:
         return None
@@ -41,7 +41,7 @@ def datetime_index(close: Any) -> Any:
         return None
     if not isinstance(index, pd.DatetimeIndex):
         return None
-    check_timestamps(index)
+    check_timestamps(index, what)
     return index
 
 

@@ -399,7 +399,7 @@ def _validation_figure(go: Any, make_subplots: Any, v: Any) -> Any:
                                hovertemplate="λ %{x}<br>%{y} splits<extra></extra>"), row=1, col=1)
     fig.add_vline(x=0.0, line=dict(color="crimson", width=1.2), row=1, col=1)
     ok = np.isfinite(v.is_sharpe) & np.isfinite(v.oos_sharpe)
-    fig.add_trace(go.Scattergl(x=v.is_sharpe[ok], y=v.oos_sharpe[ok], mode="markers", name="splits",
+    fig.add_trace(go.Scatter(x=v.is_sharpe[ok], y=v.oos_sharpe[ok], mode="markers", name="splits",
                                marker=dict(size=3, opacity=0.4, color="steelblue"),
                                hovertemplate="IS %{x:.4g}<br>OOS %{y:.4g}<extra>split</extra>"), row=1, col=2)
     slope, intercept = v.degradation
@@ -477,7 +477,8 @@ table.stats th {{ background: #f4f4f4; text-align: left; }}
 def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: Any = None, stat: Optional[str] = None,
            combo: Optional[int] = None, length: Any = None, span: Optional[Tuple[Any, Any]] = None,
            title: Optional[str] = None, lengths: Any = None, periods: Any = None, groups: Optional[int] = None,
-           walk_forward: Optional[Tuple[int, int]] = None, n_trials: Optional[float] = None) -> str:
+           walk_forward: Optional[Tuple[int, int]] = None, anchored: bool = False,
+           n_trials: Optional[float] = None) -> str:
     """Write one self-contained interactive HTML page of a sweep to `path` and return the page's text.
 
     result_or_close  a close series (it is swept: `lengths`, default grid), or a result of sweep();
@@ -492,8 +493,8 @@ def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: A
     path     where to write the page (None: only return it).
     periods  for report(close): sweep with periods (as sweep(..., periods=)); a result has its own.  With
              periods the page has a validation section (hmasweep.validate(result, groups, walk_forward,
-             n_trials=n_trials)); groups default 16 (or the largest even number <= P), walk_forward
-             default (P // 4, P // 8).
+             anchored=anchored, n_trials=n_trials)); groups default 16 (or the largest even number <= P),
+             walk_forward default (P // 4, P // 8).
 
     Nothing is fetched when the page is viewed: plotly.js is written into it (about 4.6 MB).
     """
@@ -526,7 +527,7 @@ def report(result_or_close: Any, path: Optional[str] = "sweep.html", *, close: A
 
         s, wf = _validation_choices(result.equity.shape[0], groups, walk_forward)
         if s is not None:
-            validation = validate(result, groups=s, walk_forward=wf, n_trials=n_trials)
+            validation = validate(result, groups=s, walk_forward=wf, anchored=anchored, n_trials=n_trials)
     stat = _choose_stat(table, stat)
     chosen = _choose_combo(table, stat, combo, length)
 

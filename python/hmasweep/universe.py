@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core, inputs
+from .periods import datetime_index
 
 #: One row per (symbol, combo): the long format that pandas, Arrow and SQL all take.
 #: The six statistics of docs/spec.md §8 follow pnl (zero on an error row).
@@ -86,10 +87,13 @@ def _trim_nan(close: Any) -> Tuple[np.ndarray, int]:
 def _universe(series: Any) -> Tuple[List[str], List[Any], List[int], bool]:
     """(symbols, closes, first bars, whether a frame) from a mapping, pairs, or a wide DataFrame."""
     if hasattr(series, "columns") and hasattr(series, "iloc"):  # a pandas DataFrame: columns are symbols
+        datetime_index(series, "the frame")  # its timestamps, if any, strictly increasing
         trimmed = [_trim_nan(series.iloc[:, k].to_numpy(dtype=np.float64, na_value=np.nan))
                    for k in range(series.shape[1])]
         return [str(c) for c in series.columns], [c for c, _ in trimmed], [f for _, f in trimmed], True
     items = list(series.items()) if isinstance(series, Mapping) else list(series)
+    for sym, close in items:
+        datetime_index(close, "symbol %s" % (sym,))
     return [str(sym) for sym, _ in items], [close for _, close in items], [0] * len(items), False
 
 

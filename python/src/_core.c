@@ -99,9 +99,10 @@ static PyObject *py_set_interruptible(PyObject *self, PyObject *arg) {
 
 /* ---- argument conversion ---------------------------------------------------------------------- */
 
-/* A new reference to `obj` as a 1-D C-contiguous native float64 array: `obj` itself when it already is
- * one (the common case, checked first because PyArray_FROM_OTF costs ~100 ns more), else one copy. */
-static PyArrayObject *as_close(PyObject *obj) {
+/* A new reference to `obj` as a C-contiguous native float64 array of `ndim` dimensions: `obj` itself when it
+ * already is one (the common case, checked first because PyArray_FROM_OTF costs ~100 ns more), else one copy.
+ * Another number of dimensions: ValueError from `wrong_ndim`, a format with one %d (the dimensions given). */
+static PyArrayObject *as_doubles(PyObject *obj, int ndim, const char *wrong_ndim) {
     PyArrayObject *a;
     if (PyArray_CheckExact(obj) && PyArray_TYPE((PyArrayObject *)obj) == NPY_DOUBLE &&
         PyArray_ISCARRAY_RO((PyArrayObject *)obj) && PyArray_ISNOTSWAPPED((PyArrayObject *)obj)) {
@@ -111,12 +112,16 @@ static PyArrayObject *as_close(PyObject *obj) {
         a = (PyArrayObject *)PyArray_FROM_OTF(obj, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
         if (!a) return NULL;
     }
-    if (PyArray_NDIM(a) != 1) {
-        PyErr_Format(PyExc_ValueError, "close must be a 1-D series of prices, got a %d-D array", PyArray_NDIM(a));
+    if (PyArray_NDIM(a) != ndim) {
+        PyErr_Format(PyExc_ValueError, wrong_ndim, PyArray_NDIM(a));
         Py_DECREF(a);
         return NULL;
     }
     return a;
+}
+
+static PyArrayObject *as_close(PyObject *obj) {
+    return as_doubles(obj, 1, "close must be a 1-D series of prices, got a %d-D array");
 }
 
 /* An int64 array with C layout from any integer array-like (safe casting: floats are refused). */
@@ -736,13 +741,17 @@ done:
 
 /* ---- periods (docs/spec.md §9.3): the library's, for hmasweep/periods.py ------------------------- */
 
+/* The private bindings below take counts as Py_ssize_t: a negative one is a ValueError naming it. */
+static int nonnegative(const char *what, Py_ssize_t v) {
+    if (v >= 0) return 1;
+    PyErr_Format(PyExc_ValueError, "%s = %zd: it must be a positive number", what, v);
+    return 0;
+}
+
 static PyObject *py_period_ends(PyObject *self, PyObject *args) {
     Py_ssize_t bars, periods;
     if (!PyArg_ParseTuple(args, "nn:_period_ends", &bars, &periods)) return NULL;
-    if (periods < 0 || bars < 0) {
-        PyErr_Format(PyExc_ValueError, "periods = %zd: it must be a positive number of periods", periods < 0 ? periods : bars);
-        return NULL;
-    }
+    if (!nonnegative("periods", periods) || !nonnegative("bars", bars)) return NULL;
     npy_intp n = periods;
     PyArrayObject *ends = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64);
     if (!ends) return NULL;
@@ -768,13 +777,8 @@ static PyObject *py_check_period_ends(PyObject *self, PyObject *args) {
 
 /* E as a C-contiguous float64 (P, N) array; *P and *N its shape. */
 static PyArrayObject *equity_arg(PyObject *obj, size_t *n_periods, size_t *n_combos) {
-    PyArrayObject *e = (PyArrayObject *)PyArray_FROM_OTF(obj, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    PyArrayObject *e = as_doubles(obj, 2, "the equity matrix must be 2-D (periods x combos), got %d-D");
     if (!e) return NULL;
-    if (PyArray_NDIM(e) != 2) {
-        PyErr_Format(PyExc_ValueError, "the equity matrix must be 2-D (periods x combos), got %d-D", PyArray_NDIM(e));
-        Py_DECREF(e);
-        return NULL;
-    }
     *n_periods = (size_t)PyArray_DIM(e, 0), *n_combos = (size_t)PyArray_DIM(e, 1);
     return e;
 }
@@ -805,11 +809,7 @@ static PyObject *py_cscv(PyObject *self, PyObject *args) {
     PyObject *obj;
     Py_ssize_t groups;
     if (!PyArg_ParseTuple(args, "On:_cscv", &obj, &groups)) return NULL;
-    if (groups < 0) {
-        PyErr_Format(PyExc_ValueError, "groups = %zd: it must be an even number of groups, 2 <= S <= %d", groups,
-                     HS_CSCV_MAX_GROUPS);
-        return NULL;
-    }
+    if (!nonnegative("groups", groups)) return NULL;
     size_t p, n;
     PyArrayObject *e = equity_arg(obj, &p, &n);
     if (!e) return NULL;
@@ -877,11 +877,7 @@ static PyObject *py_walk_forward(PyObject *self, PyObject *args) {
     Py_ssize_t train, test;
     int anchored;
     if (!PyArg_ParseTuple(args, "Onnp:_walk_forward", &obj, &train, &test, &anchored)) return NULL;
-    if (train < 0 || test < 0) {
-        PyErr_Format(PyExc_ValueError, "walk_forward = (%zd, %zd): train and test are numbers of periods >= 1", train,
-                     test);
-        return NULL;
-    }
+    if (!nonnegative("walk_forward's train", train) || !nonnegative("walk_forward's test", test)) return NULL;
     size_t p, n;
     PyArrayObject *e = equity_arg(obj, &p, &n);
     if (!e) return NULL;

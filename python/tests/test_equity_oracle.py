@@ -45,7 +45,7 @@ def check_against_oracle(close, r, fee, loop_combos=()):
 def test_default_series_16_periods(default_series, fee):
     r = hs.sweep(default_series, fee=fee, periods=16)
     assert np.array_equal(r.period_ends, oracle.period_ends(default_series.shape[0], 16))
-    check_against_oracle(default_series, r, fee, loop_combos=(0, 79))
+    check_against_oracle(default_series, r, fee, loop_combos=(0,) if fee is None else (79,))  # the loop: ~1.5 s each
     # the oracle is no echo of the library: its mtm drawdown is deeper than §8's closed-trade one somewhere
     assert np.any(r.mtm_max_drawdown > r.max_drawdown)
 

@@ -142,3 +142,17 @@ def test_dated_series_screenshot(tmp_path):
     assert colours >= 500 and background < 0.9, (colours, background)
     if os.environ.get("HS_REPORT_SCREENSHOT_DATED"):
         shutil.copy(png, os.environ["HS_REPORT_SCREENSHOT_DATED"])
+
+
+def test_page_with_periods_draws_its_validation_figure(tmp_path, close):
+    # the fourth figure (λ histogram, IS/OOS scatter, walk-forward): drawn, without errors, nothing fetched
+    r = hs.sweep(close, LENGTHS, periods=32)
+    v = hs.validate(r, groups=8, walk_forward=(8, 4))
+    page = hs.report(r, None, close=close, stat="pnl", groups=8)
+    check, console = _probe(tmp_path, page, "validation.html")
+    assert check["errors"] == [] and console == [], (check, console)
+    assert check["plots"] == 4 and check["drawn"] >= 4 and check["resources"] == [], check
+    log = hs.trade_log(close, int(r.lengths[np.argmax(r.pnl)]))
+    scatter = int((np.isfinite(v.is_sharpe) & np.isfinite(v.oos_sharpe)).sum())
+    # figures 1-3 as above, then one marker per split in the scatter (the lines and bars are no points)
+    assert check["points"] == 7 + 12 + 2 * len(log) + scatter, (check["points"], scatter)

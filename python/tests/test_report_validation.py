@@ -82,7 +82,9 @@ def test_a_sweep_with_periods_gets_the_validation_section(dated):
     assert float(cells["sharpe (per period)"]) == pytest.approx(v.stats[shown, 2], rel=1e-5)
     assert float(cells["sharpe (annualised)"]) == pytest.approx(v.stats[shown, 2] * math.sqrt(12), rel=1e-5)
     assert html.escape(v.summary().splitlines()[0]) in page
-    assert "λ over %d splits: PBO %.3f" % (v.kept, v.pbo) in page
+    # the subplot titles (layout annotations; read from the JSON: an encoder may write λ as \u03bb)
+    titles = [a["text"] for a in layout["annotations"]]
+    assert "λ over %d splits: PBO %.3f" % (v.kept, v.pbo) in titles
     # the same page from the series: report(close, periods=...) sweeps with them
     assert hs.report(dated, None, lengths=LENGTHS, periods="M", stat="pnl") == page
 
@@ -100,3 +102,25 @@ def test_validation_arguments(dated):
         hs.report(r, None, close=dated, periods=6)
     plain = hs.report(hs.sweep(dated, LENGTHS), None, close=dated)
     assert plain.count("Plotly.newPlot") == 3 and "id='validation'" not in plain
+
+
+def test_cli_report_with_periods(cli, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, HMASWEEP_PYTHON=sys.executable)
+    out = tmp_path / "v.html"
+    args = ["--bars", "6000", "--lengths", "6,10,20,38", "--stat", "pnl", "--periods", "40", "--groups", "8",
+            "--walk-forward", "10:5:anchored", "--periods-per-year", "10", "--output", str(out)]
+    p = subprocess.run([cli, "report", *args], capture_output=True, text=True, timeout=300, env=env)
+    assert p.returncode == 0, p.stderr
+    close = hs.series(bars=6000)
+    r = hs.sweep(close, [6, 10, 20, 38], periods=40, periods_per_year=10)
+    want = hs.report(r, None, close=close, stat="pnl", groups=8, walk_forward=(10, 5), anchored=True)
+    assert out.read_text(encoding="utf-8") == want and "anchored" in want
+    for bad, message in ((["--groups", "8"], "--groups needs --periods P"),
+                         (["--periods", "40", "--walk-forward", "10:5:x"], "expected TRAIN:TEST or TRAIN:TEST:anchored")):
+        p = subprocess.run([cli, "report", "--bars", "600", "--lengths", "6", *bad, "--output", str(out)],
+                           capture_output=True, text=True, timeout=300, env=env)
+        assert p.returncode == 2 and message in p.stderr, p.stderr

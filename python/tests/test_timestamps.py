@@ -57,3 +57,14 @@ def test_sorted_series_run_as_before_and_other_indexes_are_not_timestamps():
     assert hs.sweep(s, [6, 10]).pnl.tobytes() == ref.pnl.tobytes()
     backwards = s.reset_index(drop=True).iloc[::-1]  # a RangeIndex, descending: positions, not timestamps
     assert hs.sweep(backwards, [6, 10]).pnl.tobytes() == hs.sweep(s.to_numpy()[::-1], [6, 10]).pnl.tobytes()
+
+
+def test_sweep_many_checks_each_symbol_and_the_frame():
+    s = dated()
+    bad = s.sample(frac=1.0, random_state=1)
+    with pytest.raises(ValueError, match="symbol B's timestamps must be strictly increasing: position 1 "):
+        hs.sweep_many({"A": s, "B": bad}, [6])
+    frame = pd.DataFrame({"A": s, "B": s * 2}).sample(frac=1.0, random_state=1)
+    with pytest.raises(ValueError, match="the frame's timestamps must be strictly increasing: position 1 "):
+        hs.sweep_many(frame, [6])
+    assert len(hs.sweep_many(frame.sort_index(), [6])) == 2
