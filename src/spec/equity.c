@@ -14,14 +14,19 @@
  *
  * The stretch's highest and lowest closes come from the sweep's range table (hs_mtm_ranges_make, one per
  * sweep for all combos) in a few reads: so a stretch that sets no new peak, the common case, costs two F
- * and about four table reads whatever its length, not a pass over its bars.  Without a table (live mode
- * advances one bar at a time) the bars are read.  The record scan costs at most two F per bar: no input
+ * and about four table reads whatever its length, not a pass over its bars; one under 64 bars (most: the
+ * short combos trade every few bars) takes them from two windows of the table's sparse part, with no branch
+ * on where it starts or ends (1.55x -> 1.49x the no-periods sweep, AVX-512, P = 16; the perf profile had
+ * the range query as the larger part of `held`: with it stubbed the sweep was ~1.20x, with the two F
+ * stubbed ~1.48x).  Without a table (live mode advances one bar at a time) the bars are read.  The record scan costs at most two F per bar: no input
  * makes the tracker slower than a small multiple of the per-bar loop.
  *
  * Not kept, measured interleaved against this (reports/equity.md): estimating F with a per-sweep table of
  * 1/close and deciding most stretches without a division (1.90x the no-periods sweep against 1.57x), and
  * division-free bounds on u (1.68x against 1.55x), in-block extremes from the table's offsets (1.65x against
- * 1.56x): their extra data-dependent branches cost more than the work they saved.
+ * 1.56x): their extra data-dependent branches cost more than the work they saved.  With the windows: the
+ * flush on a local copy of the tracker with held inlined (1.71x against 1.49x), 4 window levels instead of
+ * 5 (even), the windows built bar by bar from the last (a chain of dependent loads: 5% of the profile).
  */
 #include "equity.h"
 
