@@ -89,10 +89,10 @@ static int eq_run_make(eq_run *q, const double *close, size_t n, size_t P, size_
     q->ends = malloc(P * sizeof *q->ends);
     q->E = malloc(P * n_combos * sizeof *q->E), q->wE = malloc(P * n_combos * sizeof *q->wE);
     q->mdd = malloc((n_combos + 1) * sizeof *q->mdd), q->wmdd = malloc((n_combos + 1) * sizeof *q->wmdd);
-    q->table = malloc(hs_mtm_ranges_doubles(n) * sizeof *q->table);
+    q->table = malloc(hs_mtm_ranges_doubles(n, 1) * sizeof *q->table);
     if (!q->ends || !q->E || !q->wE || !q->mdd || !q->wmdd || !q->table) return 0;
     hs_period_ends(n, P, q->ends, NULL);
-    q->terms = (hs_equity_terms){q->ends, P, q->E, n_combos, q->mdd, hs_mtm_ranges_make(close, n, q->table)};
+    q->terms = (hs_equity_terms){q->ends, P, q->E, n_combos, q->mdd, hs_mtm_ranges_make(close, n, q->table, 1)};
     return 1;
 }
 

@@ -434,10 +434,11 @@ static void fill_report(hs_sweep_report *r, const hs_variant *v, hs_isa isa, int
 
 /* The periods an options struct asks for (§9.3), checked: NULL terms when n_periods is 0 (then equity
  * and mtm_max_drawdown must be NULL), else the terms with the ends (the caller's, checked, or P equal
- * periods) and the close's range table (hs_mtm_ranges_make), both in *owned, which the caller frees.  E goes
- * at equity[k·stride + c]. */
-hs_status hs_options_equity(const hs_sweep_options *known, const double *close, size_t n_bars, size_t stride,
-                            hs_equity_terms *terms, const hs_equity_terms **out, void **owned, hs_error *err) {
+ * periods) and the close's range table (hs_mtm_ranges_make; its windows for n_combos >=
+ * HS_MTM_NEAR_MIN_COMBOS), both in *owned, which the caller frees.  E goes at equity[k·stride + c]. */
+hs_status hs_options_equity(const hs_sweep_options *known, const double *close, size_t n_bars, size_t n_combos,
+                            size_t stride, hs_equity_terms *terms, const hs_equity_terms **out, void **owned,
+                            hs_error *err) {
     *out = NULL;
     *owned = NULL;
     if (known->n_periods == 0) {
@@ -450,10 +451,11 @@ hs_status hs_options_equity(const hs_sweep_options *known, const double *close, 
     const int64_t *ends = known->period_ends;
     if (ends && (st = hs_check_period_ends(ends, known->n_periods, n_bars, err)) != HS_OK) return st;
     if (!ends && known->n_periods > n_bars) return hs_period_ends(n_bars, known->n_periods, NULL, err); /* names P */
-    size_t doubles = hs_mtm_ranges_doubles(n_bars), made = ends ? 0 : known->n_periods;
+    int near = n_combos >= HS_MTM_NEAR_MIN_COMBOS;
+    size_t doubles = hs_mtm_ranges_doubles(n_bars, near), made = ends ? 0 : known->n_periods;
     double *table = malloc(doubles * sizeof *table + made * sizeof *ends);
     if (!table) return out_of_memory(err, "period ends and the close's range table, bars", n_bars);
-    hs_mtm_ranges ranges = hs_mtm_ranges_make(close, n_bars, table);
+    hs_mtm_ranges ranges = hs_mtm_ranges_make(close, n_bars, table, near);
     if (!ends) {
         int64_t *mine = (int64_t *)(void *)(table + doubles);
         hs_period_ends(n_bars, known->n_periods, mine, err); /* P checked above */
@@ -491,7 +493,7 @@ hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows 
     hs_equity_terms eq_terms;
     const hs_equity_terms *eq;
     void *owned_ends;
-    if ((st = hs_options_equity(opt, close, n_bars, equity_stride ? equity_stride : n_combos, &eq_terms, &eq,
+    if ((st = hs_options_equity(opt, close, n_bars, n_combos, equity_stride ? equity_stride : n_combos, &eq_terms, &eq,
                                 &owned_ends, err)) != HS_OK)
         return st;
     int team = hs_sweep_team(v, requested);

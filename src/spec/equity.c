@@ -14,16 +14,26 @@
  *
  * The stretch's highest and lowest closes come from the sweep's range table (hs_mtm_ranges_make, one per
  * sweep for all combos) in a few reads: so a stretch that sets no new peak, the common case, costs two F
- * and about four table reads whatever its length, not a pass over its bars.  Without a table (live mode
- * advances one bar at a time) the bars are read.  The record scan costs at most two F per bar: no input
+ * and about four table reads whatever its length, not a pass over its bars; one under 64 bars (most: the
+ * short combos trade every few bars) takes them from two windows of the table's sparse part, with no branch
+ * on where it starts or ends (1.55x -> 1.49x the no-periods sweep, AVX-512, P = 16; the perf profile had
+ * the range query as the larger part of `held`: with it stubbed the sweep was ~1.20x, with the two F
+ * stubbed ~1.48x).  Without a table (live mode advances one bar at a time) the bars are read.  The record scan costs at most two F per bar: no input
  * makes the tracker slower than a small multiple of the per-bar loop.
  *
  * Not kept, measured interleaved against this (reports/equity.md): estimating F with a per-sweep table of
  * 1/close and deciding most stretches without a division (1.90x the no-periods sweep against 1.57x), and
  * division-free bounds on u (1.68x against 1.55x), in-block extremes from the table's offsets (1.65x against
- * 1.56x): their extra data-dependent branches cost more than the work they saved.
+ * 1.56x): their extra data-dependent branches cost more than the work they saved.  With the windows: the
+ * flush on a local copy of the tracker with held inlined (1.71x against 1.49x), 4 window levels instead of
+ * 5 (even), the windows built bar by bar from the last (a chain of dependent loads: 5% of the profile).
  */
 #include "equity.h"
+
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static inline double mtm_at(const hs_mtm *m, double c) {
     return m->pnl + hs_trade_pnl((double)m->pos, m->entry, c, m->keep);
@@ -38,7 +48,62 @@ static inline void mtm_fall(hs_mtm *m, double e) {
 static inline double max_of(double a, double b) { return b > a ? b : a; }
 static inline double min_of(double a, double b) { return b < a ? b : a; }
 
-hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *table) {
+/* The window offsets, a chunk of bars at a time, level by level: the window [i, i + 2^k) is [i, i + h) and
+ * [i + h, i + 2h), h = 2^(k − 1), so its high is the larger of theirs (kept in place, ascending: i + h is
+ * still at level k − 1).  A chunk reads HS_MTM_NEAR_BARS / 2 bars past its end for its last windows; a window
+ * past the last bar is cut there (never queried).  Level by level, not bar by bar: no chain of dependent
+ * loads (that form cost ~4% of the P = 16 sweep; this one has no loop-carried dependence). */
+/* One level over positions [0, m): window i takes the higher (lower) of its halves i and i + h, in place
+ * (i + h is read before it is overwritten), the offset with it.  x86-64's SSE2 two bars at a time
+ * (compare, masks; gcc leaves the scalar form's double compare a branch, and the comparisons are random). */
+static void near_level(double *vh, uint64_t *oh, double *vl, uint64_t *ol, size_t h, size_t m) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    __m128i step = _mm_set1_epi64x((long long)h);
+    for (; i + 2 <= m; i += 2) {
+        __m128d a = _mm_loadu_pd(vh + i), b = _mm_loadu_pd(vh + i + h);
+        __m128d up = _mm_cmpgt_pd(b, a);
+        __m128i oa = _mm_loadu_si128((const __m128i *)(const void *)(oh + i));
+        __m128i ob = _mm_add_epi64(_mm_loadu_si128((const __m128i *)(const void *)(oh + i + h)), step);
+        __m128i upi = _mm_castpd_si128(up);
+        _mm_storeu_si128((__m128i *)(void *)(oh + i), _mm_or_si128(_mm_and_si128(upi, ob), _mm_andnot_si128(upi, oa)));
+        _mm_storeu_pd(vh + i, _mm_or_pd(_mm_and_pd(up, b), _mm_andnot_pd(up, a)));
+        a = _mm_loadu_pd(vl + i), b = _mm_loadu_pd(vl + i + h);
+        __m128d down = _mm_cmplt_pd(b, a);
+        oa = _mm_loadu_si128((const __m128i *)(const void *)(ol + i));
+        ob = _mm_add_epi64(_mm_loadu_si128((const __m128i *)(const void *)(ol + i + h)), step);
+        __m128i downi = _mm_castpd_si128(down);
+        _mm_storeu_si128((__m128i *)(void *)(ol + i), _mm_or_si128(_mm_and_si128(downi, ob), _mm_andnot_si128(downi, oa)));
+        _mm_storeu_pd(vl + i, _mm_or_pd(_mm_and_pd(down, b), _mm_andnot_pd(down, a)));
+    }
+#endif
+    for (; i < m; i++) {
+        if (vh[i + h] > vh[i]) oh[i] = h + oh[i + h], vh[i] = vh[i + h];
+        if (vl[i + h] < vl[i]) ol[i] = h + ol[i + h], vl[i] = vl[i + h];
+    }
+}
+
+#define NEAR_CHUNK 256
+#define NEAR_PAD (HS_MTM_NEAR_BARS / 2)
+static void near_windows(const double *close, size_t n_bars, uint32_t *near) {
+    double vh[NEAR_CHUNK + NEAR_PAD], vl[NEAR_CHUNK + NEAR_PAD];
+    uint64_t oh[NEAR_CHUNK + NEAR_PAD], ol[NEAR_CHUNK + NEAR_PAD]; /* 64-bit: the width of the compares' masks */
+    uint32_t w[NEAR_CHUNK + NEAR_PAD];
+    for (size_t s = 0; s < n_bars; s += NEAR_CHUNK) {
+        size_t len = n_bars - s < NEAR_CHUNK + NEAR_PAD ? n_bars - s : NEAR_CHUNK + NEAR_PAD;
+        size_t out = n_bars - s < NEAR_CHUNK ? n_bars - s : NEAR_CHUNK;
+        for (size_t i = 0; i < len; i++) vh[i] = vl[i] = close[s + i], oh[i] = ol[i] = w[i] = 0;
+        for (unsigned k = 1; k <= HS_MTM_NEAR_LEVELS; k++) {
+            size_t h = (size_t)1 << (k - 1), m = len > h ? len - h : 0;
+            unsigned sh = k * (k - 1);
+            near_level(vh, oh, vl, ol, h, m);
+            for (size_t i = 0; i < len; i++) w[i] |= (uint32_t)(oh[i] | ol[i] << k) << sh;
+        }
+        memcpy(near + s, w, out * sizeof *w);
+    }
+}
+
+hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *table, int near_wanted) {
     size_t blocks = hs_mtm_block_count(n_bars);
     double *bhi = table, *blo = table + blocks;
     uint16_t *edge = (uint16_t *)(void *)(blo + blocks);
@@ -62,13 +127,25 @@ hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *tab
             edge[j] = (uint16_t)(edge[j] | ho << 8 | lo << 12);
         }
     }
-    return (hs_mtm_ranges){bhi, blo, edge};
+    uint32_t *near = (uint32_t *)(void *)((double *)(void *)edge +
+                                          (n_bars * sizeof(uint16_t) + sizeof(double) - 1) / sizeof(double));
+    if (!near_wanted) return (hs_mtm_ranges){bhi, blo, edge, NULL};
+    near_windows(close, n_bars, near);
+    return (hs_mtm_ranges){bhi, blo, edge, near};
 }
 
 /* The highest and lowest close of bars [a, b), b > a. */
 static void range_of(const hs_mtm *m, size_t a, size_t b, double *hi, double *lo) {
     size_t ka = a >> HS_MTM_BLOCK_SHIFT, kb = (b - 1) >> HS_MTM_BLOCK_SHIFT;
     const double *c = m->close;
+    if (m->ranges.near && b - a < HS_MTM_NEAR_BARS) { /* two windows of 2^k bars, 2^k <= b − a < 2^(k+1) */
+        unsigned k = 31u - (unsigned)__builtin_clz((unsigned)(b - a));
+        size_t y = b - ((size_t)1 << k);
+        unsigned sh = k * (k - 1), mask = (1u << k) - 1, ea = m->ranges.near[a] >> sh, ey = m->ranges.near[y] >> sh;
+        *hi = max_of(c[a + (ea & mask)], c[y + (ey & mask)]);
+        *lo = min_of(c[a + (ea >> k & mask)], c[y + (ey >> k & mask)]);
+        return;
+    }
     if (!m->ranges.edge || ka == kb) { /* within one block (at most 16 bars), or no table */
         double h = c[a], l = c[a];
         for (size_t j = a + 1; j < b; j++) h = max_of(h, c[j]), l = min_of(l, c[j]);

@@ -39,16 +39,27 @@ static inline double hs_trade_pnl(double pos, double entry, double exit, double 
 #define HS_MTM_BLOCK_SHIFT 4
 #define HS_MTM_BLOCK ((size_t)1 << HS_MTM_BLOCK_SHIFT)
 static inline size_t hs_mtm_block_count(size_t n_bars) { return (n_bars + HS_MTM_BLOCK - 1) >> HS_MTM_BLOCK_SHIFT; }
-/* The doubles a range table of n bars takes. */
-static inline size_t hs_mtm_ranges_doubles(size_t n_bars) {
-    return 2 * hs_mtm_block_count(n_bars) + (n_bars * sizeof(uint16_t) + sizeof(double) - 1) / sizeof(double);
+/* The doubles a range table of n bars takes, with the windows (near) or without. */
+/* Per bar i also, for the windows [i, i + 2^k), k = 1..HS_MTM_NEAR_LEVELS, where their high and low are (k
+ * bits each, at bit k(k − 1)): 4 bytes a bar.  A stretch of fewer than 2^(HS_MTM_NEAR_LEVELS + 1) bars is
+ * then two overlapping windows (a sparse table): four reads and no branch on where it starts or ends. */
+#define HS_MTM_NEAR_LEVELS 5
+#define HS_MTM_NEAR_BARS ((size_t)2 << HS_MTM_NEAR_LEVELS)
+static inline size_t hs_mtm_ranges_doubles(size_t n_bars, int near) {
+    return 2 * hs_mtm_block_count(n_bars) + (n_bars * sizeof(uint16_t) + sizeof(double) - 1) / sizeof(double) +
+           (near ? (n_bars * sizeof(uint32_t) + sizeof(double) - 1) / sizeof(double) : 0);
 }
 typedef struct {
     const double *block_hi, *block_lo;
     const uint16_t *edge; /* bits 0-3, 4-7: offsets of the high, low of [block start, i]; 8-11, 12-15: of [i, end] */
+    const uint32_t *near; /* the windows' offsets (above) */
 } hs_mtm_ranges;
-/* Fill `table` (hs_mtm_ranges_doubles(n_bars)) for close and return the view of it. */
-hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *table);
+/* Fill `table` (hs_mtm_ranges_doubles(n_bars, near)) for close and return the view of it; the windows (`near`)
+ * only when asked: they cost ~8 ns a bar to make (a P = 16 sweep of 150,000 bars, AVX-512) and save ~0.4 µs
+ * a combo per 1,000 bars' trades in the default grid, so they pay from about 40 combos a series (measured:
+ * 8 combos 2.3x the no-periods sweep with them against 1.8x without, 40 even, 56 1.53x against 1.58x). */
+#define HS_MTM_NEAR_MIN_COMBOS 48
+hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *table, int near);
 
 /* What a sweep asks for beyond the results: the period ends (checked, strictly increasing, the last the
  * last bar), where E goes (E[k] of combo c at equity[k·stride + c]; NULL = not wanted), where each

@@ -149,8 +149,9 @@ hs_status hs_run_variant_terms(const hs_variant *v, hs_isa isa, int threads, con
 hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                            hs_result *out, const hs_sweep_options *opt, size_t equity_stride, hs_error *err);
 /* The periods an options struct asks for, checked (sweep.c). */
-hs_status hs_options_equity(const hs_sweep_options *known, const double *close, size_t n_bars, size_t stride,
-                            hs_equity_terms *terms, const hs_equity_terms **out, void **owned, hs_error *err);
+hs_status hs_options_equity(const hs_sweep_options *known, const double *close, size_t n_bars, size_t n_combos,
+                            size_t stride, hs_equity_terms *terms, const hs_equity_terms **out, void **owned,
+                            hs_error *err);
 
 /* The fee an options struct asks for (has_fee, else HS_DEFAULT_FEE), checked (hs_check_fee). */
 hs_status hs_options_fee(const hs_sweep_options *known, double *fee, hs_error *err);
