@@ -432,6 +432,14 @@ static void fill_report(hs_sweep_report *r, const hs_variant *v, hs_isa isa, int
     r->threads = hs_variant_threads(v, threads);
 }
 
+/* n_periods 0: none of the period fields may be set (they would be silently ignored). */
+hs_status hs_check_no_periods(const hs_sweep_options *known, hs_error *err) {
+    if (known->equity || known->mtm_max_drawdown || known->period_ends)
+        return hs_fail(err, HS_ERR_USAGE, "%s was given with n_periods = 0: ask for periods (n_periods >= 1)",
+                       known->equity ? "equity" : known->mtm_max_drawdown ? "mtm_max_drawdown" : "period_ends");
+    return HS_OK;
+}
+
 /* The periods an options struct asks for (§9.3), checked: NULL terms when n_periods is 0 (then equity
  * and mtm_max_drawdown must be NULL), else the terms with the ends (the caller's, checked, or P equal
  * periods) and the close's range table (hs_mtm_ranges_make; its windows for n_combos >=
@@ -441,12 +449,7 @@ hs_status hs_options_equity(const hs_sweep_options *known, const double *close, 
                             hs_error *err) {
     *out = NULL;
     *owned = NULL;
-    if (known->n_periods == 0) {
-        if (known->equity || known->mtm_max_drawdown || known->period_ends)
-            return hs_fail(err, HS_ERR_USAGE, "%s was given with n_periods = 0: ask for periods (n_periods >= 1)",
-                           known->equity ? "equity" : known->mtm_max_drawdown ? "mtm_max_drawdown" : "period_ends");
-        return HS_OK;
-    }
+    if (known->n_periods == 0) return hs_check_no_periods(known, err);
     hs_status st;
     const int64_t *ends = known->period_ends;
     if (ends && (st = hs_check_period_ends(ends, known->n_periods, n_bars, err)) != HS_OK) return st;

@@ -158,12 +158,7 @@ static void record_unit_failures(const work_unit *units, size_t n_units, const h
 /* The periods of a universe: the options' own checks (hs_sweep), and given ends only with one length. */
 static hs_status check_many_periods(const hs_series_ref *series, size_t n_series, const hs_sweep_options *opt,
                                    hs_error *err) {
-    if (opt->n_periods == 0) {
-        if (opt->equity || opt->mtm_max_drawdown || opt->period_ends)
-            return hs_fail(err, HS_ERR_USAGE, "%s was given with n_periods = 0: ask for periods (n_periods >= 1)",
-                           opt->equity ? "equity" : opt->mtm_max_drawdown ? "mtm_max_drawdown" : "period_ends");
-        return HS_OK;
-    }
+    if (opt->n_periods == 0) return hs_check_no_periods(opt, err);
     if (!opt->period_ends) return HS_OK; /* equal periods per series; P > a series' bars fails that series */
     for (size_t s = 1; s < n_series; s++)
         if (series[s].n_bars != series[0].n_bars)

@@ -148,6 +148,8 @@ hs_status hs_run_variant_terms(const hs_variant *v, hs_isa isa, int threads, con
  * its full row so each unit writes its own columns). */
 hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                            hs_result *out, const hs_sweep_options *opt, size_t equity_stride, hs_error *err);
+/* n_periods 0 with a period field set (equity, mtm_max_drawdown, period_ends): HS_ERR_USAGE naming it. */
+hs_status hs_check_no_periods(const hs_sweep_options *known, hs_error *err);
 /* The periods an options struct asks for, checked (sweep.c). */
 hs_status hs_options_equity(const hs_sweep_options *known, const double *close, size_t n_bars, size_t n_combos,
                             size_t stride, hs_equity_terms *terms, const hs_equity_terms **out, void **owned,
