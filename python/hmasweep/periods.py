@@ -10,7 +10,7 @@
   P / years, years = (last timestamp − first timestamp) / 365.2425 days; without timestamps there is none
   (an annualised figure then needs periods_per_year=).
 
-The C binding (python/src/_core.c, sweep) calls `_resolve` for anything but a plain ndarray without
+The C binding (python/src/sweep.c, sweep) calls `_resolve` for anything but a plain ndarray without
 periods, so the hot path (an ndarray, no periods) costs what it did."""
 from __future__ import annotations
 

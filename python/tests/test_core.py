@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import hmasweep
+from hmasweep import _core
 
 
 def runnable():
@@ -132,6 +133,25 @@ def test_inputs_of_every_kind(small_case):
     assert r32.pnl.tobytes() == hmasweep.sweep(close.astype(np.float32).astype(np.float64), L).pnl.tobytes()
     # one length as a plain int, windows as one row of six
     assert hmasweep.sweep(close, 6).trades.tolist() == hmasweep.sweep(close, windows=[3, 6, 2, 1, 2, 3]).trades.tolist()
+
+
+def test_result_owns_its_lengths(small_case):
+    """r.lengths (and r.hma_lengths, r.hma3_lengths, the same array for a 1-D grid) is the result's own, as
+    r.windows is: changing the argument after the sweep leaves the result as it was.  An int64 array, or an
+    array over someone's buffer, was the result's lengths itself (review-bbff220)."""
+    close, _, _ = small_case
+    given = [lambda: np.array([6, 8, 10], dtype=np.int64), lambda: np.frombuffer(bytearray(np.array([6, 8, 10]).tobytes()),
+                                                                                   dtype=np.int64)]
+    for make in given:
+        lengths = make()
+        r = hmasweep.sweep(close, lengths)
+        lengths[:] = 99
+        assert r.lengths.tolist() == [6, 8, 10], type(lengths)
+        assert r.hma_lengths.tolist() == [6, 8, 10] and r.hma3_lengths.tolist() == [6, 8, 10]
+    windows = np.array([[3, 6, 2, 1, 2, 3]], dtype=np.int64)
+    r = hmasweep.sweep(close, windows=windows)
+    windows[:] = 1
+    assert r.windows.tolist() == [[3, 6, 2, 1, 2, 3]]
 
 
 BAD = [
@@ -277,6 +297,24 @@ def test_argument_errors_are_typeerrors():
         with pytest.raises(TypeError):
             call()
     assert hmasweep.sweep(close=s, lengths=[6], variant=None, isa=None, threads=1).trades.shape == (1,)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda s: _core.sweep(), "sweep() missing required argument 'close'"),
+    (lambda s: _core.sweep(s, [6], 3), "sweep() takes at most 2 positional arguments (3 given)"),
+    (lambda s: _core.sweep(s, foo=1), "sweep() got an unexpected keyword argument 'foo'"),
+    (lambda s: _core.sweep(s, [6], lengths=[6]), "sweep() got multiple values for argument 'lengths'"),
+    (lambda s: _core.sweep(s, variant=3), "sweep(): variant must be a str or None"),
+    (lambda s: _core.sweep(lengths=[6], **{"clo" + "se": s}, windows=None, hma=None, fee=None, zzz=0),
+     "sweep() got an unexpected keyword argument 'zzz'")])
+def test_argument_error_messages(call, message):
+    """The C parser's messages (python/src/args.c parse_args), as CPython's own would word them; hmasweep.sweep,
+    the Python wrapper (inputs.py), has its own."""
+    with pytest.raises(TypeError) as e:
+        call(hmasweep.series(bars=100))
+    assert str(e.value) == message
+    # a keyword made at run time (not interned) is found by its text
+    assert _core.sweep(hmasweep.series(bars=100), **{"".join(["len", "gths"]): [6]}).trades.shape == (1,)
 
 
 def test_version_is_the_projects(source_dir):

@@ -1,5 +1,5 @@
 """Ctrl-C (issue 18 §2): a real SIGINT, sent from outside, stops a long sweep(), sweep_many(), trades()
-and Client call in the middle with KeyboardInterrupt (the library's progress hooks polled by _core.c's
+and Client call in the middle with KeyboardInterrupt (the library's progress hooks polled by python/src/status.c's
 poll_python; a Client's wait checks for signals while it waits).  The child measures when it caught the
 exception; CLOCK_MONOTONIC is shared by the processes of one machine, so the latency is catch time minus
 send time.  Each call is sized so that the old behaviour fails the bound: sweep_many's 8 costliest

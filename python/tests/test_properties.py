@@ -11,14 +11,9 @@ import hmasweep
 
 RUNNABLE = [(v["name"], isa, v["tier"]) for v in hmasweep.variants() for isa in v["runnable"]]
 
-# Found by test_every_variant_equals_reference (hypothesis, 2026-12-03, after `segments` landed): on a flat
-# stretch followed by steps, `segments` built for the scalar ISA books 3 trades where the reference books
-# 2 (the SIMD builds are right).  Reproduce: the series below as .f64, `hmasweep run --input F --lengths 2
-# --variant segments --isa scalar`.  Kept out of the random search (so that CI stays deterministic) and
-# pinned by test_plateau_case, which xfails for exactly these pairs until the variant is fixed.
-# Fixed by fdd08ad (segments' reversal fast path no longer runs after an uncertain bar, whose tier-0 d may
-# be 0): the plateau case is gated on every pair again.
-KNOWN_BUGS = set()
+# A plateau then steps (found by test_every_variant_equals_reference, 2026-12-03: `segments` built for the
+# scalar ISA booked 3 trades where the reference books 2; fixed by fdd08ad, whose reversal fast path no
+# longer runs after an uncertain bar): pinned here for every variant and ISA.
 PLATEAU_CASE = (np.array([100.0] * 60 + [103.17434074991027, 106.44944589178593, 106.44944589178593, 109.82851403078257, 109.82851403078257]), [2])
 
 
@@ -58,13 +53,10 @@ RANDOM = bool(os.environ.get("HS_HYPOTHESIS_RANDOM"))
 @given(series_and_lengths())
 def test_every_variant_equals_reference(case):
     close, lengths = case
-    check_against_reference(close, lengths, [p for p in RUNNABLE if p[:2] not in KNOWN_BUGS])
+    check_against_reference(close, lengths, RUNNABLE)
 
 
-@pytest.mark.parametrize(
-    "name,isa,tier",
-    [pytest.param(*p, marks=pytest.mark.xfail(reason="known: segments/scalar on plateaus (see KNOWN_BUGS)"))
-     if p[:2] in KNOWN_BUGS else p for p in RUNNABLE])
+@pytest.mark.parametrize("name,isa,tier", RUNNABLE)
 def test_plateau_case(name, isa, tier):
     check_against_reference(*PLATEAU_CASE, [(name, isa, tier)])
 
