@@ -37,7 +37,6 @@ static inline hs_vd hs_vd_above(hs_vd a, hs_vd b) { return vd_blend(vd_cmpgt_mas
 /* Book one trade's PnL p per lane (hs_book_close_at's pnl += p, then hs_stats_book). */
 static inline void hs_book_lanes_book(hs_book_lanes *a, hs_vd p) {
     a->pnl = vd_add(a->pnl, p);
-#ifndef HS_BOOK_NO_STATS /* a measuring instrument only (study/segments/ab_kernel.sh, reports/stats.md) */
     hs_vd zero = vd_zero();
     a->wins = vd_add(a->wins, vd_blend(vd_cmpgt_mask(p, zero), zero, vd_set1(1.0)));
     a->gross_profit = vd_add(a->gross_profit, vd_max(p, zero));
@@ -45,7 +44,6 @@ static inline void hs_book_lanes_book(hs_book_lanes *a, hs_vd p) {
     a->sum_sq = vd_add(a->sum_sq, vd_mul(p, p));
     a->peak = hs_vd_above(a->pnl, a->peak);
     a->max_drawdown = hs_vd_above(vd_sub(a->peak, a->pnl), a->max_drawdown);
-#endif
 }
 
 /* Lane `lane`'s totals as a book's outcome: `trades`, and bars_held from the first entry and the last
@@ -62,14 +60,12 @@ static inline hs_outcome hs_book_lanes_outcome(const hs_book_lanes *a, int lane,
     hs_outcome o = hs_outcome_empty();
     o.r.pnl = v[0][lane];
     o.r.trades = trades;
-#ifndef HS_BOOK_NO_STATS
     o.s.wins = (int64_t)v[1][lane];
     o.s.gross_profit = v[2][lane];
     o.s.gross_loss = v[3][lane];
     o.s.sum_sq = v[4][lane];
     o.s.max_drawdown = v[5][lane];
     o.s.bars_held = trades ? last_bar - first_bar : 0;
-#endif
     return o;
 }
 

@@ -97,10 +97,6 @@ static inline hs_book hs_book_new(double keep) {
  * to this exit − the first entry, exactly (integers); one subtraction per trade instead of three
  * operations (reports/stats.md). */
 static inline void hs_stats_book(hs_stats *s, double *peak, double pnl_after, double p, size_t bar, int64_t first_bar) {
-#ifdef HS_BOOK_NO_STATS /* a measuring instrument only (study/segments/ab_kernel.sh, reports/stats.md) */
-    (void)s, (void)peak, (void)pnl_after, (void)p, (void)bar, (void)first_bar;
-    return;
-#endif
     s->wins += p > 0.0;
     s->gross_profit += p > 0.0 ? p : 0.0;
     s->gross_loss += p < 0.0 ? p : 0.0;

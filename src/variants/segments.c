@@ -56,26 +56,10 @@
 
 static double eps_seg(int64_t w) { return eps_slide_block(w, SEG_BLOCK); }
 
-/* Time per part of the sweep, compiled in only for study/segments/seg_profile.c (which defines
- * SEG_PROFILE and includes this file; the library never defines it, so the production kernel has none
- * of it): CLOCK_MONOTONIC around each block's anchors, each combo's fused pass and its books.  The d pass
- * is the fused pass less its anchors (the clock calls themselves fall inside the anchors' part). */
-#ifdef SEG_PROFILE
-#include <time.h>
-enum { SEG_PART_FUSED, SEG_PART_ANCHORS, SEG_PART_BOOKS, SEG_PARTS };
-extern double seg_profile_seconds[SEG_PARTS];
-static inline double seg_profile_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-#define SEG_TIMED(part, ...)                                                                                \
-    do {                                                                                                     \
-        double seg_t0_ = seg_profile_now();                                                                  \
-        __VA_ARGS__;                                                                                         \
-        seg_profile_seconds[part] += seg_profile_now() - seg_t0_;                                            \
-    } while (0)
-#else
+/* A hook around each part of the sweep (a block's anchors, a combo's fused pass, its books): the part as
+ * written, unless a study that includes this file defines SEG_TIMED first (study/segments/seg_profile.c:
+ * clocks around each part).  The library defines none, so its kernel has no measurement code. */
+#ifndef SEG_TIMED
 #define SEG_TIMED(part, ...)                                                                                \
     do {                                                                                                     \
         __VA_ARGS__;                                                                                         \

@@ -46,7 +46,7 @@ int main(int argc, char **argv) {
     }
     for (int c = 0; c < 80; c++)
         if (ra[c].trades != rb[c].trades || memcmp(&ra[c].pnl, &rb[c].pnl, 8)) printf("DIFF combo %d\n", c);
-    int stats_differ = 0; /* expected where one arm compiles the statistics out (HS_BOOK_NO_STATS) */
+    int stats_differ = 0; /* expected where one arm compiles the statistics out (APATCH=no_stats.patch) */
     for (int c = 0; c < 80; c++) stats_differ += memcmp(&sa[c], &sb[c], sizeof sa[c]) != 0;
     qsort(ta, reps, 8, cmp), qsort(tb, reps, 8, cmp), qsort(ratio, reps, 8, cmp);
     printf("%d pairs, %d thread%s, %zu bars x 80 combos (%s time)\n", reps, threads, threads > 1 ? "s" : "", n,

@@ -1,4 +1,4 @@
-/* seg_profile: the segments kernel with its per-part clocks compiled in (SEG_PROFILE, src/variants/segments.c),
+/* seg_profile: the segments kernel with its per-part clocks compiled in (its SEG_TIMED hook, src/variants/segments.c),
  * one thread, interleaved with the library's own `segments` (no clocks) on the same series, so that the
  * d pass's time is measured directly in a real sweep and the clocks' cost is visible beside it.
  *
@@ -13,16 +13,32 @@
  * the rest (layout, allocation), and the bars it recomputed in tier-0 order.  study/segments/bench_vs_numba.py runs it and divides the d pass's executed operations
  * (scaling.dpass_ops) by the d pass's time. */
 #define _POSIX_C_SOURCE 200809L
-#define SEG_PROFILE 1
+#include <time.h>
+
+/* The kernel's hook (SEG_TIMED, src/variants/segments.c), defined here before the kernel is included:
+ * CLOCK_MONOTONIC around each block's anchors, each combo's fused pass and its books.  The d pass is the
+ * fused pass less its anchors (the clock calls themselves fall inside the anchors' part). */
+enum { SEG_PART_FUSED, SEG_PART_ANCHORS, SEG_PART_BOOKS, SEG_PARTS };
+static double seg_profile_seconds[SEG_PARTS];
+static inline double seg_profile_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+#define SEG_TIMED(part, ...)                                                                                \
+    do {                                                                                                     \
+        double seg_t0_ = seg_profile_now();                                                                  \
+        __VA_ARGS__;                                                                                         \
+        seg_profile_seconds[part] += seg_profile_now() - seg_t0_;                                            \
+    } while (0)
+
 #define HS_ISA_SUFFIX HS_CAT3(prof_, HS_ISA_NAME, )
 #include "segments.c"
 
 #include <stdio.h>
 
 #include "hmasweep.h"
-#include "options.h" /* the CLI's parsers (cli/options.c, linked through hmasweep_universe) */
-
-double seg_profile_seconds[SEG_PARTS];
+#include "options.h" /* the CLI's parsers (cli/options.c, linked through hmasweep_cli_options) */
 
 #define HS_STR_(x) #x
 #define HS_STR(x) HS_STR_(x)
