@@ -4,7 +4,7 @@
  * close tail and local maximum, per group of V symbols (the ISA's lanes) the interleaved close tail, the
  * shared close sums, and per (group, combo) the combo's record, its two smoothing sums and one slot of each
  * raw ring; the books of the lanes that cross; and the results pass (books in, outputs out).  This program
- * lays out that state as src/live/live.c does today (sym_group_init: the same allocations and sizes,
+ * lays out that state as src/live/live_many.c does (sym_group_init: the same allocations and sizes,
  * sizeof(live_sym_combo) from live_lanes.h) and runs two loops over it, each timed per call like
  * live_bench:
  *
@@ -24,8 +24,10 @@
  * --drop leaves kinds out of the memory floor (symbol gclose wins record sums ring books results output), to
  * see what each costs.
  *
- * A measurement tool, not part of the product: it mirrors live.c's layout and must follow it when that
- * changes (its ctest checks that it runs, not its times). */
+ * A measurement tool, not part of the product.  The group layout is the session's own (src/live/live_many.h:
+ * live_sym_group, the arena's cut, SYM_AHEAD, LIVE_BOOK_ARRAYS, checked against live_books in live_many.c),
+ * so it cannot drift; the traversal below follows sym_group_step by hand (its ctest checks that it runs,
+ * not its times). */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +39,7 @@
 #include "hmasweep.h"
 #include "isa.h"
 #include "live_lanes.h"
+#include "live_many.h"
 
 #define LIVE_FLOOR_DECLARE(k, isa, ...)                                                                            \
     live_sym_step hs_live_sym_step__##isa;                                                                       \
@@ -64,14 +67,10 @@ static kernels kernels_of(hs_isa isa) {
 }
 
 /* ---- the layout --------------------------------------------------------------------------------------- */
-enum { NC = HS_DEFAULT_GRID_COUNT, N_BOOK_ARRAYS = 7 }; /* live_books: pnl entry prev pos trades first_bar peak */
-enum { AHEAD = 4 }; /* how far ahead sym_group_step prefetches a combo's ring slots and sums (live.c's SYM_AHEAD) */
-
-typedef struct {
-    double *close, *arena, *wsums;
-    uint16_t *since;
-    live_sym_combo *combo;
-} group;
+/* The session's own layout (src/live/live_many.h, shared with live_many.c): the group record, the arena's
+ * cut, how far ahead the step prefetches, the books' arrays.  Only the fields below are set here. */
+enum { NC = HS_DEFAULT_GRID_COUNT, N_BOOK_ARRAYS = LIVE_BOOK_ARRAYS, AHEAD = SYM_AHEAD };
+typedef live_sym_group group;
 
 typedef struct {
     double *tail;      /* the symbol's close tail (2·history doubles) */
@@ -99,8 +98,6 @@ typedef struct {
                        * ending in UINT32_MAX (a cursor instead of a test per lane: the floor's own overhead) */
 } model;
 
-static size_t round64(size_t bytes) { return (bytes + 63) / 64 * 64; }
-
 static void consts_of(const hs_windows *win, live_consts *c) {
     const int64_t *w = win->w;
     const int64_t lens[SUM_COUNT] = {w[0], w[1], w[3], w[4], w[5], w[2], w[5]};
@@ -118,7 +115,7 @@ static int by_w(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The distinct close windows and each combo's five slots (live.c's sym_windows). */
+/* The distinct close windows and each combo's five slots (live_many.c's sym_windows). */
 static void windows_of(model *m) {
     static const int sums[5] = {SUM_W0, SUM_W1, SUM_W3, SUM_W4, SUM_W5};
     size_t n = 0;
@@ -139,17 +136,16 @@ static void windows_of(model *m) {
 }
 
 static void *zalloc(size_t bytes) {
-    void *p = aligned_alloc(64, round64(bytes ? bytes : 1));
-    if (p) memset(p, 0, round64(bytes ? bytes : 1));
+    void *p = aligned_alloc(64, live_round64(bytes ? bytes : 1));
+    if (p) memset(p, 0, live_round64(bytes ? bytes : 1));
     return p;
 }
 
 /* Group gi's allocations, as sym_group_init sizes them. */
 static int group_alloc(model *m, group *G) {
     size_t V = (size_t)m->V, wsums = 2 * m->n_win * V, sums = 4 * V;
-    size_t head = round64((wsums + NC * sums) * sizeof(double)) / sizeof(double), arena = head;
-    for (size_t c = 0; c < NC; c++)
-        arena += round64((size_t)(m->cst[c].w[SUM_HMA] + m->cst[c].w[SUM_HMA3]) * V * sizeof(double)) / sizeof(double);
+    size_t head = sym_arena_head_doubles(m->n_win, NC, m->V), arena = head;
+    for (size_t c = 0; c < NC; c++) arena += sym_ring_doubles(&m->cst[c], m->V);
     G->close = zalloc(2 * m->keep * V * sizeof(double));
     G->arena = zalloc(arena * sizeof(double));
     G->combo = zalloc(NC * sizeof *G->combo);
@@ -162,7 +158,7 @@ static int group_alloc(model *m, group *G) {
         sc->sums = G->arena + wsums + c * sums;
         sc->raw = at;
         sc->raw3 = at + (size_t)m->cst[c].w[SUM_HMA] * V;
-        at += round64((size_t)(m->cst[c].w[SUM_HMA] + m->cst[c].w[SUM_HMA3]) * V * sizeof(double)) / sizeof(double);
+        at += sym_ring_doubles(&m->cst[c], m->V);
         sc->entered = 1;
     }
     for (size_t i = 0; i < m->n_win; i++) G->since[i] = (uint16_t)(i * 37 % SLIDE_BLOCK);
@@ -244,7 +240,7 @@ static inline __attribute__((always_inline)) void touch_as(counter *count_on, un
     }
 }
 
-/* One call of the memory floor: live.c's hs_live_append_many, sym_group_step and live_results, in order;
+/* One call of the memory floor: live_many.c's hs_live_append_many, sym_group_step and live_results, in order;
  * with `count_on`, the lines it would touch are counted instead; kinds in `dropped` are left out.  Always
  * inlined into the three callers below, so the floor itself tests neither. */
 static inline __attribute__((always_inline)) void memory_call_as(model *m, size_t t, counter *count_on,
