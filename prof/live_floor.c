@@ -110,29 +110,14 @@ static void consts_of(const hs_windows *win, live_consts *c) {
     c->range_max = 1e300; /* the walk's prices are far inside certify_in_range */
 }
 
-static int by_w(const void *a, const void *b) {
-    int64_t x = ((const live_win *)a)->w, y = ((const live_win *)b)->w;
-    return (x > y) - (x < y);
-}
-
-/* The distinct close windows and each combo's five slots (live_many.c's sym_windows). */
+/* The distinct close windows and each combo's five slots (live_many.h's sym_windows, the session's own), and
+ * the closes a group keeps (the longest close window + 1, as hs_live_open_many's close_keep). */
 static void windows_of(model *m) {
     static const int sums[5] = {SUM_W0, SUM_W1, SUM_W3, SUM_W4, SUM_W5};
-    size_t n = 0;
-    for (size_t c = 0; c < NC; c++)
-        for (int j = 0; j < 5; j++) m->win[n++] = (live_win){m->cst[c].w[sums[j]], m->cst[c].wd[sums[j]]};
-    qsort(m->win, n, sizeof *m->win, by_w);
-    m->n_win = 0;
-    for (size_t i = 0; i < n; i++)
-        if (!m->n_win || m->win[m->n_win - 1].w != m->win[i].w) m->win[m->n_win++] = m->win[i];
+    sym_windows(m->cst, NC, m->win, &m->n_win, m->slot);
     m->keep = 1;
     for (size_t c = 0; c < NC; c++)
-        for (int j = 0; j < 5; j++) {
-            size_t i = 0;
-            while (m->win[i].w != m->cst[c].w[sums[j]]) i++;
-            m->slot[c * 5 + (size_t)j] = (uint32_t)i;
-            m->keep = hs_max_size(m->keep, (size_t)m->cst[c].w[sums[j]] + 1);
-        }
+        for (int j = 0; j < 5; j++) m->keep = hs_max_size(m->keep, (size_t)m->cst[c].w[sums[j]] + 1);
 }
 
 static void *zalloc(size_t bytes) {

@@ -183,142 +183,162 @@ static int resolve_periods(PyObject *close_obj, PyObject *periods, PyObject *ppy
     return ends == Py_None || out->ends != NULL;
 }
 
-static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    PyObject *arg[KW_COUNT] = {NULL, Py_None, Py_None, NULL, Py_None, NULL, Py_None, Py_None, Py_None, Py_None, Py_None};
-    if (!parse_args(&sweep_signature, args, nargs, kwnames, arg)) return NULL;
-    PyObject *close_obj = arg[KW_CLOSE], *lengths_obj = arg[KW_LENGTHS], *windows_obj = arg[KW_WINDOWS];
-    const char *variant = "best", *isa = NULL;
-    int threads = 0;
-    if (arg[KW_VARIANT] && !str_arg(arg[KW_VARIANT], "variant", &variant)) return NULL;
-    if (!variant) variant = "best";
-    if (!str_arg(arg[KW_ISA], "isa", &isa)) return NULL;
+/* sweep()'s options other than the arrays: read and checked in the order the messages have always come. */
+typedef struct {
+    const char *variant, *isa;
+    int threads, has_fee, grid_2d;
+    double fee;
+} sweep_settings;
+
+static int sweep_settings_of(PyObject *const *arg, sweep_settings *o) {
+    *o = (sweep_settings){"best", NULL, 0, 0, 0, HS_DEFAULT_FEE};
+    if (arg[KW_VARIANT] && !str_arg(arg[KW_VARIANT], "variant", &o->variant)) return 0;
+    if (!o->variant) o->variant = "best";
+    if (!str_arg(arg[KW_ISA], "isa", &o->isa)) return 0;
     if (arg[KW_THREADS]) {
         long t = PyLong_AsLong(arg[KW_THREADS]);
-        if (t == -1 && PyErr_Occurred()) return NULL;
+        if (t == -1 && PyErr_Occurred()) return 0;
         if (t < INT_MIN || t > INT_MAX) {
             PyErr_SetString(PyExc_ValueError, "threads is out of range");
-            return NULL;
+            return 0;
         }
-        threads = (int)t;
+        o->threads = (int)t;
     }
-    if (lengths_obj != Py_None && windows_obj != Py_None) {
+    if (arg[KW_LENGTHS] != Py_None && arg[KW_WINDOWS] != Py_None) {
         PyErr_SetString(PyExc_ValueError, "give lengths or windows, not both");
-        return NULL;
+        return 0;
     }
-    double fee;
-    int has_fee;
-    if (!fee_arg(arg[KW_FEE], &fee, &has_fee)) return NULL;
-    int grid_2d = arg[KW_HMA] != Py_None || arg[KW_HMA3] != Py_None;
-    if (grid_2d && !check_2d_arguments(arg[KW_HMA], arg[KW_HMA3], lengths_obj, windows_obj)) return NULL;
-    PyArrayObject *close = NULL, *lengths = NULL, *windows = NULL, *pnl = NULL, *trades = NULL;
-    PyArrayObject *hma_lengths = NULL, *hma3_lengths = NULL, *stats = NULL, *equity = NULL, *mtm = NULL;
-    PyObject *result = NULL;
-    hs_result small[16], *res = small;
-    period_args per = {NULL, NULL, NULL};
-    if (!(close = as_close(close_obj))) goto done;
-    if (!resolve_periods(close_obj, arg[KW_PERIODS], arg[KW_PPY], (size_t)PyArray_DIM(close, 0), &per)) goto done;
-    if (windows_obj != Py_None) {
-        if (!(windows = combos_from_windows(windows_obj))) goto done;
+    if (!fee_arg(arg[KW_FEE], &o->fee, &o->has_fee)) return 0;
+    o->grid_2d = arg[KW_HMA] != Py_None || arg[KW_HMA3] != Py_None;
+    return !o->grid_2d || check_2d_arguments(arg[KW_HMA], arg[KW_HMA3], arg[KW_LENGTHS], arg[KW_WINDOWS]);
+}
+
+/* Every array of one sweep: the inputs as the library takes them, the outputs it fills, and the periods. */
+typedef struct {
+    PyArrayObject *close, *lengths, *windows, *hma_lengths, *hma3_lengths, *pnl, *trades, *stats, *equity, *mtm;
+    period_args per;
+} sweep_arrays;
+
+static void sweep_arrays_clear(sweep_arrays *a) {
+    PyArrayObject **all[] = {&a->close, &a->lengths, &a->windows, &a->hma_lengths, &a->hma3_lengths,
+                             &a->pnl, &a->trades, &a->stats, &a->equity, &a->mtm};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) Py_CLEAR(*all[k]);
+    period_args_clear(&a->per);
+}
+
+/* close, the periods and the combos (raw windows, the 2-D grid, or lengths), then the outputs. */
+static int sweep_arrays_of(PyObject *const *arg, int grid_2d, sweep_arrays *a) {
+    if (!(a->close = as_close(arg[KW_CLOSE]))) return 0;
+    if (!resolve_periods(arg[KW_CLOSE], arg[KW_PERIODS], arg[KW_PPY], (size_t)PyArray_DIM(a->close, 0), &a->per)) return 0;
+    if (arg[KW_WINDOWS] != Py_None) {
+        if (!(a->windows = combos_from_windows(arg[KW_WINDOWS]))) return 0;
     } else if (grid_2d) {
-        if (!(windows = windows_2d(arg[KW_HMA], arg[KW_HMA3], &hma_lengths, &hma3_lengths))) goto done;
+        if (!(a->windows = windows_2d(arg[KW_HMA], arg[KW_HMA3], &a->hma_lengths, &a->hma3_lengths))) return 0;
     } else {
-        if (!(lengths = lengths_array(lengths_obj, "lengths"))) goto done;
-        if (!(lengths = own_array(lengths))) goto done;
-        if (!(windows = windows_from_lengths(lengths))) goto done;
+        if (!(a->lengths = lengths_array(arg[KW_LENGTHS], "lengths"))) return 0;
+        if (!(a->lengths = own_array(a->lengths))) return 0;
+        if (!(a->windows = windows_from_lengths(a->lengths))) return 0;
     }
-    npy_intp n = PyArray_DIM(windows, 0);
-    if (!(pnl = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE))) goto done;
-    if (!(trades = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64))) goto done;
-    if (!(stats = new_stats_array(1, &n))) goto done;
-    if (per.ends) { /* E (P x n) and the drawdown (n), docs/spec.md §9.1-§9.3 */
-        npy_intp dims[2] = {PyArray_DIM(per.ends, 0), n};
-        if (!(equity = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE))) goto done;
-        if (!(mtm = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE))) goto done;
+    npy_intp n = PyArray_DIM(a->windows, 0);
+    if (!(a->pnl = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE))) return 0;
+    if (!(a->trades = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_INT64))) return 0;
+    if (!(a->stats = new_stats_array(1, &n))) return 0;
+    if (a->per.ends) { /* E (P x n) and the drawdown (n), docs/spec.md §9.1-§9.3 */
+        npy_intp dims[2] = {PyArray_DIM(a->per.ends, 0), n};
+        if (!(a->equity = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE))) return 0;
+        if (!(a->mtm = (PyArrayObject *)PyArray_SimpleNew(1, &n, NPY_DOUBLE))) return 0;
     }
+    return 1;
+}
+
+/* hs_sweep with the GIL released, into the arrays (pnl and trades split out of the hs_result pairs);
+ * 0 with the library's error raised. */
+static int run_sweep(sweep_arrays *a, const sweep_settings *o, hs_sweep_report *ran) {
+    npy_intp n = PyArray_DIM(a->windows, 0);
+    hs_result small[16], *res = small;
     if (n > (npy_intp)(sizeof small / sizeof small[0]) && !(res = malloc((size_t)n * sizeof *res))) {
         PyErr_NoMemory();
-        goto done;
+        return 0;
     }
-    hs_sweep_report ran; /* r.variant, r.isa, r.threads: what the library says ran (an alias resolved) */
-    hs_sweep_options opt = {.variant = variant, .isa = isa, .threads = threads, .struct_size = sizeof opt, .report = &ran,
-                            .stats = PyArray_DATA(stats), .fee = fee, .has_fee = has_fee};
-    if (per.ends) {
-        opt.n_periods = (size_t)PyArray_DIM(per.ends, 0);
-        opt.period_ends = PyArray_DATA(per.ends);
-        opt.equity = PyArray_DATA(equity);
-        opt.mtm_max_drawdown = PyArray_DATA(mtm);
+    hs_sweep_options opt = {.variant = o->variant, .isa = o->isa, .threads = o->threads, .struct_size = sizeof opt,
+                            .report = ran, .stats = PyArray_DATA(a->stats), .fee = o->fee, .has_fee = o->has_fee};
+    if (a->per.ends) {
+        opt.n_periods = (size_t)PyArray_DIM(a->per.ends, 0);
+        opt.period_ends = PyArray_DATA(a->per.ends);
+        opt.equity = PyArray_DATA(a->equity);
+        opt.mtm_max_drawdown = PyArray_DATA(a->mtm);
     }
     poll_state ps;
     poll_attach(&opt, &ps, NULL);
     hs_error err;
     hs_status st;
-    const double *px = PyArray_DATA(close);
-    size_t n_bars = (size_t)PyArray_DIM(close, 0);
-    const hs_windows *combos = PyArray_DATA(windows);
+    const double *px = PyArray_DATA(a->close);
+    size_t n_bars = (size_t)PyArray_DIM(a->close, 0);
+    const hs_windows *combos = PyArray_DATA(a->windows);
     Py_BEGIN_ALLOW_THREADS
     st = hs_sweep(px, n_bars, combos, (size_t)n, res, &opt, &err);
     Py_END_ALLOW_THREADS
-    if (st != HS_OK) {
+    if (st == HS_OK) {
+        double *p = PyArray_DATA(a->pnl);
+        int64_t *t = PyArray_DATA(a->trades);
+        for (npy_intp k = 0; k < n; k++) {
+            p[k] = res[k].pnl;
+            t[k] = res[k].trades;
+        }
+    } else {
         raise_status(st, &err);
-        goto done;
     }
-    double *p = PyArray_DATA(pnl);
-    int64_t *t = PyArray_DATA(trades);
-    for (npy_intp k = 0; k < n; k++) {
-        p[k] = res[k].pnl;
-        t[k] = res[k].trades;
-    }
-    if (!(result = PyStructSequence_New(SweepResult))) goto done;
-    PyObject *name = PyUnicode_FromString(ran.variant);
+    if (res != small) free(res);
+    return st == HS_OK;
+}
+
+/* The SweepResult, which takes the arrays over (they are NULL after, whatever happened). */
+static PyObject *sweep_result(sweep_arrays *a, const sweep_settings *o, const hs_sweep_report *ran) {
+    PyObject *result = PyStructSequence_New(SweepResult);
+    PyObject *name = result ? PyUnicode_FromString(ran->variant) : NULL;
     if (!name) {
-        Py_CLEAR(result);
-        goto done;
+        Py_XDECREF(result);
+        return NULL;
     }
-    PyStructSequence_SET_ITEM(result, 0, (PyObject *)pnl);
-    PyStructSequence_SET_ITEM(result, 1, (PyObject *)trades);
-    if (!lengths) {
-        Py_INCREF(Py_None);
-        lengths = (PyArrayObject *)Py_None;
+    if (!a->lengths) a->lengths = (PyArrayObject *)Py_NewRef(Py_None);
+    if (!o->grid_2d) { /* the 1-D grid is the diagonal: Lh = L3 = L (one array, shared); None for raw windows */
+        a->hma_lengths = (PyArrayObject *)Py_NewRef(a->lengths);
+        a->hma3_lengths = (PyArrayObject *)Py_NewRef(a->lengths);
     }
-    if (!grid_2d) { /* the 1-D grid is the diagonal: Lh = L3 = L (one array, shared); None for raw windows */
-        hma_lengths = lengths, hma3_lengths = lengths;
-        Py_INCREF(lengths);
-        Py_INCREF(lengths);
-    }
-    PyStructSequence_SET_ITEM(result, 2, (PyObject *)lengths);
-    PyStructSequence_SET_ITEM(result, 3, (PyObject *)windows);
+    PyStructSequence_SET_ITEM(result, 0, (PyObject *)a->pnl);
+    PyStructSequence_SET_ITEM(result, 1, (PyObject *)a->trades);
+    PyStructSequence_SET_ITEM(result, 2, (PyObject *)a->lengths);
+    PyStructSequence_SET_ITEM(result, 3, (PyObject *)a->windows);
     PyStructSequence_SET_ITEM(result, 4, name);
-    PyStructSequence_SET_ITEM(result, 5, interned_isa(ran.isa));
-    PyStructSequence_SET_ITEM(result, 6, PyLong_FromLong(ran.threads));
-    PyStructSequence_SET_ITEM(result, RESULT_HMA_LENGTHS, (PyObject *)hma_lengths);
-    PyStructSequence_SET_ITEM(result, RESULT_HMA3_LENGTHS, (PyObject *)hma3_lengths);
-    PyStructSequence_SET_ITEM(result, RESULT_BARS, PyLong_FromSize_t(n_bars));
-    PyStructSequence_SET_ITEM(result, RESULT_FEE, PyFloat_FromDouble(fee));
-    PyStructSequence_SET_ITEM(result, RESULT_STATS, (PyObject *)stats);
-    PyStructSequence_SET_ITEM(result, RESULT_EQUITY, equity ? (PyObject *)equity : Py_NewRef(Py_None));
-    PyStructSequence_SET_ITEM(result, RESULT_MTM, mtm ? (PyObject *)mtm : Py_NewRef(Py_None));
-    equity = mtm = NULL;
-    PyStructSequence_SET_ITEM(result, RESULT_PERIOD_ENDS, per.ends ? (PyObject *)per.ends : Py_NewRef(Py_None));
-    PyStructSequence_SET_ITEM(result, RESULT_PERIOD_INDEX, per.labels);
-    PyStructSequence_SET_ITEM(result, RESULT_PERIODS_PER_YEAR, per.ppy);
-    per = (period_args){NULL, NULL, NULL};
-    pnl = trades = lengths = windows = hma_lengths = hma3_lengths = stats = NULL; /* the result owns them now */
+    PyStructSequence_SET_ITEM(result, 5, interned_isa(ran->isa));
+    PyStructSequence_SET_ITEM(result, 6, PyLong_FromLong(ran->threads));
+    PyStructSequence_SET_ITEM(result, RESULT_HMA_LENGTHS, (PyObject *)a->hma_lengths);
+    PyStructSequence_SET_ITEM(result, RESULT_HMA3_LENGTHS, (PyObject *)a->hma3_lengths);
+    PyStructSequence_SET_ITEM(result, RESULT_BARS, PyLong_FromSize_t((size_t)PyArray_DIM(a->close, 0)));
+    PyStructSequence_SET_ITEM(result, RESULT_FEE, PyFloat_FromDouble(o->fee));
+    PyStructSequence_SET_ITEM(result, RESULT_STATS, (PyObject *)a->stats);
+    PyStructSequence_SET_ITEM(result, RESULT_EQUITY, a->equity ? (PyObject *)a->equity : Py_NewRef(Py_None));
+    PyStructSequence_SET_ITEM(result, RESULT_MTM, a->mtm ? (PyObject *)a->mtm : Py_NewRef(Py_None));
+    PyStructSequence_SET_ITEM(result, RESULT_PERIOD_ENDS, a->per.ends ? (PyObject *)a->per.ends : Py_NewRef(Py_None));
+    PyStructSequence_SET_ITEM(result, RESULT_PERIOD_INDEX, a->per.labels);
+    PyStructSequence_SET_ITEM(result, RESULT_PERIODS_PER_YEAR, a->per.ppy);
+    a->per = (period_args){NULL, NULL, NULL}; /* the result owns them now */
+    a->pnl = a->trades = a->lengths = a->windows = a->hma_lengths = a->hma3_lengths = a->stats = a->equity = a->mtm = NULL;
     if (!PyStructSequence_GET_ITEM(result, 5) || !PyStructSequence_GET_ITEM(result, 6) ||
         !PyStructSequence_GET_ITEM(result, RESULT_BARS) || !PyStructSequence_GET_ITEM(result, RESULT_FEE))
         Py_CLEAR(result);
-done:
-    if (res != small) free(res);
-    Py_XDECREF(close);
-    Py_XDECREF(lengths);
-    Py_XDECREF(windows);
-    Py_XDECREF(pnl);
-    Py_XDECREF(trades);
-    Py_XDECREF(hma_lengths);
-    Py_XDECREF(hma3_lengths);
-    Py_XDECREF(stats);
-    Py_XDECREF(equity);
-    Py_XDECREF(mtm);
-    period_args_clear(&per);
+    return result;
+}
+
+static PyObject *py_sweep(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *arg[KW_COUNT] = {NULL, Py_None, Py_None, NULL, Py_None, NULL, Py_None, Py_None, Py_None, Py_None, Py_None};
+    sweep_settings o;
+    if (!parse_args(&sweep_signature, args, nargs, kwnames, arg) || !sweep_settings_of(arg, &o)) return NULL;
+    sweep_arrays a = {0};
+    hs_sweep_report ran; /* r.variant, r.isa, r.threads: what the library says ran (an alias resolved) */
+    PyObject *result = NULL;
+    if (sweep_arrays_of(arg, o.grid_2d, &a) && run_sweep(&a, &o, &ran)) result = sweep_result(&a, &o, &ran);
+    sweep_arrays_clear(&a);
     return result;
 }
 

@@ -69,35 +69,6 @@ void hs_live_free_many(hs_live_many *m) {
     free(m);
 }
 
-
-
-static int by_window(const void *pa, const void *pb) {
-    int64_t a = ((const live_win *)pa)->w, b = ((const live_win *)pb)->w;
-    return (a > b) - (a < b);
-}
-
-/* The distinct close windows of all combos (m->win, ascending) and each combo's five slots in it. */
-static void sym_windows(hs_live_many *m) {
-    static const int sums[5] = {SUM_W0, SUM_W1, SUM_W3, SUM_W4, SUM_W5};
-    size_t n = 0;
-    for (size_t c = 0; c < m->n_combos; c++)
-        for (int j = 0; j < 5; j++) m->win[n++] = (live_win){m->cst[c].w[sums[j]], m->cst[c].wd[sums[j]]};
-    qsort(m->win, n, sizeof *m->win, by_window);
-    m->n_win = 0;
-    for (size_t i = 0; i < n; i++)
-        if (m->n_win == 0 || m->win[m->n_win - 1].w != m->win[i].w) m->win[m->n_win++] = m->win[i];
-    for (size_t c = 0; c < m->n_combos; c++)
-        for (int j = 0; j < 5; j++) {
-            size_t lo = 0, hi = m->n_win; /* binary search: win[lo].w == the window */
-            while (hi - lo > 1) {
-                size_t mid = (lo + hi) / 2;
-                if (m->win[mid].w <= m->cst[c].w[sums[j]]) lo = mid;
-                else hi = mid;
-            }
-            m->slot[c * 5 + (size_t)j] = (uint32_t)lo;
-        }
-}
-
 /* Group gi: its symbols' closes so far (as far back as close_keep) into the interleaved tail, and its
  * combos' blocks. */
 static int sym_group_init(hs_live_many *m, size_t gi) {
@@ -305,7 +276,7 @@ hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_ba
         m->start[c] = lc->start;
         for (int k = SUM_W0; k <= SUM_W5; k++) m->close_keep = hs_max_size(m->close_keep, (size_t)lc->cst.w[k] + 1);
     }
-    if (ok) sym_windows(m);
+    if (ok) sym_windows(m->cst, m->n_combos, m->win, &m->n_win, m->slot);
     for (size_t g = 0; ok && g < m->n_groups; g++) ok = sym_group_init(m, g);
     if (!ok) return hs_live_free_many(m), hs_fail(err, HS_ERR_NOMEM, "live open many: out of memory for %zu symbols", n_symbols);
     *out = m;

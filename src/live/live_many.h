@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "live_lanes.h"
 
@@ -41,6 +42,34 @@ enum { SYM_AHEAD = 4 };
  * ([n_win][2][V]), then each combo's two smoothing sums (4·V each), one contiguous run. */
 static inline size_t sym_arena_head_doubles(size_t n_win, size_t n_combos, int V) {
     return live_round64((2 * n_win * (size_t)V + n_combos * 4 * (size_t)V) * sizeof(double)) / sizeof(double);
+}
+
+static inline int by_window(const void *pa, const void *pb) {
+    int64_t a = ((const live_win *)pa)->w, b = ((const live_win *)pb)->w;
+    return (a > b) - (a < b);
+}
+
+/* The distinct close windows of the combos (win, ascending; *n_win of them; win has room for 5 per combo)
+ * and each combo's five slots in it (slot[c·5 + j]: its w0, w1, w3, w4, w5). */
+static inline void sym_windows(const live_consts *cst, size_t n_combos, live_win *win, size_t *n_win, uint32_t *slot) {
+    static const int sums[5] = {SUM_W0, SUM_W1, SUM_W3, SUM_W4, SUM_W5};
+    size_t n = 0;
+    for (size_t c = 0; c < n_combos; c++)
+        for (int j = 0; j < 5; j++) win[n++] = (live_win){cst[c].w[sums[j]], cst[c].wd[sums[j]]};
+    qsort(win, n, sizeof *win, by_window);
+    *n_win = 0;
+    for (size_t i = 0; i < n; i++)
+        if (*n_win == 0 || win[*n_win - 1].w != win[i].w) win[(*n_win)++] = win[i];
+    for (size_t c = 0; c < n_combos; c++)
+        for (int j = 0; j < 5; j++) {
+            size_t lo = 0, hi = *n_win; /* binary search: win[lo].w == the window */
+            while (hi - lo > 1) {
+                size_t mid = (lo + hi) / 2;
+                if (win[mid].w <= cst[c].w[sums[j]]) lo = mid;
+                else hi = mid;
+            }
+            slot[c * 5 + (size_t)j] = (uint32_t)lo;
+        }
 }
 
 /* The books' per-combo arrays a book step reads and writes (live_session.h live_books: pnl entry prev pos
