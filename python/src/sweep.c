@@ -409,6 +409,79 @@ PyDoc_STRVAR(sweep_many_doc,
              "progress(done, total), when given, is called every ~50 ms.\n"
              "hmasweep.sweep_many() is the public form.");
 
+/* What one _sweep_many call holds: the series as arrays (and as the library's refs), the C outputs. */
+typedef struct {
+    Py_ssize_t n_series;
+    npy_intp n_combos;
+    PyArrayObject *windows, **arrays, *stats;
+    hs_series_ref *refs;
+    hs_result *rows;
+    hs_error *errs;
+    hs_status *status;
+} many_call;
+
+static void many_call_clear(many_call *c) {
+    for (Py_ssize_t s = 0; c->arrays && s < c->n_series; s++) Py_XDECREF(c->arrays[s]);
+    free(c->arrays), free(c->refs), free(c->rows), free(c->errs), free(c->status);
+    Py_XDECREF(c->windows);
+    Py_XDECREF(c->stats);
+}
+
+/* The windows, the buffers, and each series of `seq` (a tuple) as a float64 array; 0 with an exception. */
+static int many_call_of(PyObject *seq, PyObject *windows_obj, many_call *c) {
+    c->n_series = PyTuple_GET_SIZE(seq);
+    if (!(c->windows = combos_from_windows(windows_obj))) return 0;
+    c->n_combos = PyArray_DIM(c->windows, 0);
+    npy_intp dims[2] = {c->n_series, c->n_combos};
+    size_t cells = (size_t)c->n_series * (size_t)c->n_combos, ns = (size_t)c->n_series + 1;
+    c->arrays = calloc(ns, sizeof *c->arrays);
+    c->refs = malloc(ns * sizeof *c->refs);
+    c->rows = malloc((cells + 1) * sizeof *c->rows);
+    c->errs = malloc(ns * sizeof *c->errs);
+    c->status = malloc(ns * sizeof *c->status);
+    if (!c->arrays || !c->refs || !c->rows || !c->errs || !c->status) {
+        PyErr_NoMemory();
+        return 0;
+    }
+    if (!(c->stats = new_stats_array(2, dims))) return 0; /* hs_sweep_many's layout: [s * n_combos + c] */
+    for (Py_ssize_t s = 0; s < c->n_series; s++) {
+        if (!(c->arrays[s] = as_close(PyTuple_GET_ITEM(seq, s)))) return 0;
+        c->refs[s] = (hs_series_ref){NULL, PyArray_DATA(c->arrays[s]), (size_t)PyArray_DIM(c->arrays[s], 0)};
+    }
+    return 1;
+}
+
+/* (pnl, trades, errors, stats) from a finished call; the stats array goes to the tuple. */
+static PyObject *many_result(many_call *c) {
+    npy_intp dims[2] = {c->n_series, c->n_combos};
+    size_t cells = (size_t)c->n_series * (size_t)c->n_combos;
+    PyArrayObject *pnl = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+    PyArrayObject *trades = pnl ? (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_INT64) : NULL;
+    PyObject *errors = trades ? PyList_New(c->n_series) : NULL;
+    if (!errors) {
+        Py_XDECREF(pnl);
+        Py_XDECREF(trades);
+        return NULL;
+    }
+    double *p = PyArray_DATA(pnl);
+    int64_t *t = PyArray_DATA(trades);
+    for (size_t k = 0; k < cells; k++) p[k] = c->rows[k].pnl, t[k] = c->rows[k].trades;
+    for (Py_ssize_t s = 0; s < c->n_series; s++) {
+        PyObject *e = c->status[s] == HS_OK ? Py_NewRef(Py_None) : PyUnicode_FromString(c->errs[s].msg);
+        if (!e) {
+            Py_DECREF(pnl), Py_DECREF(trades), Py_DECREF(errors);
+            return NULL;
+        }
+        PyList_SET_ITEM(errors, s, e);
+    }
+    /* "N" hands the four references over whether or not the tuple is made (CPython releases them itself
+     * when it fails), so they are forgotten here either way: releasing them again was a double release
+     * when the tuple's allocation failed. */
+    PyObject *stats = (PyObject *)c->stats;
+    c->stats = NULL;
+    return Py_BuildValue("(NNNN)", (PyObject *)pnl, (PyObject *)trades, errors, stats);
+}
+
 static PyObject *py_sweep_many(PyObject *self, PyObject *args) {
     PyObject *closes_obj, *windows_obj, *report = Py_None, *fee_obj = Py_None;
     const char *variant = NULL, *isa = NULL;
@@ -430,66 +503,23 @@ static PyObject *py_sweep_many(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_TypeError, "closes must be a sequence of 1-D float64 series");
         return NULL;
     }
-    Py_ssize_t n_series = PyTuple_GET_SIZE(seq);
-    PyArrayObject *windows = combos_from_windows(windows_obj), **arrays = NULL, *pnl = NULL, *trades = NULL, *stats = NULL;
-    hs_series_ref *refs = NULL;
-    hs_result *rows = NULL;
-    hs_error *errs = NULL, err;
-    hs_status *status = NULL, st = HS_OK;
-    PyObject *errors = NULL, *result = NULL;
-    if (!windows) goto done;
-    npy_intp n_combos = PyArray_DIM(windows, 0), dims[2] = {n_series, n_combos};
-    size_t cells = (size_t)n_series * (size_t)n_combos;
-    arrays = calloc((size_t)n_series + 1, sizeof *arrays);
-    refs = malloc(((size_t)n_series + 1) * sizeof *refs);
-    rows = malloc((cells + 1) * sizeof *rows);
-    errs = malloc(((size_t)n_series + 1) * sizeof *errs);
-    status = malloc(((size_t)n_series + 1) * sizeof *status);
-    if (!arrays || !refs || !rows || !errs || !status) {
-        PyErr_NoMemory();
-        goto done;
+    many_call c = {0};
+    PyObject *result = NULL;
+    if (many_call_of(seq, windows_obj, &c)) {
+        hs_sweep_options opt = {.variant = variant, .isa = isa, .threads = threads,
+                                .struct_size = sizeof opt, .stats = PyArray_DATA(c.stats), .fee = fee, .has_fee = has_fee};
+        poll_state ps;
+        poll_attach(&opt, &ps, report == Py_None ? NULL : report);
+        const hs_windows *combos = PyArray_DATA(c.windows);
+        hs_error err;
+        hs_status st;
+        Py_BEGIN_ALLOW_THREADS
+        st = hs_sweep_many(c.refs, (size_t)c.n_series, combos, (size_t)c.n_combos, c.rows, c.status, c.errs, NULL, &opt,
+                           &err);
+        Py_END_ALLOW_THREADS
+        result = st == HS_OK ? many_result(&c) : raise_status(st, &err);
     }
-    if (!(stats = new_stats_array(2, dims))) goto done; /* hs_sweep_many's layout: [s * n_combos + c] */
-    for (Py_ssize_t s = 0; s < n_series; s++) {
-        if (!(arrays[s] = as_close(PyTuple_GET_ITEM(seq, s)))) goto done;
-        refs[s] = (hs_series_ref){NULL, PyArray_DATA(arrays[s]), (size_t)PyArray_DIM(arrays[s], 0)};
-    }
-    hs_sweep_options opt = {.variant = variant, .isa = isa, .threads = threads,
-                            .struct_size = sizeof opt, .stats = PyArray_DATA(stats), .fee = fee, .has_fee = has_fee};
-    poll_state ps;
-    poll_attach(&opt, &ps, report == Py_None ? NULL : report);
-    const hs_windows *combos = PyArray_DATA(windows);
-    Py_BEGIN_ALLOW_THREADS
-    st = hs_sweep_many(refs, (size_t)n_series, combos, (size_t)n_combos, rows, status, errs, NULL, &opt, &err);
-    Py_END_ALLOW_THREADS
-    if (st != HS_OK) {
-        raise_status(st, &err);
-        goto done;
-    }
-    if (!(pnl = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_DOUBLE))) goto done;
-    if (!(trades = (PyArrayObject *)PyArray_SimpleNew(2, dims, NPY_INT64))) goto done;
-    double *p = PyArray_DATA(pnl);
-    int64_t *t = PyArray_DATA(trades);
-    for (size_t k = 0; k < cells; k++) p[k] = rows[k].pnl, t[k] = rows[k].trades;
-    if (!(errors = PyList_New(n_series))) goto done;
-    for (Py_ssize_t s = 0; s < n_series; s++) {
-        PyObject *e = status[s] == HS_OK ? Py_NewRef(Py_None) : PyUnicode_FromString(errs[s].msg);
-        if (!e) goto done;
-        PyList_SET_ITEM(errors, s, e);
-    }
-    /* "N" hands the four references over whether or not the tuple is made (CPython releases them itself
-     * when it fails), so they are forgotten here either way: releasing them again at done was a double
-     * release when the tuple's allocation failed. */
-    result = Py_BuildValue("(NNNN)", (PyObject *)pnl, (PyObject *)trades, errors, (PyObject *)stats);
-    pnl = trades = stats = NULL, errors = NULL;
-done:
-    for (Py_ssize_t s = 0; arrays && s < n_series; s++) Py_XDECREF(arrays[s]);
-    free(arrays), free(refs), free(rows), free(errs), free(status);
-    Py_XDECREF(windows);
-    Py_XDECREF(pnl);
-    Py_XDECREF(trades);
-    Py_XDECREF(stats);
-    Py_XDECREF(errors);
+    many_call_clear(&c);
     Py_DECREF(seq);
     return result;
 }
