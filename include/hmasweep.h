@@ -310,8 +310,9 @@ typedef struct {
     char path[4096];
 } hs_universe_entry;
 
-/* *entries is malloc'ed (free it); *n may be 0 only with an error.  Deprecated in 1.4.  API 1.0: 4,224 bytes a series whatever
- * its names; hs_universe_open below lists the same series in about the bytes of their names. */
+/* *entries is malloc'ed (free it); *n may be 0 only with an error.  Deprecated in 1.4.  API 1.0: 4,224 bytes
+ * a series whatever its names; hs_universe_open below lists the same series in about the bytes of their
+ * names. */
 HS_API hs_status hs_universe_list(const char *spec, hs_universe_entry **entries, size_t *n, hs_error *err)
     HS_DEPRECATED("use hs_universe_open");
 
@@ -342,20 +343,21 @@ typedef struct {
     double entry_price, exit_price, pnl;
 } hs_trade;
 
-/* One combo's trade log (deprecated in 1.4: hs_trade_log_opt with opt NULL is this call).  Writes up to `cap` trades into out (out may be NULL when cap is 0) and the
- * total count into *n_trades; call with cap 0 to size.  The trades come from the reference variant's own
- * event loop: their PnLs summed in order (starting from 0.0) equal hs_sweep's pnl for the combo bit for
- * bit, and *n_trades equals its trades.  Validates the series and the windows as hs_sweep does. */
+/* One combo's trade log (deprecated in 1.4: hs_trade_log_opt with opt NULL is this call).  Writes up to
+ * `cap` trades into out (out may be NULL when cap is 0) and the total count into *n_trades; call with cap 0
+ * to size.  The trades come from the reference variant's own event loop: their PnLs summed in order
+ * (starting from 0.0) equal hs_sweep's pnl for the combo bit for bit, and *n_trades equals its trades.
+ * Validates the series and the windows as hs_sweep does. */
 HS_API hs_status hs_trade_log(const double *close, size_t n_bars, const hs_windows *combo, hs_trade *out, size_t cap,
                               size_t *n_trades, hs_error *err)
     HS_DEPRECATED("use hs_trade_log_opt(..., NULL, err)");
-/* The same with options (API 1.2; the call to use since 1.4, opt NULL = hs_trade_log): the fee (opt->has_fee, opt->fee) the trades are booked with, and, when
- * opt->stats is non-NULL, the combo's statistics into opt->stats[0] (hs_sweep's bits for the combo).
- * opt->progress (and progress_user), when set, is the cancel hook of docs/library.md "Progress and cancel":
- * called on the calling thread every 4,096 rows of the kernel's passes over the series (done and total
- * count those rows) and once at the end with done == total; a non-zero answer stops the log within those
- * rows with HS_ERR_CANCELLED (out[] and *n_trades unspecified).  variant, isa and threads are not read;
- * opt NULL = the defaults. */
+/* The same with options (API 1.2; the call to use since 1.4, opt NULL = hs_trade_log): the fee
+ * (opt->has_fee, opt->fee) the trades are booked with, and, when opt->stats is non-NULL, the combo's
+ * statistics into opt->stats[0] (hs_sweep's bits for the combo). opt->progress (and progress_user), when
+ * set, is the cancel hook of docs/library.md "Progress and cancel": called on the calling thread every 4,096
+ * rows of the kernel's passes over the series (done and total count those rows) and once at the end with
+ * done == total; a non-zero answer stops the log within those rows with HS_ERR_CANCELLED (out[] and
+ * *n_trades unspecified).  variant, isa and threads are not read; opt NULL = the defaults. */
 HS_API hs_status hs_trade_log_opt(const double *close, size_t n_bars, const hs_windows *combo, hs_trade *out,
                                   size_t cap, size_t *n_trades, const hs_sweep_options *opt, hs_error *err);
 
@@ -387,12 +389,12 @@ HS_API hs_status hs_signal(const double *x, size_t n, const hs_windows *win, dou
 
 typedef struct hs_live hs_live;
 /* A live session over a history close[0..n_bars) (n_bars >= 1) and n_combos combos (any six windows), with
- * options (API 1.2; opt NULL = the defaults): the session books its trades with opt's fee (has_fee/fee), and (API 1.3)
- * keeps every combo's mtm_max_drawdown for hs_live_equity when n_periods >= 1 (its value is not read; equity,
- * mtm_max_drawdown and period_ends must be NULL).  The other fields are not read.  Threads: a session
- * takes one caller at a time for every call on it (the readers hs_live_stats, hs_live_equity, hs_live_combos
- * and hs_live_bars may run at once with each other, never with an append or hs_live_free); distinct
- * sessions are independent. */
+ * options (API 1.2; opt NULL = the defaults): the session books its trades with opt's fee (has_fee/fee), and
+ * (API 1.3) keeps every combo's mtm_max_drawdown for hs_live_equity when n_periods >= 1 (its value is not
+ * read; equity, mtm_max_drawdown and period_ends must be NULL).  The other fields are not read.  Threads: a
+ * session takes one caller at a time for every call on it (the readers hs_live_stats, hs_live_equity,
+ * hs_live_combos and hs_live_bars may run at once with each other, never with an append or hs_live_free);
+ * distinct sessions are independent. */
 HS_API hs_status hs_live_open_opt(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                                   const hs_sweep_options *opt, hs_live **out, hs_error *err);
 /* hs_live_open_opt with opt NULL (the 1.0 call). */
@@ -482,9 +484,10 @@ typedef struct { size_t groups, splits, kept; double pbo, prob_oos_loss, slope, 
 /* §9.5 on S = groups (even, 2 <= S <= P, S <= HS_CSCV_MAX_GROUPS).  lambdas, is_metric, oos_metric: NULL or
  * room for hs_cscv_splits(groups) doubles each, in split order (NaN for a dropped split): λ, and the chosen
  * combo's in-sample and out-of-sample metric; chosen: NULL or room for as many size_t (the in-sample best,
- * SIZE_MAX for a dropped split).  Memory: (4·S + 4)·N doubles and N indices whatever the number of splits, plus
- * 2 doubles a split when is_metric or oos_metric is NULL (the degradation line needs them).  Its passes across
- * combos run on the ISA a sweep would pick ($HMASWEEP_ISA, else the widest): one the CPU cannot run is HS_ERR_ISA. */
+ * SIZE_MAX for a dropped split).  Memory: (4·S + 4)·N doubles and N indices whatever the number of splits,
+ * plus 2 doubles a split when is_metric or oos_metric is NULL (the degradation line needs them).  Its passes
+ * across combos run on the ISA a sweep would pick ($HMASWEEP_ISA, else the widest): one the CPU cannot run
+ * is HS_ERR_ISA. */
 HS_API hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_t groups,
                          hs_cscv_result *out, double *lambdas, double *is_metric, double *oos_metric,
                          size_t *chosen, hs_error *err);

@@ -163,12 +163,12 @@ static void check_universe(void) {
     for (size_t i = 0; e && u && i < n; i++)
         CHECK(!strcmp(e[i].symbol, hs_universe_symbol(u, i)) && !strcmp(e[i].path, hs_universe_path(u, i)),
               "entry %zu: %s %s vs %s %s", i, e[i].symbol, e[i].path, hs_universe_symbol(u, i), hs_universe_path(u, i));
-    hs_error e2;
-    CHECK(hs_universe_list("/nonexistent/hs", &e, &n, &err) == HS_ERR_DATA &&
-              hs_universe_open("/nonexistent/hs", &u, &e2) == HS_ERR_DATA && !strcmp(err.msg, e2.msg),
-          "'%s' vs '%s'", err.msg, e2.msg);
     free(e);
     hs_universe_close(u);
+    hs_error e2;
+    CHECK(hs_universe_list("/nonexistent/hs", &e, &n, &err) == HS_ERR_DATA &&
+              hs_universe_open("/nonexistent/hs", &u, &e2) == HS_ERR_DATA && !u && !strcmp(err.msg, e2.msg),
+          "'%s' vs '%s'", err.msg, e2.msg);
     for (int i = 0; i < 2; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
