@@ -194,6 +194,12 @@ static void check_client_sweeps(hs_client *c) {
     CHECK(hs_client_sweep_handle(c, h, combos, N, old, &err) == HS_OK && same(old, lib, sizeof lib), "%s", err.msg);
     CHECK(hs_client_sweep_handle_opt(c, h, combos, N, now, NULL, &err) == HS_OK && same(now, lib, sizeof lib), "%s",
           err.msg);
+    /* statistics alone: protocol 2 with the default fee */
+    o.stats = lib_s;
+    CHECK(hs_sweep(close_, BARS, combos, N, lib, &o, &err) == HS_OK, "%s", err.msg);
+    o.stats = now_s;
+    CHECK(hs_client_sweep_opt(c, close_, BARS, combos, N, now, &o, &err) == HS_OK && same(now, lib, sizeof lib) &&
+              same(now_s, lib_s, sizeof lib_s), "sweep_opt with stats only: %s", err.msg);
     /* fee and statistics */
     o.has_fee = 1, o.fee = fee, o.stats = lib_s;
     CHECK(hs_sweep(close_, BARS, combos, N, lib, &o, &err) == HS_OK, "%s", err.msg);
