@@ -271,7 +271,7 @@ int hs_cli_variant_known(const char *name) {
     if (target) name = target;
     for (size_t k = 0, n = hs_variant_count(); k < n; k++) {
         hs_variant_info v;
-        hs_variant_describe(k, &v, NULL); /* name is filled even when the default ISA cannot be chosen */
+        hs_variant_describe_sized(k, &v, sizeof v, NULL); /* name is filled even when the default ISA cannot be chosen */
         if (strcmp(v.name, name) == 0) return 1;
     }
     return 0;
@@ -391,7 +391,7 @@ static int cmd_variants(int argc, char **argv) {
         hs_variant_info v;
         hs_error err;
         /* the default ISA is hs_sweep's own choice (HMASWEEP_ISA included): a bad setting fails here as in run */
-        if (hs_variant_describe(k, &v, &err) != HS_OK) return cli_fail(EXIT_USAGE, "%s", err.msg);
+        if (hs_variant_describe_sized(k, &v, sizeof v, &err) != HS_OK) return cli_fail(EXIT_USAGE, "%s", err.msg);
         if (strcmp(v.role, "experiment") == 0 && !all) continue;
         char isas[160];
         mark_runnable(&v, isas, sizeof isas);

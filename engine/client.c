@@ -11,6 +11,7 @@
 #include "error.h"
 #include "hmasweep_client.h"
 #include "transport.h"
+#include "opts.h"
 
 struct hs_client {
     hs_stream *s;       /* NULL once the connection broke (closed at once: the server frees its side) */
@@ -22,6 +23,8 @@ struct hs_client {
     size_t reply_len;   /* bytes of the last reply body */
     int (*interrupt)(void *user);
     void *interrupt_user;
+    uint32_t *stats_sessions; /* live sessions opened with statistics (op 12): their appends' replies carry them */
+    size_t n_stats_sessions, cap_stats_sessions;
 };
 
 /* `want` for a reply of any length up to SMALL_REPLY_MAX (HELLO), received into the scratch buffer.
@@ -81,6 +84,7 @@ HS_API void hs_client_close(hs_client *c) {
     if (!c) return;
     if (c->s) c->s->close(c->s->ctx);
     free(c->buf);
+    free(c->stats_sessions);
     free(c);
 }
 
@@ -233,40 +237,16 @@ static void decode_results(const unsigned char *body, size_t n, hs_result *out) 
     }
 }
 
-HS_API hs_status hs_client_sweep(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
-                                 size_t n_combos, hs_result *out, hs_error *err) {
-    hs_status st = check_sizes(c, n_bars, n_combos, err);
-    if (st == HS_OK)
-        st = round_trip(c, HS_OP_SWEEP, (uint32_t)n_bars, (uint32_t)n_combos, close, 8 * n_bars, combos,
-                        sizeof(hs_windows) * n_combos, 16 * n_combos, NULL, err);
-    if (st == HS_OK) decode_results(c->buf, n_combos, out);
-    return st;
-}
-
 /* A statistics reply (ops 10, 11): the sweep reply's arrays, then the six statistics'. */
 static void decode_stats_reply(const unsigned char *body, size_t n, hs_result *out, hs_stats *stats) {
     decode_results(body, n, out);
     if (stats) hs_codec_decode_stats_arrays(body + 16 * n, n, stats);
 }
 
-HS_API hs_status hs_client_sweep_stats(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
-                                       size_t n_combos, double fee, hs_result *out, hs_stats *stats, hs_error *err) {
-    hs_status st = check_sizes(c, n_bars, n_combos, err);
-    if (st == HS_OK)
-        st = round_trip_fee(c, HS_OP_SWEEP_STATS, (uint32_t)n_bars, (uint32_t)n_combos, fee, close, 8 * n_bars, combos,
-                            sizeof(hs_windows) * n_combos, HS_STATS_REPLY_PER_COMBO * n_combos, err);
-    if (st == HS_OK) decode_stats_reply(c->buf, n_combos, out, stats);
-    return st;
-}
-
-HS_API hs_status hs_client_sweep_handle_stats(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
-                                              double fee, hs_result *out, hs_stats *stats, hs_error *err) {
-    hs_status st = check_sizes(c, 0, n_combos, err);
-    if (st == HS_OK)
-        st = round_trip_fee(c, HS_OP_SWEEP_HANDLE_STATS, handle, (uint32_t)n_combos, fee, combos,
-                            sizeof(hs_windows) * n_combos, NULL, 0, HS_STATS_REPLY_PER_COMBO * n_combos, err);
-    if (st == HS_OK) decode_stats_reply(c->buf, n_combos, out, stats);
-    return st;
+static hs_status check_periods(size_t n_periods, hs_error *err) {
+    if (n_periods == 0 || n_periods > UINT32_MAX)
+        return hs_fail(err, HS_ERR_USAGE, "n_periods = %zu: expected 1 to n_bars periods", n_periods);
+    return HS_OK;
 }
 
 /* Protocol 3's equity ops (13, 14): the header with the fee and n_periods, the reply of
@@ -274,15 +254,15 @@ HS_API hs_status hs_client_sweep_handle_stats(hs_client *c, uint32_t handle, con
 static hs_status equity_round_trip(hs_client *c, unsigned op, uint32_t a, size_t n_combos, double fee, size_t n_periods,
                                    const void *x, size_t xn, const void *y, size_t yn, hs_result *out, hs_stats *stats,
                                    double *mtm_max_drawdown, double *equity, hs_error *err) {
-    if (n_periods == 0 || n_periods > UINT32_MAX)
-        return hs_fail(err, HS_ERR_USAGE, "n_periods = %zu: expected 1 to n_bars periods", n_periods);
+    hs_status st = check_periods(n_periods, err);
+    if (st != HS_OK) return st;
     uint64_t bytes = hs_codec_equity_reply_bytes(n_combos, n_periods);
     if (!bytes)
         return hs_fail(err, HS_ERR_USAGE, "n_periods = %zu x n_combos = %zu: the reply would not fit one frame",
                        n_periods, n_combos);
     unsigned char hdr[HS_REQUEST_HEADER_MAX];
     size_t h = hs_codec_request_header_equity(op, a, (uint32_t)n_combos, fee, (uint32_t)n_periods, xn + yn, hdr);
-    hs_status st = send_and_receive(c, hdr, h, x, xn, y, yn, (size_t)bytes - HS_FRAME_PREFIX_BYTES, NULL, err);
+    st = send_and_receive(c, hdr, h, x, xn, y, yn, (size_t)bytes - HS_FRAME_PREFIX_BYTES, NULL, err);
     if (st != HS_OK) return st;
     decode_stats_reply(c->buf, n_combos, out, stats);
     const unsigned char *tail = c->buf + HS_STATS_REPLY_PER_COMBO * n_combos;
@@ -291,35 +271,79 @@ static hs_status equity_round_trip(hs_client *c, unsigned op, uint32_t a, size_t
     return HS_OK;
 }
 
-HS_API hs_status hs_client_sweep_equity(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
-                                        size_t n_combos, double fee, size_t n_periods, hs_result *out, hs_stats *stats,
-                                        double *mtm_max_drawdown, double *equity, hs_error *err) {
-    hs_status st = check_sizes(c, n_bars, n_combos, err);
-    return st != HS_OK ? st
-                       : equity_round_trip(c, HS_OP_SWEEP_EQUITY, (uint32_t)n_bars, n_combos, fee, n_periods, close,
-                                           8 * n_bars, combos, sizeof(hs_windows) * n_combos, out, stats,
-                                           mtm_max_drawdown, equity, err);
+/* What a call's hs_sweep_options ask of the wire (docs/protocol.md): the lowest protocol whose op carries
+ * every field set, 1 (the plain ops), 2 (fee and statistics: ops 10-12) or 3 (equity at period ends: ops
+ * 13-14).  The options are read as hs_sweep reads them (struct_size, hs_read_sweep_options); a field the
+ * wire cannot carry is refused by name before a byte is sent, never dropped. */
+enum wire_call { WIRE_SWEEP, WIRE_LIVE_OPEN, WIRE_LIVE_APPEND };
+typedef struct {
+    int protocol;
+    double fee;
+    hs_sweep_options known;
+} wire_terms;
+
+static const char *field_off_the_wire(const hs_sweep_options *k, enum wire_call call) {
+    if (k->variant || k->isa || k->threads || k->report || k->progress || k->period_ends)
+        return k->variant ? "variant" : k->isa ? "isa" : k->threads ? "threads" : k->report ? "report"
+               : k->progress ? "progress" : "period_ends";
+    if (call != WIRE_SWEEP && (k->n_periods || k->equity || k->mtm_max_drawdown))
+        return k->n_periods ? "n_periods" : k->equity ? "equity" : "mtm_max_drawdown";
+    if (call == WIRE_LIVE_APPEND && k->has_fee) return "has_fee";
+    return NULL;
 }
 
-HS_API hs_status hs_client_sweep_handle_equity(hs_client *c, uint32_t handle, const hs_windows *combos,
-                                               size_t n_combos, double fee, size_t n_periods, hs_result *out,
-                                               hs_stats *stats, double *mtm_max_drawdown, double *equity,
-                                               hs_error *err) {
-    hs_status st = check_sizes(c, 0, n_combos, err);
-    return st != HS_OK ? st
-                       : equity_round_trip(c, HS_OP_SWEEP_HANDLE_EQUITY, handle, n_combos, fee, n_periods, combos,
-                                           sizeof(hs_windows) * n_combos, NULL, 0, out, stats, mtm_max_drawdown,
-                                           equity, err);
+static hs_status wire_terms_of(hs_client *c, const hs_sweep_options *opt, enum wire_call call, wire_terms *w,
+                               hs_error *err) {
+    c->last_error = 0; /* refused here, before a byte is sent: no server code, the connection is fine */
+    hs_status st = hs_read_sweep_options(opt, HS_OPTIONS_SIZE_1_3, &w->known, err);
+    if (st != HS_OK) return st;
+    const hs_sweep_options *k = &w->known;
+    const char *field = field_off_the_wire(k, call);
+    if (field)
+        return hs_fail(err, HS_ERR_USAGE,
+                       "hs_sweep_options.%s is set, but a %s over the wire does not carry it (the server runs its own "
+                       "variant, ISA and threads; a live session's fee is set at open, and it has no periods; "
+                       "docs/engine.md)", field, call == WIRE_SWEEP ? "sweep" : "live session");
+    if (call == WIRE_SWEEP && !k->n_periods && (st = hs_check_no_periods(k, err)) != HS_OK) return st;
+    w->fee = k->has_fee ? k->fee : HS_DEFAULT_FEE; /* checked by the server, which names a bad one */
+    w->protocol = k->n_periods ? 3 : (k->has_fee || k->stats) ? 2 : 1;
+    return HS_OK;
 }
 
-HS_API hs_status hs_client_live_open_stats(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
-                                           double fee, uint32_t *session, hs_error *err) {
-    hs_status st = check_sizes(c, 0, n_combos, err);
-    if (st == HS_OK)
-        st = round_trip_fee(c, HS_OP_LIVE_OPEN_STATS, handle, (uint32_t)n_combos, fee, combos,
-                            sizeof(hs_windows) * n_combos, NULL, 0, 4, err);
-    if (st == HS_OK) *session = hs_codec_get_u32(c->buf);
+/* hs_client_sweep_opt and hs_client_sweep_handle_opt: the series in the request (x = close, y = combos)
+ * or by handle (x = combos), a = n_bars or the handle. */
+static hs_status sweep_call(hs_client *c, int by_handle, uint32_t a, size_t n_bars, const void *x, size_t xn,
+                            const void *y, size_t yn, size_t n_combos, hs_result *out, const hs_sweep_options *opt,
+                            hs_error *err) {
+    wire_terms w;
+    hs_status st = wire_terms_of(c, opt, WIRE_SWEEP, &w, err);
+    if (st == HS_OK) st = check_sizes(c, n_bars, n_combos, err);
+    if (st != HS_OK) return st;
+    const hs_sweep_options *k = &w.known;
+    if (w.protocol == 3)
+        return equity_round_trip(c, by_handle ? HS_OP_SWEEP_HANDLE_EQUITY : HS_OP_SWEEP_EQUITY, a, n_combos, w.fee,
+                                 k->n_periods, x, xn, y, yn, out, k->stats, k->mtm_max_drawdown, k->equity, err);
+    if (w.protocol == 2) {
+        st = round_trip_fee(c, by_handle ? HS_OP_SWEEP_HANDLE_STATS : HS_OP_SWEEP_STATS, a, (uint32_t)n_combos, w.fee,
+                            x, xn, y, yn, HS_STATS_REPLY_PER_COMBO * n_combos, err);
+        if (st == HS_OK) decode_stats_reply(c->buf, n_combos, out, k->stats);
+        return st;
+    }
+    st = round_trip(c, by_handle ? HS_OP_SWEEP_HANDLE : HS_OP_SWEEP, a, (uint32_t)n_combos, x, xn, y, yn,
+                    16 * n_combos, NULL, err);
+    if (st == HS_OK) decode_results(c->buf, n_combos, out);
     return st;
+}
+
+HS_API hs_status hs_client_sweep_opt(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                     size_t n_combos, hs_result *out, const hs_sweep_options *opt, hs_error *err) {
+    return sweep_call(c, 0, (uint32_t)n_bars, n_bars, close, 8 * n_bars, combos, sizeof(hs_windows) * n_combos,
+                      n_combos, out, opt, err);
+}
+
+HS_API hs_status hs_client_sweep_handle_opt(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                            hs_result *out, const hs_sweep_options *opt, hs_error *err) {
+    return sweep_call(c, 1, handle, 0, combos, sizeof(hs_windows) * n_combos, NULL, 0, n_combos, out, opt, err);
 }
 
 HS_API hs_status hs_client_echo(hs_client *c, const double *close, size_t n_bars, double *out, hs_error *err) {
@@ -335,27 +359,49 @@ HS_API hs_status hs_client_load(hs_client *c, const double *close, size_t n_bars
     return st;
 }
 
-HS_API hs_status hs_client_sweep_handle(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
-                                        hs_result *out, hs_error *err) {
-    hs_status st = check_sizes(c, 0, n_combos, err);
-    if (st == HS_OK)
-        st = round_trip(c, HS_OP_SWEEP_HANDLE, handle, (uint32_t)n_combos, combos, sizeof(hs_windows) * n_combos, NULL,
-                        0, 16 * n_combos, NULL, err);
-    if (st == HS_OK) decode_results(c->buf, n_combos, out);
-    return st;
-}
-
 HS_API hs_status hs_client_free(hs_client *c, uint32_t handle, hs_error *err) {
     return round_trip(c, HS_OP_FREE, handle, 0, NULL, 0, NULL, 0, 0, NULL, err);
 }
 
-HS_API hs_status hs_client_live_open(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
-                                     uint32_t *session, hs_error *err) {
-    hs_status st = check_sizes(c, 0, n_combos, err);
-    if (st == HS_OK)
+/* Which live sessions reply with statistics: the client remembers those it opened with them, so one append
+ * call serves both kinds (before 1.4 the caller had to pick hs_client_live_append or _stats to match). */
+static ssize_t stats_session_at(const hs_client *c, uint32_t session) {
+    for (size_t i = 0; i < c->n_stats_sessions; i++)
+        if (c->stats_sessions[i] == session) return (ssize_t)i;
+    return -1;
+}
+
+static hs_status remember_stats_session(hs_client *c, uint32_t session, hs_error *err) {
+    if (stats_session_at(c, session) >= 0) return HS_OK;
+    if (c->n_stats_sessions == c->cap_stats_sessions) {
+        size_t cap = c->cap_stats_sessions ? 2 * c->cap_stats_sessions : 8;
+        uint32_t *ids = realloc(c->stats_sessions, cap * sizeof *ids);
+        if (!ids) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the client's list of live sessions");
+        c->stats_sessions = ids, c->cap_stats_sessions = cap;
+    }
+    c->stats_sessions[c->n_stats_sessions++] = session;
+    return HS_OK;
+}
+
+static void forget_stats_session(hs_client *c, uint32_t session) {
+    ssize_t i = stats_session_at(c, session);
+    if (i >= 0) c->stats_sessions[i] = c->stats_sessions[--c->n_stats_sessions];
+}
+
+HS_API hs_status hs_client_live_open_opt(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                         const hs_sweep_options *opt, uint32_t *session, hs_error *err) {
+    wire_terms w;
+    hs_status st = wire_terms_of(c, opt, WIRE_LIVE_OPEN, &w, err);
+    if (st == HS_OK) st = check_sizes(c, 0, n_combos, err);
+    if (st != HS_OK) return st;
+    if (w.protocol == 2)
+        st = round_trip_fee(c, HS_OP_LIVE_OPEN_STATS, handle, (uint32_t)n_combos, w.fee, combos,
+                            sizeof(hs_windows) * n_combos, NULL, 0, 4, err);
+    else
         st = round_trip(c, HS_OP_LIVE_OPEN, handle, (uint32_t)n_combos, combos, sizeof(hs_windows) * n_combos, NULL, 0,
                         4, NULL, err);
     if (st == HS_OK) *session = hs_codec_get_u32(c->buf);
+    if (st == HS_OK && w.protocol == 2) st = remember_stats_session(c, *session, err);
     return st;
 }
 
@@ -376,19 +422,21 @@ static hs_status live_append(hs_client *c, uint32_t session, const double *bars,
     return HS_OK;
 }
 
-HS_API hs_status hs_client_live_append(hs_client *c, uint32_t session, const double *bars, size_t k, size_t n_combos,
-                                       double *pnl, int64_t *trades, int8_t *position, uint8_t *crossed,
-                                       hs_error *err) {
-    return live_append(c, session, bars, k, n_combos, pnl, trades, position, crossed, NULL, 0, err);
-}
-
-HS_API hs_status hs_client_live_append_stats(hs_client *c, uint32_t session, const double *bars, size_t k,
-                                             size_t n_combos, double *pnl, int64_t *trades, int8_t *position,
-                                             uint8_t *crossed, hs_stats *stats, hs_error *err) {
-    return live_append(c, session, bars, k, n_combos, pnl, trades, position, crossed, stats, 1, err);
+HS_API hs_status hs_client_live_append_opt(hs_client *c, uint32_t session, const double *bars, size_t k,
+                                           size_t n_combos, double *pnl, int64_t *trades, int8_t *position,
+                                           uint8_t *crossed, const hs_sweep_options *opt, hs_error *err) {
+    wire_terms w;
+    hs_status st = wire_terms_of(c, opt, WIRE_LIVE_APPEND, &w, err);
+    if (st != HS_OK) return st;
+    int with_stats = stats_session_at(c, session) >= 0;
+    if (w.known.stats && !with_stats)
+        return hs_fail(err, HS_ERR_USAGE, "live session %u was opened without statistics: open it with "
+                       "has_fee or stats set in its hs_sweep_options to have them after every append", session);
+    return live_append(c, session, bars, k, n_combos, pnl, trades, position, crossed, w.known.stats, with_stats, err);
 }
 
 HS_API hs_status hs_client_live_close(hs_client *c, uint32_t session, hs_error *err) {
+    forget_stats_session(c, session); /* closed or not, the id is the server's to give again */
     return round_trip(c, HS_OP_LIVE_CLOSE, session, 0, NULL, 0, NULL, 0, 0, NULL, err);
 }
 
@@ -408,4 +456,88 @@ HS_API hs_status hs_client_hello(hs_client *c, uint32_t *version, char *variants
     if (max_work) *max_work = hello.max_work;
     if (variants && variants_cap) snprintf(variants, variants_cap, "%s", hello.variants);
     return HS_OK;
+}
+
+/* ---- the 1.x calls, thin wrappers of the *_opt calls (include/hmasweep_client.h, deprecated in 1.4) ---- */
+
+HS_API hs_status hs_client_sweep(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                 size_t n_combos, hs_result *out, hs_error *err) {
+    return hs_client_sweep_opt(c, close, n_bars, combos, n_combos, out, NULL, err);
+}
+
+HS_API hs_status hs_client_sweep_handle(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                        hs_result *out, hs_error *err) {
+    return hs_client_sweep_handle_opt(c, handle, combos, n_combos, out, NULL, err);
+}
+
+/* The fee (and, for the equity calls, the periods) of a 1.x *_stats / *_equity call as options. */
+static hs_sweep_options fee_options(double fee, hs_stats *stats) {
+    hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+    o.has_fee = 1, o.fee = fee, o.stats = stats;
+    return o;
+}
+
+HS_API hs_status hs_client_sweep_stats(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                       size_t n_combos, double fee, hs_result *out, hs_stats *stats, hs_error *err) {
+    hs_sweep_options o = fee_options(fee, stats);
+    return hs_client_sweep_opt(c, close, n_bars, combos, n_combos, out, &o, err);
+}
+
+HS_API hs_status hs_client_sweep_handle_stats(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                              double fee, hs_result *out, hs_stats *stats, hs_error *err) {
+    hs_sweep_options o = fee_options(fee, stats);
+    return hs_client_sweep_handle_opt(c, handle, combos, n_combos, out, &o, err);
+}
+
+static hs_sweep_options equity_options(double fee, size_t n_periods, hs_stats *stats, double *mtm_max_drawdown,
+                                       double *equity) {
+    hs_sweep_options o = fee_options(fee, stats);
+    o.n_periods = n_periods, o.mtm_max_drawdown = mtm_max_drawdown, o.equity = equity;
+    return o;
+}
+
+HS_API hs_status hs_client_sweep_equity(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                        size_t n_combos, double fee, size_t n_periods, hs_result *out, hs_stats *stats,
+                                        double *mtm_max_drawdown, double *equity, hs_error *err) {
+    hs_status st = check_sizes(c, n_bars, n_combos, err);
+    if (st == HS_OK) st = check_periods(n_periods, err); /* 1.x: n_periods 0 is refused, not a protocol-2 sweep */
+    if (st != HS_OK) return st;
+    hs_sweep_options o = equity_options(fee, n_periods, stats, mtm_max_drawdown, equity);
+    return hs_client_sweep_opt(c, close, n_bars, combos, n_combos, out, &o, err);
+}
+
+HS_API hs_status hs_client_sweep_handle_equity(hs_client *c, uint32_t handle, const hs_windows *combos,
+                                               size_t n_combos, double fee, size_t n_periods, hs_result *out,
+                                               hs_stats *stats, double *mtm_max_drawdown, double *equity,
+                                               hs_error *err) {
+    hs_status st = check_sizes(c, 0, n_combos, err);
+    if (st == HS_OK) st = check_periods(n_periods, err);
+    if (st != HS_OK) return st;
+    hs_sweep_options o = equity_options(fee, n_periods, stats, mtm_max_drawdown, equity);
+    return hs_client_sweep_handle_opt(c, handle, combos, n_combos, out, &o, err);
+}
+
+HS_API hs_status hs_client_live_open(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                     uint32_t *session, hs_error *err) {
+    return hs_client_live_open_opt(c, handle, combos, n_combos, NULL, session, err);
+}
+
+HS_API hs_status hs_client_live_open_stats(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                           double fee, uint32_t *session, hs_error *err) {
+    hs_sweep_options o = fee_options(fee, NULL);
+    return hs_client_live_open_opt(c, handle, combos, n_combos, &o, session, err);
+}
+
+HS_API hs_status hs_client_live_append(hs_client *c, uint32_t session, const double *bars, size_t k, size_t n_combos,
+                                       double *pnl, int64_t *trades, int8_t *position, uint8_t *crossed,
+                                       hs_error *err) {
+    return hs_client_live_append_opt(c, session, bars, k, n_combos, pnl, trades, position, crossed, NULL, err);
+}
+
+HS_API hs_status hs_client_live_append_stats(hs_client *c, uint32_t session, const double *bars, size_t k,
+                                             size_t n_combos, double *pnl, int64_t *trades, int8_t *position,
+                                             uint8_t *crossed, hs_stats *stats, hs_error *err) {
+    hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+    o.stats = stats;
+    return hs_client_live_append_opt(c, session, bars, k, n_combos, pnl, trades, position, crossed, &o, err);
 }

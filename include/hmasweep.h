@@ -5,6 +5,16 @@
  * whole public surface: build a close series, expand lengths into windows, run a sweep of a named
  * variant into a caller-owned result array.  Every function that can fail returns an hs_status and, when
  * `err` is non-NULL, writes a message that names the problem.
+ *
+ * Threads (docs/library.md "Threads and reentrancy"): every call is reentrant and may run on any number
+ * of threads at once, as long as the objects it writes are not shared between them (out arrays, an
+ * hs_error, a session).  The library's own state is read-only after a once-only initialisation
+ * (pthread_once: the environment, HMASWEEP_ISA/_THREADS/_OMP_SCHEDULE, and RLIMIT_NPROC) or atomic (the
+ * default thread count's load reading), so concurrent hs_sweep calls give the bits each gives alone
+ * (tests/test_reentrant.c, run under TSan).  Exceptions, stated at each: an hs_live or hs_live_many session
+ * takes one caller at a time; an hs_universe is read-only once open (its readers may run at once, not
+ * with hs_universe_close); a progress callback runs on the calling thread.  A threaded sweep called from
+ * several threads runs one OpenMP team per caller: their threads add up (docs/library.md).
  */
 #ifndef HMASWEEP_H
 #define HMASWEEP_H
@@ -21,6 +31,18 @@
 #define HS_API __attribute__((visibility("default")))
 #else
 #define HS_API
+#endif
+
+/* HS_DEPRECATED("use hs_x") marks a 1.x call kept for compatibility (docs/library.md "One way to extend a
+ * call"): it stays exported with the same behaviour for the life of SONAME libhmasweep.so.1, as a thin
+ * wrapper of the call the message names, and a compiler that knows the attribute warns where it is
+ * called.  Define HS_NO_DEPRECATION_WARNINGS before including this header to silence the warnings. */
+#if defined(HS_NO_DEPRECATION_WARNINGS)
+#define HS_DEPRECATED(msg)
+#elif defined(__clang__) || (defined(__GNUC__) && (__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 5)))
+#define HS_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define HS_DEPRECATED(msg)
 #endif
 
 #ifdef __cplusplus
@@ -288,9 +310,11 @@ typedef struct {
     char path[4096];
 } hs_universe_entry;
 
-/* *entries is malloc'ed (free it); *n may be 0 only with an error.  API 1.0: 4,224 bytes a series whatever
- * its names; hs_universe_open below lists the same series in about the bytes of their names. */
-HS_API hs_status hs_universe_list(const char *spec, hs_universe_entry **entries, size_t *n, hs_error *err);
+/* *entries is malloc'ed (free it); *n may be 0 only with an error.  Deprecated in 1.4.  API 1.0: 4,224 bytes
+ * a series whatever its names; hs_universe_open below lists the same series in about the bytes of their
+ * names. */
+HS_API hs_status hs_universe_list(const char *spec, hs_universe_entry **entries, size_t *n, hs_error *err)
+    HS_DEPRECATED("use hs_universe_open");
 
 /* The same listing, compact (added after 1.0.0; the 1.0 struct and call stay): one block of names, about
  * their bytes plus 8 per series, bounded by HS_UNIVERSE_MAX_LISTING_BYTES (past it: HS_ERR_USAGE, "split
@@ -306,6 +330,7 @@ HS_API size_t hs_universe_count(const hs_universe *u);
 /* Series i's symbol and path (NUL-terminated, owned by u); NULL when i >= hs_universe_count(u). */
 HS_API const char *hs_universe_symbol(const hs_universe *u, size_t i);
 HS_API const char *hs_universe_path(const hs_universe *u, size_t i);
+/* Threads: an open hs_universe is read-only; its readers may run at once, hs_universe_close after them. */
 HS_API void hs_universe_close(hs_universe *u);
 
 /* ---- the trade log (one combo) ----------------------------------------------------------------- */
@@ -318,19 +343,21 @@ typedef struct {
     double entry_price, exit_price, pnl;
 } hs_trade;
 
-/* One combo's trade log.  Writes up to `cap` trades into out (out may be NULL when cap is 0) and the
- * total count into *n_trades; call with cap 0 to size.  The trades come from the reference variant's own
- * event loop: their PnLs summed in order (starting from 0.0) equal hs_sweep's pnl for the combo bit for
- * bit, and *n_trades equals its trades.  Validates the series and the windows as hs_sweep does. */
+/* One combo's trade log (deprecated in 1.4: hs_trade_log_opt with opt NULL is this call).  Writes up to
+ * `cap` trades into out (out may be NULL when cap is 0) and the total count into *n_trades; call with cap 0
+ * to size.  The trades come from the reference variant's own event loop: their PnLs summed in order
+ * (starting from 0.0) equal hs_sweep's pnl for the combo bit for bit, and *n_trades equals its trades.
+ * Validates the series and the windows as hs_sweep does. */
 HS_API hs_status hs_trade_log(const double *close, size_t n_bars, const hs_windows *combo, hs_trade *out, size_t cap,
-                              size_t *n_trades, hs_error *err);
-/* The same with options (API 1.2): the fee (opt->has_fee, opt->fee) the trades are booked with, and, when
- * opt->stats is non-NULL, the combo's statistics into opt->stats[0] (hs_sweep's bits for the combo).
- * opt->progress (and progress_user), when set, is the cancel hook of docs/library.md "Progress and cancel":
- * called on the calling thread every 4,096 rows of the kernel's passes over the series (done and total
- * count those rows) and once at the end with done == total; a non-zero answer stops the log within those
- * rows with HS_ERR_CANCELLED (out[] and *n_trades unspecified).  variant, isa and threads are not read;
- * opt NULL = the defaults. */
+                              size_t *n_trades, hs_error *err)
+    HS_DEPRECATED("use hs_trade_log_opt(..., NULL, err)");
+/* The same with options (API 1.2; the call to use since 1.4, opt NULL = hs_trade_log): the fee
+ * (opt->has_fee, opt->fee) the trades are booked with, and, when opt->stats is non-NULL, the combo's
+ * statistics into opt->stats[0] (hs_sweep's bits for the combo). opt->progress (and progress_user), when
+ * set, is the cancel hook of docs/library.md "Progress and cancel": called on the calling thread every 4,096
+ * rows of the kernel's passes over the series (done and total count those rows) and once at the end with
+ * done == total; a non-zero answer stops the log within those rows with HS_ERR_CANCELLED (out[] and
+ * *n_trades unspecified).  variant, isa and threads are not read; opt NULL = the defaults. */
 HS_API hs_status hs_trade_log_opt(const double *close, size_t n_bars, const hs_windows *combo, hs_trade *out,
                                   size_t cap, size_t *n_trades, const hs_sweep_options *opt, hs_error *err);
 
@@ -361,15 +388,19 @@ HS_API hs_status hs_signal(const double *x, size_t n, const hs_windows *win, dou
 #define HS_LIVE_MAX_WINDOW ((int64_t)1 << 20) /* largest window a live session takes (memory ~ 32·w bytes) */
 
 typedef struct hs_live hs_live;
-/* A live session over a history close[0..n_bars) (n_bars >= 1) and n_combos combos (any six windows). */
-HS_API hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
-                              hs_live **out, hs_error *err);
-/* The same with options (API 1.2): the session books its trades with opt's fee (has_fee/fee), and (API 1.3)
- * keeps every combo's mtm_max_drawdown for hs_live_equity when n_periods >= 1 (its value is not read; equity,
- * mtm_max_drawdown and period_ends must be NULL).  The other fields are not read; opt NULL = the defaults.
- * hs_live_open is this with the default fee. */
+/* A live session over a history close[0..n_bars) (n_bars >= 1) and n_combos combos (any six windows), with
+ * options (API 1.2; opt NULL = the defaults): the session books its trades with opt's fee (has_fee/fee), and
+ * (API 1.3) keeps every combo's mtm_max_drawdown for hs_live_equity when n_periods >= 1 (its value is not
+ * read; equity, mtm_max_drawdown and period_ends must be NULL).  The other fields are not read.  Threads: a
+ * session takes one caller at a time for every call on it (the readers hs_live_stats, hs_live_equity,
+ * hs_live_combos and hs_live_bars may run at once with each other, never with an append or hs_live_free);
+ * distinct sessions are independent. */
 HS_API hs_status hs_live_open_opt(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                                   const hs_sweep_options *opt, hs_live **out, hs_error *err);
+/* hs_live_open_opt with opt NULL (the 1.0 call). */
+HS_API hs_status hs_live_open(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
+                              hs_live **out, hs_error *err)
+    HS_DEPRECATED("use hs_live_open_opt(..., NULL, out, err)");
 /* Append k >= 1 bars; fills, per combo (each array n_combos long; any may be NULL): pnl and trades equal to a
  * batch sweep over every bar so far (the open position closed at the newest close, as docs/spec.md §4 does at the
  * end), position after the newest bar (-1,0,+1), crossed = 1 if a cross happened in the k new bars.
@@ -393,25 +424,38 @@ HS_API size_t hs_live_bars(const hs_live *s);
 HS_API void hs_live_free(hs_live *s);
 
 /* Many symbols, one bar each per call: one live session per symbol over the same combos (docs/live.md).
- * history[s][0..n_bars[s]) is symbol s's history (n_bars[s] >= 1). */
+ * The family is hs_live_many_<verb> (1.4; the 1.2 names hs_live_open_many, hs_live_open_many_opt,
+ * hs_live_append_many and hs_live_free_many are deprecated aliases).  Threads: as hs_live, one caller at a
+ * time per hs_live_many (the const readers may run at once with each other). */
 typedef struct hs_live_many hs_live_many;
-HS_API hs_status hs_live_open_many(const double *const *history, const size_t *n_bars, size_t n_symbols,
-                                   const hs_windows *combos, size_t n_combos, hs_live_many **out, hs_error *err);
+/* Open: history[s][0..n_bars[s]) is symbol s's history (n_bars[s] >= 1); opt as hs_live_open_opt reads it
+ * (the fee, n_periods; NULL = the defaults) for every symbol. */
+HS_API hs_status hs_live_many_open(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                                   const hs_windows *combos, size_t n_combos, const hs_sweep_options *opt,
+                                   hs_live_many **out, hs_error *err);
 /* Append bars[s] to symbol s, for every s < n_symbols; fills, per symbol and combo (arrays of n_symbols ×
  * n_combos, symbol-major: [s·n_combos + c]; any may be NULL), what hs_live_append fills for one bar.  A bad
  * price for any symbol fails with HS_ERR_DATA naming the symbol, and no session changes. */
-HS_API hs_status hs_live_append_many(hs_live_many *m, const double *bars, double *pnl, int64_t *trades,
+HS_API hs_status hs_live_many_append(hs_live_many *m, const double *bars, double *pnl, int64_t *trades,
                                      int8_t *position, uint8_t *crossed, hs_error *err);
-/* hs_live_open_many with options (API 1.2: the fee, as hs_live_open_opt), and every symbol's statistics
- * after the latest call, out[s·n_combos + c] (as hs_live_stats per symbol). */
-HS_API hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_bars, size_t n_symbols,
-                                       const hs_windows *combos, size_t n_combos, const hs_sweep_options *opt,
-                                       hs_live_many **out, hs_error *err);
+/* Every symbol's statistics after the latest call, out[s·n_combos + c] (as hs_live_stats per symbol). */
 HS_API hs_status hs_live_many_stats(const hs_live_many *m, hs_stats *out, hs_error *err);
 /* hs_live_equity for every symbol, symbol-major as hs_live_many_stats: [s·n_combos + c] (API 1.3). */
 HS_API hs_status hs_live_many_equity(const hs_live_many *m, double *equity, double *mtm_max_drawdown, hs_error *err);
 HS_API size_t hs_live_many_symbols(const hs_live_many *m);
-HS_API void hs_live_free_many(hs_live_many *m);
+HS_API void hs_live_many_free(hs_live_many *m);
+/* The 1.2 names (deprecated in 1.4), the same calls: */
+HS_API hs_status hs_live_open_many(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                                   const hs_windows *combos, size_t n_combos, hs_live_many **out, hs_error *err)
+    HS_DEPRECATED("use hs_live_many_open(..., NULL, out, err)");
+HS_API hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                                       const hs_windows *combos, size_t n_combos, const hs_sweep_options *opt,
+                                       hs_live_many **out, hs_error *err)
+    HS_DEPRECATED("use hs_live_many_open");
+HS_API hs_status hs_live_append_many(hs_live_many *m, const double *bars, double *pnl, int64_t *trades,
+                                     int8_t *position, uint8_t *crossed, hs_error *err)
+    HS_DEPRECATED("use hs_live_many_append");
+HS_API void hs_live_free_many(hs_live_many *m) HS_DEPRECATED("use hs_live_many_free");
 
 /* ---- validation: skill or luck? (docs/spec.md §9.4-9.7, spec v3; docs/library.md "Validation") ---- *
  * Every call takes E, the P x N equity matrix at period ends (row-major: E[k][c] at equity[k*n_combos + c],
@@ -440,9 +484,10 @@ typedef struct { size_t groups, splits, kept; double pbo, prob_oos_loss, slope, 
 /* §9.5 on S = groups (even, 2 <= S <= P, S <= HS_CSCV_MAX_GROUPS).  lambdas, is_metric, oos_metric: NULL or
  * room for hs_cscv_splits(groups) doubles each, in split order (NaN for a dropped split): λ, and the chosen
  * combo's in-sample and out-of-sample metric; chosen: NULL or room for as many size_t (the in-sample best,
- * SIZE_MAX for a dropped split).  Memory: (4·S + 4)·N doubles and N indices whatever the number of splits, plus
- * 2 doubles a split when is_metric or oos_metric is NULL (the degradation line needs them).  Its passes across
- * combos run on the ISA a sweep would pick ($HMASWEEP_ISA, else the widest): one the CPU cannot run is HS_ERR_ISA. */
+ * SIZE_MAX for a dropped split).  Memory: (4·S + 4)·N doubles and N indices whatever the number of splits,
+ * plus 2 doubles a split when is_metric or oos_metric is NULL (the degradation line needs them).  Its passes
+ * across combos run on the ISA a sweep would pick ($HMASWEEP_ISA, else the widest): one the CPU cannot run
+ * is HS_ERR_ISA. */
 HS_API hs_status hs_cscv(const double *equity, size_t n_periods, size_t n_combos, size_t groups,
                          hs_cscv_result *out, double *lambdas, double *is_metric, double *oos_metric,
                          size_t *chosen, hs_error *err);
@@ -467,7 +512,7 @@ HS_API hs_status hs_walk_forward(const double *equity, size_t n_periods, size_t 
 
 /* ---- introspection ------------------------------------------------------------------------------ */
 #define HS_VERSION_MAJOR 1
-#define HS_VERSION_MINOR 3
+#define HS_VERSION_MINOR 4
 #define HS_VERSION_PATCH 0
 /* The library's version, "MAJOR.MINOR.PATCH" (the SONAME is libhmasweep.so.MAJOR). */
 HS_API const char *hs_version(void);
@@ -500,8 +545,9 @@ HS_API size_t hs_variant_count(void);
  * hs_sweep's own choice) when $HMASWEEP_ISA names an ISA this CPU cannot run; the other fields are filled
  * even then.  Role "experiment" marks the gap study's instruments, which front ends leave out of lists. */
 HS_API hs_status hs_variant_describe_sized(size_t index, hs_variant_info *out, size_t out_size, hs_error *err);
-/* The same for the 1.1 fields (name .. role): the call of programs built against 1.1. */
-HS_API hs_status hs_variant_describe(size_t index, hs_variant_info *out, hs_error *err);
+/* The same for the 1.1 fields (name .. role): the call of programs built against 1.1 (deprecated in 1.4). */
+HS_API hs_status hs_variant_describe(size_t index, hs_variant_info *out, hs_error *err)
+    HS_DEPRECATED("use hs_variant_describe_sized(index, out, sizeof *out, err)");
 /* SHA-256 of the series' bytes (little-endian f64), as 64 hex digits and a NUL (docs/spec.md §1's check). */
 HS_API void hs_series_sha256(const double *close, size_t n_bars, char hex[65]);
 

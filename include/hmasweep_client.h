@@ -1,6 +1,7 @@
 /* hmasweep client — call `hmasweep serve` from C (docs/engine.md, wire protocol docs/protocol.md).
  *
- * One hs_client is one connection; use it from one thread at a time.  Every call waits at most the
+ * Threads: one hs_client is one connection; every call on it (hs_client_close included) must come from one
+ * thread at a time.  Distinct clients may be used from distinct threads at once.  Every call waits at most the
  * client's timeout for the whole round trip.  A call that fails returns an hs_status with a message in
  * err; hs_client_last_error says whether the server refused the request (the status is the server's:
  * HS_ERR_DATA, HS_ERR_USAGE, HS_ERR_NOMEM; the connection stays usable) or the connection broke
@@ -15,6 +16,9 @@
 
 #ifndef HS_API
 #define HS_API
+#endif
+#ifndef HS_DEPRECATED
+#define HS_DEPRECATED(msg)
 #endif
 
 #ifdef __cplusplus
@@ -55,58 +59,88 @@ HS_API hs_status hs_client_auth(hs_client *c, const void *token, size_t len, hs_
 HS_API hs_status hs_client_hello(hs_client *c, uint32_t *version, char *variants, size_t variants_cap,
                                  uint32_t *max_frame_bytes, uint64_t *max_work, hs_error *err);
 
-/* docs/spec.md §6 sweep: the same arguments and results as hs_sweep, computed by the server. */
-HS_API hs_status hs_client_sweep(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
-                                 size_t n_combos, hs_result *out, hs_error *err);
+/* docs/spec.md §6 sweep: hs_sweep's arguments and results, computed by the server.  `opt` is the library's
+ * own hs_sweep_options (NULL = the defaults; made by HS_SWEEP_OPTIONS_INIT, read by the same struct_size
+ * rule), and the client picks the wire op from it (docs/protocol.md): the plain SWEEP when no field below
+ * is set; protocol 2's SWEEP_STATS (op 10) when has_fee/fee or stats is, every result then equal to
+ * hs_sweep's with that fee, bit for bit, and stats (NULL = not wanted) filled; protocol 3's SWEEP_EQUITY
+ * (op 13) when n_periods >= 1: n_periods equal periods (docs/spec.md §9.3; 1 <= n_periods <= n_bars, else
+ * HS_ERR_USAGE naming it), equity[k * n_combos + c] and mtm_max_drawdown filled as hs_sweep fills them.
+ * The fee is checked by the server (HS_ERR_USAGE naming it, hs_client_last_error 2).  The server runs its
+ * own variant, ISA and threads: variant, isa, threads, report, progress and period_ends set are refused
+ * with HS_ERR_USAGE naming the field, before anything is sent (hs_client_last_error 0). */
+HS_API hs_status hs_client_sweep_opt(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                     size_t n_combos, hs_result *out, const hs_sweep_options *opt, hs_error *err);
 /* docs/spec.md §6 echo: send close, receive it back into out (n_bars doubles). */
 HS_API hs_status hs_client_echo(hs_client *c, const double *close, size_t n_bars, double *out, hs_error *err);
 
-/* LOAD a series once; sweep it by handle sending only the windows; FREE it. */
+/* LOAD a series once; sweep it by handle sending only the windows (ops 4, 11, 14, picked from opt as
+ * hs_client_sweep_opt picks); FREE it. */
 HS_API hs_status hs_client_load(hs_client *c, const double *close, size_t n_bars, uint32_t *handle, hs_error *err);
-HS_API hs_status hs_client_sweep_handle(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
-                                        hs_result *out, hs_error *err);
+HS_API hs_status hs_client_sweep_handle_opt(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                            hs_result *out, const hs_sweep_options *opt, hs_error *err);
 HS_API hs_status hs_client_free(hs_client *c, uint32_t handle, hs_error *err);
 
-/* Live mode (docs/live.md): a session over a LOADed series (its bars are the history) and combos; each
+/* Live mode (docs/live.md): a session over a LOADed series (its bars are the history) and combos.  Opened
+ * with opt's has_fee/fee or stats set, it is a statistics session (protocol 2, LIVE_OPEN_STATS): its trades
+ * are booked with that fee, and each append can return every combo's statistics, equal to a batch sweep's
+ * over every bar so far (hs_live_stats); otherwise the plain LIVE_OPEN.  A live session over the wire has
+ * no periods: n_periods, equity, mtm_max_drawdown set are refused, as are the fields a sweep refuses.  Each
  * append of k >= 1 bars returns, per combo (arrays n_combos long, the session's; any may be NULL), what
  * hs_live_append returns in process: pnl and trades equal to a sweep over every bar so far, the position
- * after the newest bar, and whether a cross happened in the k bars.  A session belongs to its connection. */
-HS_API hs_status hs_client_live_open(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
-                                     uint32_t *session, hs_error *err);
-HS_API hs_status hs_client_live_append(hs_client *c, uint32_t session, const double *bars, size_t k, size_t n_combos,
-                                       double *pnl, int64_t *trades, int8_t *position, uint8_t *crossed,
-                                       hs_error *err);
+ * after the newest bar, whether a cross happened in the k bars, and, when opt->stats is non-NULL (a
+ * statistics session only; else HS_ERR_USAGE), the statistics into stats[0..n_combos).  An append reads
+ * opt->stats only (NULL opt = none wanted).  The client remembers which of its sessions have statistics;
+ * a session belongs to its connection. */
+HS_API hs_status hs_client_live_open_opt(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                         const hs_sweep_options *opt, uint32_t *session, hs_error *err);
+HS_API hs_status hs_client_live_append_opt(hs_client *c, uint32_t session, const double *bars, size_t k,
+                                           size_t n_combos, double *pnl, int64_t *trades, int8_t *position,
+                                           uint8_t *crossed, const hs_sweep_options *opt, hs_error *err);
 HS_API hs_status hs_client_live_close(hs_client *c, uint32_t session, hs_error *err);
 
-/* Protocol version 2 (docs/protocol.md "Version 2: fee and statistics"; a server of this version or newer):
- * the same calls with a round-trip fee (docs/spec.md §8; the server refuses one outside [0, 1) or not
- * finite, with HS_ERR_USAGE naming it), returning each combo's six statistics too (stats may be NULL).
- * Every result equals hs_sweep's with that fee, bit for bit.  A live session opened with
- * hs_client_live_open_stats is appended with hs_client_live_append_stats: after every append its
- * statistics equal a batch sweep's over every bar so far (hs_live_stats). */
+/* ---- deprecated 1.x calls (docs/library.md "One way to extend a call") ---------------------------------- *
+ * Kept exported with the same behaviour for SONAME libhmasweep.so.1, each a thin wrapper of the call its
+ * message names; `tests/engine/test_engine_client.c` checks each against that call.  Before 1.4 the fee and
+ * statistics of protocol 2, and the periods of protocol 3, were extra arguments of separate calls; they are
+ * fields of hs_sweep_options now.  *_stats(fee, ..., stats) is *_opt with has_fee = 1, fee, stats;
+ * *_equity(fee, n_periods, ...) is *_opt with has_fee = 1, fee, n_periods, stats, mtm_max_drawdown, equity
+ * (n_periods 0 still refused); the plain calls are *_opt with opt NULL. */
+HS_API hs_status hs_client_sweep(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
+                                 size_t n_combos, hs_result *out, hs_error *err)
+    HS_DEPRECATED("use hs_client_sweep_opt(..., NULL, err)");
+HS_API hs_status hs_client_sweep_handle(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                        hs_result *out, hs_error *err)
+    HS_DEPRECATED("use hs_client_sweep_handle_opt(..., NULL, err)");
+HS_API hs_status hs_client_live_open(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
+                                     uint32_t *session, hs_error *err)
+    HS_DEPRECATED("use hs_client_live_open_opt(..., NULL, session, err)");
+HS_API hs_status hs_client_live_append(hs_client *c, uint32_t session, const double *bars, size_t k, size_t n_combos,
+                                       double *pnl, int64_t *trades, int8_t *position, uint8_t *crossed,
+                                       hs_error *err)
+    HS_DEPRECATED("use hs_client_live_append_opt(..., NULL, err)");
 HS_API hs_status hs_client_sweep_stats(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
-                                       size_t n_combos, double fee, hs_result *out, hs_stats *stats, hs_error *err);
+                                       size_t n_combos, double fee, hs_result *out, hs_stats *stats, hs_error *err)
+    HS_DEPRECATED("use hs_client_sweep_opt with hs_sweep_options has_fee, fee, stats");
 HS_API hs_status hs_client_sweep_handle_stats(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
-                                              double fee, hs_result *out, hs_stats *stats, hs_error *err);
+                                              double fee, hs_result *out, hs_stats *stats, hs_error *err)
+    HS_DEPRECATED("use hs_client_sweep_handle_opt with hs_sweep_options has_fee, fee, stats");
 HS_API hs_status hs_client_live_open_stats(hs_client *c, uint32_t handle, const hs_windows *combos, size_t n_combos,
-                                           double fee, uint32_t *session, hs_error *err);
+                                           double fee, uint32_t *session, hs_error *err)
+    HS_DEPRECATED("use hs_client_live_open_opt with hs_sweep_options has_fee, fee");
 HS_API hs_status hs_client_live_append_stats(hs_client *c, uint32_t session, const double *bars, size_t k,
                                              size_t n_combos, double *pnl, int64_t *trades, int8_t *position,
-                                             uint8_t *crossed, hs_stats *stats, hs_error *err);
-
-/* Protocol version 3 (docs/protocol.md "Version 3: equity at period ends"; a server of this version or
- * newer): a sweep with a fee as above that also returns, for n_periods equal periods (docs/spec.md §9.3;
- * 1 <= n_periods <= n_bars, else HS_ERR_USAGE naming it), each combo's mark-to-market equity at the period
- * ends, equity[k * n_combos + c] (n_periods x n_combos doubles), and its mtm_max_drawdown (n_combos
- * doubles): hs_sweep's with hs_sweep_options.n_periods, bit for bit.  stats, mtm_max_drawdown and equity
- * may each be NULL (not wanted). */
+                                             uint8_t *crossed, hs_stats *stats, hs_error *err)
+    HS_DEPRECATED("use hs_client_live_append_opt with hs_sweep_options stats");
 HS_API hs_status hs_client_sweep_equity(hs_client *c, const double *close, size_t n_bars, const hs_windows *combos,
                                         size_t n_combos, double fee, size_t n_periods, hs_result *out, hs_stats *stats,
-                                        double *mtm_max_drawdown, double *equity, hs_error *err);
+                                        double *mtm_max_drawdown, double *equity, hs_error *err)
+    HS_DEPRECATED("use hs_client_sweep_opt with hs_sweep_options has_fee, fee, n_periods, equity");
 HS_API hs_status hs_client_sweep_handle_equity(hs_client *c, uint32_t handle, const hs_windows *combos,
                                                size_t n_combos, double fee, size_t n_periods, hs_result *out,
                                                hs_stats *stats, double *mtm_max_drawdown, double *equity,
-                                               hs_error *err);
+                                               hs_error *err)
+    HS_DEPRECATED("use hs_client_sweep_handle_opt with hs_sweep_options has_fee, fee, n_periods, equity");
 
 #ifdef __cplusplus
 }

@@ -124,7 +124,7 @@ const std::vector<hs_variant_info> &registry() {
     for (size_t k = 0; k < hs_variant_count(); k++) {
         hs_variant_info v;
         hs_error err;
-        if (hs_variant_describe(k, &v, &err) != HS_OK) usage_error(std::string("variants: ") + err.msg);
+        if (hs_variant_describe_sized(k, &v, sizeof v, &err) != HS_OK) usage_error(std::string("variants: ") + err.msg);
         all.push_back(v);
     }
     return all;

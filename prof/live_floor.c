@@ -1,4 +1,4 @@
-/* live_floor — the floors under one many-symbol live call (hs_live_append_many, reports/live.md).
+/* live_floor — the floors under one many-symbol live call (hs_live_many_append, reports/live.md).
  *
  * A call of S symbols x the default 80 combos touches a fixed set of state: per symbol its session's
  * close tail and local maximum, per group of V symbols (the ISA's lanes) the interleaved close tail, the
@@ -111,7 +111,7 @@ static void consts_of(const hs_windows *win, live_consts *c) {
 }
 
 /* The distinct close windows and each combo's five slots (live_many.h's sym_windows, the session's own), and
- * the closes a group keeps (the longest close window + 1, as hs_live_open_many's close_keep). */
+ * the closes a group keeps (the longest close window + 1, as hs_live_many_open's close_keep). */
 static void windows_of(model *m) {
     static const int sums[5] = {SUM_W0, SUM_W1, SUM_W3, SUM_W4, SUM_W5};
     sym_windows(m->cst, NC, m->win, &m->n_win, m->slot);
@@ -225,7 +225,7 @@ static inline __attribute__((always_inline)) void touch_as(counter *count_on, un
     }
 }
 
-/* One call of the memory floor: live_many.c's hs_live_append_many, sym_group_step and live_results, in order;
+/* One call of the memory floor: live_many.c's hs_live_many_append, sym_group_step and live_results, in order;
  * with `count_on`, the lines it would touch are counted instead; kinds in `dropped` are left out.  Always
  * inlined into the three callers below, so the floor itself tests neither. */
 static inline __attribute__((always_inline)) void memory_call_as(model *m, size_t t, counter *count_on,

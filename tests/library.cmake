@@ -25,6 +25,23 @@ if(HS_HAVE_VERSION_SCRIPT)
 endif()
 add_test(NAME abi_options COMMAND abi_options)
 set_tests_properties(abi_options PROPERTIES LABELS library)
+# abi_deprecated: every deprecated 1.x call (HS_DEPRECATED) against libhmasweep.so, each equal to the call
+# its message names (the client's against a real `hmasweep serve`); test_deprecated: the same calls do warn
+# (-Werror=deprecated-declarations fails naming each one the headers mark), and HS_NO_DEPRECATION_WARNINGS
+# silences them.
+add_executable(abi_deprecated ${CMAKE_CURRENT_SOURCE_DIR}/abi_deprecated.c)
+target_link_libraries(abi_deprecated PRIVATE hmasweep_shared m ${CMAKE_DL_LIBS})
+target_include_directories(abi_deprecated PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_compile_options(abi_deprecated PRIVATE -Wno-deprecated-declarations)
+target_compile_definitions(abi_deprecated PRIVATE HS_CLI="${HS_CLI_COMMAND}")
+if(HS_HAVE_VERSION_SCRIPT)
+  target_compile_definitions(abi_deprecated PRIVATE HS_SYMBOL_VERSIONS=1)
+endif()
+add_test(NAME abi_deprecated COMMAND abi_deprecated)
+set_tests_properties(abi_deprecated PROPERTIES LABELS "library;server" TIMEOUT 120)
+add_test(NAME test_deprecated COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_deprecated.sh ${CMAKE_C_COMPILER}
+                                      ${CMAKE_SOURCE_DIR})
+set_tests_properties(test_deprecated PROPERTIES LABELS library)
 # `hmasweep trades`: json/csv/table logs agree with `hmasweep run` (tests/test_trades_cli.py).
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(Python3_Interpreter_FOUND)

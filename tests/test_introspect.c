@@ -128,7 +128,7 @@ int main(void) {
     const char *cap = "scalar";
 #endif
     setenv("HMASWEEP_ISA", cap, 1);
-    CHECK(strcmp(hs_version(), "1.3.0") == 0, "version %s", hs_version());
+    CHECK(strcmp(hs_version(), "1.4.0") == 0, "version %s", hs_version());
     char v[32];
     snprintf(v, sizeof v, "%d.%d.%d", HS_VERSION_MAJOR, HS_VERSION_MINOR, HS_VERSION_PATCH);
     CHECK(strcmp(hs_version(), v) == 0, "hs_version %s != header %s", hs_version(), v);

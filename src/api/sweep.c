@@ -349,7 +349,7 @@ hs_status hs_check_threads(int threads, hs_error *err) {
 }
 
 /* The fields past `threads` that a struct_size can leave uncovered, in order; each is checked where the
- * entry point's `reach` covers it (variant.h: HS_OPTIONS_SIZE_1_3 for the callers of the HMASWEEP_1.3
+ * entry point's `reach` covers it (opts.h: HS_OPTIONS_SIZE_1_3 for the callers of the HMASWEEP_1.3
  * symbols, compiled against a header at least that long).  `fee` is not listed: it counts only with has_fee. */
 typedef struct {
     const char *name;

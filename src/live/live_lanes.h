@@ -81,7 +81,7 @@ typedef size_t live_lanes_run(live_group *g, size_t n, const double *close, size
                               live_settle *out);
 typedef live_lanes_run *live_lanes_run_fn;
 
-/* ---- symbols in lanes (a many-symbol session, hs_live_open_many) ------------------------------------------
+/* ---- symbols in lanes (a many-symbol session, hs_live_many_open) ------------------------------------------
  * All symbols of a session share the combos, so a group of HS_VN symbols runs ONE combo in its lanes: every
  * lane has the same windows (broadcast from one live_consts per combo, stored once for the session), the
  * closes of the group's symbols are one interleaved tail (entry e, lane l at [e·V + l]) shared by every

@@ -1,4 +1,4 @@
-/* live_many — the many-symbol live session (docs/live.md "Many symbols"): hs_live_open_many, hs_live_append_many
+/* live_many — the many-symbol live session (docs/live.md "Many symbols"): hs_live_many_open, hs_live_many_append
  * and the rest of that family.  Each symbol keeps a one-symbol session without groups (live.c, through
  * live_session.h); the symbols run in vector lanes in groups laid out as live_many.h says. */
 #include <stdint.h>
@@ -48,7 +48,7 @@ struct hs_live_many {
     live_sym_group *groups;
 };
 
-void hs_live_free_many(hs_live_many *m) {
+void hs_live_many_free(hs_live_many *m) {
     if (!m) return;
     if (m->s)
         for (size_t i = 0; i < m->n_symbols; i++) hs_live_free(m->s[i]);
@@ -239,9 +239,9 @@ static void sym_group_step(hs_live_many *m, size_t gi, const double *bars, uint8
     }
 }
 
-hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_bars, size_t n_symbols,
-                                const hs_windows *combos, size_t n_combos, const hs_sweep_options *opt,
-                                hs_live_many **out, hs_error *err) {
+hs_status hs_live_many_open(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                            const hs_windows *combos, size_t n_combos, const hs_sweep_options *opt,
+                            hs_live_many **out, hs_error *err) {
     if (!out) return hs_fail(err, HS_ERR_USAGE, "live open many: the session pointer is NULL");
     *out = NULL;
     if (n_symbols == 0) return hs_fail(err, HS_ERR_USAGE, "live open many: no symbols (n_symbols = 0)");
@@ -249,13 +249,13 @@ hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_ba
         return hs_fail(err, HS_ERR_USAGE, "live open many: the %s pointer is NULL", history ? "n_bars" : "history");
     hs_live_many *m = calloc(1, sizeof *m);
     if (m) m->s = calloc(n_symbols, sizeof *m->s);
-    if (!m || !m->s) return hs_live_free_many(m), hs_fail(err, HS_ERR_NOMEM, "live open many: out of memory for %zu symbols", n_symbols);
+    if (!m || !m->s) return hs_live_many_free(m), hs_fail(err, HS_ERR_NOMEM, "live open many: out of memory for %zu symbols", n_symbols);
     m->n_symbols = n_symbols;
     for (size_t i = 0; i < n_symbols; i++) {
         hs_error why;
         hs_status st = live_open(history[i], n_bars[i], combos, n_combos, opt, 0, &m->s[i], &why);
         if (st != HS_OK) {
-            hs_live_free_many(m);
+            hs_live_many_free(m);
             return hs_fail(err, st, "live open many, symbol %zu: %s", i, why.msg);
         }
     }
@@ -278,12 +278,12 @@ hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_ba
     }
     if (ok) sym_windows(m->cst, m->n_combos, m->win, &m->n_win, m->slot);
     for (size_t g = 0; ok && g < m->n_groups; g++) ok = sym_group_init(m, g);
-    if (!ok) return hs_live_free_many(m), hs_fail(err, HS_ERR_NOMEM, "live open many: out of memory for %zu symbols", n_symbols);
+    if (!ok) return hs_live_many_free(m), hs_fail(err, HS_ERR_NOMEM, "live open many: out of memory for %zu symbols", n_symbols);
     *out = m;
     return HS_OK;
 }
 
-hs_status hs_live_append_many(hs_live_many *m, const double *bars, double *pnl, int64_t *trades, int8_t *position,
+hs_status hs_live_many_append(hs_live_many *m, const double *bars, double *pnl, int64_t *trades, int8_t *position,
                               uint8_t *crossed, hs_error *err) {
     if (!m) return hs_fail(err, HS_ERR_USAGE, "live append many: the session is NULL");
     if (!bars) return hs_fail(err, HS_ERR_USAGE, "live append many: the bars pointer is NULL");
@@ -308,10 +308,24 @@ hs_status hs_live_append_many(hs_live_many *m, const double *bars, double *pnl, 
     return HS_OK;
 }
 
+/* The 1.2 names of the many-symbol family (deprecated in 1.4, include/hmasweep.h): thin wrappers. */
 hs_status hs_live_open_many(const double *const *history, const size_t *n_bars, size_t n_symbols,
                             const hs_windows *combos, size_t n_combos, hs_live_many **out, hs_error *err) {
-    return hs_live_open_many_opt(history, n_bars, n_symbols, combos, n_combos, NULL, out, err);
+    return hs_live_many_open(history, n_bars, n_symbols, combos, n_combos, NULL, out, err);
 }
+
+hs_status hs_live_open_many_opt(const double *const *history, const size_t *n_bars, size_t n_symbols,
+                                const hs_windows *combos, size_t n_combos, const hs_sweep_options *opt,
+                                hs_live_many **out, hs_error *err) {
+    return hs_live_many_open(history, n_bars, n_symbols, combos, n_combos, opt, out, err);
+}
+
+hs_status hs_live_append_many(hs_live_many *m, const double *bars, double *pnl, int64_t *trades, int8_t *position,
+                              uint8_t *crossed, hs_error *err) {
+    return hs_live_many_append(m, bars, pnl, trades, position, crossed, err);
+}
+
+void hs_live_free_many(hs_live_many *m) { hs_live_many_free(m); }
 
 hs_status hs_live_many_stats(const hs_live_many *m, hs_stats *out, hs_error *err) {
     if (!m || !out) return hs_fail(err, HS_ERR_USAGE, "live stats many: the %s pointer is NULL", m ? "out" : "session");

@@ -148,8 +148,6 @@ hs_status hs_run_variant_terms(const hs_variant *v, hs_isa isa, int threads, con
  * its full row so each unit writes its own columns). */
 hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                            hs_result *out, const hs_sweep_options *opt, size_t equity_stride, hs_error *err);
-/* n_periods 0 with a period field set (equity, mtm_max_drawdown, period_ends): HS_ERR_USAGE naming it. */
-hs_status hs_check_no_periods(const hs_sweep_options *known, hs_error *err);
 /* The periods an options struct asks for, checked (sweep.c). */
 hs_status hs_options_equity(const hs_sweep_options *known, const double *close, size_t n_bars, size_t n_combos,
                             size_t stride, hs_equity_terms *terms, const hs_equity_terms **out, void **owned,
@@ -171,19 +169,7 @@ hs_status hs_check_threads(int threads, hs_error *err);
  * $HMASWEEP_ISA): one function for the sweep and for introspection. */
 hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out, hs_error *err);
 
-/* The options as this library reads them: the fields the caller's struct_size covers, the rest zero
- * (include/hmasweep.h, the extension rule); a struct_size it cannot read is HS_ERR_USAGE, and so is a field
- * that struct_size leaves out but that is set, read up to `reach`: the bytes every caller of the entry point
- * has.  HS_OPTIONS_SIZE_1_3, the whole 1.3 struct (spec v3's n_periods .. mtm_max_drawdown included), for
- * hs_sweep, hs_sweep_many and hs_trade_log_opt, whose callers before 1.3 bind to the HMASWEEP_1.0
- * symbols; HS_OPTIONS_SIZE_1_2 (up to has_fee) for the live opens, which have one symbol, called by
- * binaries built against the 1.2 header too. */
-#define HS_OPTIONS_SIZE_1_2 (offsetof(hs_sweep_options, has_fee) + sizeof(int))
-#define HS_OPTIONS_SIZE_1_3 (offsetof(hs_sweep_options, mtm_max_drawdown) + sizeof(double *))
-hs_status hs_read_sweep_options(const hs_sweep_options *opt, size_t reach, hs_sweep_options *out, hs_error *err);
-/* The pre-1.3 rule, for binaries linked against the unversioned 1.0-1.2 symbols (abi_compat.c): nothing
- * past struct_size is read; *out comes back with struct_size = sizeof (covering all). */
-hs_status hs_read_sweep_options_1_0(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err);
+#include "opts.h" /* the options reader: hs_read_sweep_options, HS_OPTIONS_SIZE_*, hs_check_no_periods */
 
 /* The kernels' names, written once: hs_combo_<kernel>__<isa>, hs_batch_<kernel>__<isa> (shape BATCH),
  * hs_sweep_<kernel>__<isa> (shape SWEEP), hs_scratch_<kernel>__<isa> (every kernel: hs_scratch_fn).  Multi-ISA kernel files are compiled once per ISA with

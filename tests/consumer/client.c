@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
     }
     if (hs_client_connect(argv[1], 10000, &c, &err) != HS_OK ||
         hs_client_hello(c, &version, variants, sizeof variants, &max_frame, &max_work, &err) != HS_OK ||
-        hs_client_sweep(c, close, n, w, 2, remote, &err) != HS_OK) {
+        hs_client_sweep_opt(c, close, n, w, 2, remote, NULL, &err) != HS_OK) {
         fprintf(stderr, "client: %s (last error %d)\n", err.msg, c ? hs_client_last_error(c) : 0);
         hs_client_close(c);
         return 1;

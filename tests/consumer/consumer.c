@@ -22,8 +22,8 @@ int main(void) {
         return 1;
     }
     size_t trades = 0;
-    if (hs_trade_log(close, n, &w[0], NULL, 0, &trades, &err) != HS_OK) {
-        fprintf(stderr, "consumer: hs_trade_log: %s\n", err.msg);
+    if (hs_trade_log_opt(close, n, &w[0], NULL, 0, &trades, NULL, &err) != HS_OK) {
+        fprintf(stderr, "consumer: hs_trade_log_opt: %s\n", err.msg);
         return 1;
     }
     printf("consumer: L=6 %lld trades, PnL %.9f; L=200 %lld trades; log %zu trades\n", (long long)r[0].trades, r[0].pnl,
