@@ -505,7 +505,6 @@ hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows 
     hs_run_terms terms = {hs_keep(fee), opt->stats, opt->progress ? &cancel : NULL, eq};
     st = hs_run_variant_terms(v, isa, team, close, n_bars, combos, n_combos, out, &terms, err);
     free(owned_ends);
-    if (v->driver == HS_DRIVER_OPENMP) hs_team_ran(team);
     if (st == HS_OK) fill_report(opt->report, v, isa, team);
     return st;
 }
