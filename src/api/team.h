@@ -22,7 +22,7 @@ int hs_default_team(int max_team, size_t n_bars, size_t n_combos);
 typedef void hs_team_body(void *ctx, int seat);
 /* Run body with up to `team` seats and return when every seat that ran has returned.  The caller runs
  * seat 0 at once; a worker takes a seat only while the caller is still in its body (after that, there is
- * nothing left to claim), so a worker that waits for a CPU never holds the caller.  One job at a time:
- * a second caller meanwhile runs its body alone. */
+ * nothing left to claim), so a worker that waits for a CPU never holds the caller.  Concurrent callers
+ * each get a pool of their own (up to 16 at once; beyond, a caller runs its body alone). */
 void hs_team_run(int team, hs_team_body *body, void *ctx);
 #endif
