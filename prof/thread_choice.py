@@ -9,7 +9,7 @@ threads=0 (the library's choice), 1 and 2.  Rounds interleave everything: each r
 half, then starts one busy loop per CPU (`os.cpu_count()` shells running `while :; do :; done`), waits
 0.3 s, runs the busy half and stops them;
 inside a half the (size, threads) cells run in a shuffled order, each one call timed (the best of
-`reps` calls for sweeps under 2 ms, so timer and scheduling noise do not dominate).  Each cell is the
+5 calls for sweeps under 2 ms, of 3 under 20 ms, so timer and scheduling noise do not dominate).  Each cell is the
 median [min-max] over rounds; "x best" is the default's median over the faster fixed choice's median.
 The load average is printed before and after.
 
@@ -123,7 +123,7 @@ def main():
         close = hs.series(bars=bars)
         lengths = list(range(6, 201)) if combos == 195 else hs.grid(6, 60 if combos <= 20 else 200, combos)
         t, _ = time_call(close, lengths, 1, 3)
-        data[(bars, combos)] = (close, lengths, 5 if t < 0.002 else 1)
+        data[(bars, combos)] = (close, lengths, 5 if t < 0.002 else 3 if t < 0.02 else 1)
     cells = [(s, c) for s in data for c in choices]
     results, ran_with = {}, {}
     load0 = os.getloadavg()
