@@ -8,6 +8,7 @@
  * the trades' entry bars and sides, so they are the sweep's trades by construction (the books read d only
  * through its sign, and those signs are the reference's).  d's values are not the reference's bits, only
  * its signs: hmasweep.signal gives the bits. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef HS_HAVE_OPENMP
@@ -33,6 +34,35 @@ static void combo_entries(const hs_variant *v, const double *close, size_t n, co
     for (size_t t = 0; t < sink.n && t < sink.cap; t++) row[trades[t].entry_bar] = trades[t].side;
 }
 
+/* The combos on the library's team (src/api/team.c): claimed one at a time from a counter, so a worker
+ * that waits for a CPU never holds the caller (issue 28 item 2).  A seat without its buffers claims and
+ * skips the rest: the call fails. */
+typedef struct {
+    const hs_variant *v;
+    const double *close;
+    size_t n_bars;
+    const hs_windows *combos;
+    size_t n_combos;
+    int8_t *out;
+    size_t stride;
+    _Atomic size_t next_combo;
+    _Atomic int failed;
+} signals_team;
+
+static void signals_seat(void *ctx, int seat) {
+    (void)seat;
+    signals_team *j = ctx;
+    if (atomic_load_explicit(&j->next_combo, memory_order_relaxed) >= j->n_combos) return; /* nothing left */
+    double *scratch = aligned_alloc(64, (size_t)j->v->scratch_buffers * j->stride * sizeof(double));
+    hs_trade *trades = malloc((j->n_bars + 1) * sizeof *trades);
+    int ok = scratch && trades;
+    if (!ok) atomic_store_explicit(&j->failed, 1, memory_order_relaxed);
+    for (size_t c; (c = atomic_fetch_add_explicit(&j->next_combo, 1, memory_order_relaxed)) < j->n_combos;)
+        if (ok) combo_entries(j->v, j->close, j->n_bars, &j->combos[c], scratch, trades, j->out + c * j->n_bars);
+    free(scratch);
+    free(trades);
+}
+
 hs_status hs_signals_entries(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                              int8_t *out, int threads, hs_error *err) {
     hs_status st;
@@ -47,24 +77,13 @@ hs_status hs_signals_entries(const double *close, size_t n_bars, const hs_window
     size_t stride = hs_scratch_stride(n_bars);
     if (stride > SIZE_MAX / sizeof(double) / (size_t)v->scratch_buffers || n_bars >= SIZE_MAX / sizeof(hs_trade) - 1)
         return hs_fail(err, HS_ERR_NOMEM, "signals: out of memory for %zu bars", n_bars);
-    int team = 1, failed = 0;
+    int team = 1;
 #ifdef HS_HAVE_OPENMP
     team = requested > 0 ? requested : omp_get_max_threads();
     if (library_chooses) team = hs_default_team(team, n_bars, n_combos);
-#pragma omp parallel num_threads(team) reduction(| : failed)
 #endif
-    {
-        double *scratch = aligned_alloc(64, (size_t)v->scratch_buffers * stride * sizeof(double));
-        hs_trade *trades = malloc((n_bars + 1) * sizeof *trades);
-        failed = !scratch || !trades;
-#ifdef HS_HAVE_OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-        for (size_t c = 0; c < n_combos; c++)
-            if (!failed) combo_entries(v, close, n_bars, &combos[c], scratch, trades, out + c * n_bars);
-        free(scratch);
-        free(trades);
-    }
-    (void)team;
+    signals_team job = {v, close, n_bars, combos, n_combos, out, stride, 0, 0};
+    hs_team_run(team, signals_seat, &job);
+    int failed = atomic_load_explicit(&job.failed, memory_order_relaxed);
     return failed ? hs_fail(err, HS_ERR_NOMEM, "signals: out of memory for a thread's buffers (%zu bars)", n_bars) : HS_OK;
 }

@@ -148,12 +148,40 @@ static hs_status schedule_choice(omp_sched_choice *out, hs_error *err) {
     return hs_fail(err, HS_ERR_USAGE, "HMASWEEP_OMP_SCHEDULE='%s': expected lpt, dynamic, static or static1", s);
 }
 
+/* The default schedules (lpt, dynamic) run on the library's team (src/api/team.c): units claimed one at
+ * a time from a counter, so a worker that waits for a CPU never holds the caller (issue 28 item 2). */
+typedef struct {
+    const hs_variant *v;
+    const sweep_plan *p;
+    size_t units;
+    _Atomic size_t next_unit;
+    _Atomic int failed;
+} plan_team;
+
+static void plan_seat(void *ctx, int seat) {
+    plan_team *j = ctx;
+    if (atomic_load_explicit(&j->next_unit, memory_order_relaxed) >= j->units) return; /* nothing left */
+    double *scratch = scratch_alloc(j->v, j->p->n_bars);
+    int ok = !(j->v->scratch_buffers && !scratch);
+    if (!ok) atomic_store_explicit(&j->failed, 1, memory_order_relaxed); /* its units are skipped: the sweep fails */
+    for (size_t u; (u = atomic_fetch_add_explicit(&j->next_unit, 1, memory_order_relaxed)) < j->units;)
+        if (ok) run_unit(j->p, u, scratch, seat == 0);
+    free(scratch);
+}
+
 /* The schedule is a clause of each loop, not omp_set_schedule + schedule(runtime): the library must not
- * change the host's OpenMP state (a Python process or a server has its own). */
+ * change the host's OpenMP state (a Python process or a server has its own).  The static ones (an
+ * experiment's) stay in an OpenMP region: a static share is a thread's own, whenever it starts. */
 static hs_status run_openmp(const hs_variant *v, const sweep_plan *p, int threads, omp_sched_choice choice,
                             hs_error *err) {
     int failed = 0;
     size_t units = unit_count(p);
+    if (choice == SCHED_LPT || choice == SCHED_DYNAMIC) {
+        plan_team job = {v, p, units, 0, 0};
+        hs_team_run(hs_variant_threads(v, threads), plan_seat, &job);
+        failed = atomic_load_explicit(&job.failed, memory_order_relaxed);
+        return failed ? out_of_memory(err, "per-thread scratch, bars", p->n_bars) : HS_OK;
+    }
 #pragma omp parallel num_threads(hs_variant_threads(v, threads)) reduction(| : failed)
     {
         double *scratch = scratch_alloc(v, p->n_bars);
@@ -164,12 +192,8 @@ static hs_status run_openmp(const hs_variant *v, const sweep_plan *p, int thread
 #pragma omp for schedule(static)
             for (size_t u = 0; u < units; u++)
                 if (ok) run_unit(p, u, scratch, is_caller);
-        } else if (choice == SCHED_STATIC1) {
-#pragma omp for schedule(static, 1)
-            for (size_t u = 0; u < units; u++)
-                if (ok) run_unit(p, u, scratch, is_caller);
         } else {
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(static, 1)
             for (size_t u = 0; u < units; u++)
                 if (ok) run_unit(p, u, scratch, is_caller);
         }
@@ -505,7 +529,6 @@ hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows 
     hs_run_terms terms = {hs_keep(fee), opt->stats, opt->progress ? &cancel : NULL, eq};
     st = hs_run_variant_terms(v, isa, team, close, n_bars, combos, n_combos, out, &terms, err);
     free(owned_ends);
-    if (v->driver == HS_DRIVER_OPENMP) hs_team_ran(team);
     if (st == HS_OK) fill_report(opt->report, v, isa, team);
     return st;
 }

@@ -7,11 +7,9 @@
  * that series alone: every (series, combo) writes only its own slot, whatever the thread count or order.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef HS_HAVE_OPENMP
-#include <omp.h>
-#endif
 
 #include "error.h"
 #include "team.h"
@@ -133,6 +131,32 @@ static void run_unit(const work_unit *u, const hs_series_ref *series, const hs_w
                                     unit_err);
 }
 
+/* The universe's units on the library's team (src/api/team.c): claimed one at a time from a counter,
+ * so a worker that waits for a CPU never holds the caller (issue 28 item 2). */
+typedef struct {
+    const work_unit *units;
+    size_t n_units;
+    const hs_series_ref *series;
+    const hs_windows *combos;
+    size_t n_combos;
+    hs_result *out;
+    const hs_sweep_options *serial;
+    hs_cancel *cancel;
+    hs_status *ust;
+    hs_error *uerr;
+    _Atomic size_t next_unit;
+} many_team;
+
+static void many_seat(void *ctx, int seat) {
+    many_team *j = ctx;
+    for (size_t i; (i = atomic_fetch_add_explicit(&j->next_unit, 1, memory_order_relaxed)) < j->n_units;) {
+        if (hs_cancel_stopped(j->cancel)) continue; /* stopped: the rest are skipped */
+        run_unit(&j->units[i], j->series, j->combos, j->n_combos, j->out, j->serial, j->cancel, seat == 0, &j->ust[i],
+                 &j->uerr[i]);
+        if (j->ust[i] != HS_ERR_CANCELLED) hs_cancel_tick(j->cancel, j->units[i].count, seat == 0); /* a stopped unit did not finish */
+    }
+}
+
 /* Threads for the pool: a threaded variant's team (capped as hs_sweep caps it), else 1; with no thread
  * count asked for, the library's choice for the universe's work (src/api/team.c, as hs_sweep). */
 static int pool_threads(const hs_sweep_options *opt, int requested, int library_chooses, size_t bars, size_t combos) {
@@ -214,19 +238,8 @@ hs_status hs_sweep_many(const hs_series_ref *series, size_t n_series, const hs_w
     size_t all_bars = 0;
     for (size_t i = 0; i < n_series; i++) all_bars += ok[i] ? series[i].n_bars : 0;
     int pool = pool_threads(opt, requested, library_chooses, all_bars, n_combos);
-#ifdef HS_HAVE_OPENMP
-#pragma omp parallel for schedule(dynamic, 1) num_threads(pool)
-#endif
-    for (size_t i = 0; i < n_units; i++) {
-        if (hs_cancel_stopped(c)) continue; /* stopped: the rest are skipped */
-#ifdef HS_HAVE_OPENMP
-        int is_caller = omp_get_thread_num() == 0; /* the master is the calling thread */
-#else
-        int is_caller = 1;
-#endif
-        run_unit(&units[i], series, combos, n_combos, out, &serial, c, is_caller, &ust[i], &uerr[i]);
-        if (ust[i] != HS_ERR_CANCELLED) hs_cancel_tick(c, units[i].count, is_caller); /* a stopped unit did not finish */
-    }
+    many_team job = {units, n_units, series, combos, n_combos, out, &serial, c, ust, uerr, 0};
+    hs_team_run(pool, many_seat, &job);
     if (hs_cancel_stopped(c)) {
         size_t done = atomic_load(&cancel.done);
         free(ok), free(units), free(ust), free(uerr);

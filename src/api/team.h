@@ -1,19 +1,28 @@
-/* The default thread count of a sweep (src/api/team.c; docs/library.md "Threads"). */
+/* The threads of a sweep: the default count, and the team that runs the segments kernel (src/api/team.c;
+ * docs/library.md "The default thread count"). */
 #ifndef HS_TEAM_H
 #define HS_TEAM_H
 #include <stddef.h>
 
 #include "hmasweep.h"
 
+/* Work (bars x combos) from which the library's choice runs more than one thread: below it, waking a
+ * worker costs more than it saves (measured by prof/thread_choice.py --threshold: reports/thread_choice.md). */
+#define HS_TEAM_MIN_WORK ((unsigned long long)65536)
+
 /* The threads a call asks for: `threads` when > 0, else $HMASWEEP_THREADS when set (1..HS_THREADS_MAX,
  * anything else is HS_ERR_USAGE naming it), else 0 with *chosen_by_library = 1 (hs_default_team). */
 hs_status hs_requested_threads(int threads, int *requested, int *chosen_by_library, hs_error *err);
-/* The library's choice, at most max_team: one thread for under 32,768 bars x combos or one combo, else
- * no more threads than CPUs free now (CPUs minus the other runnable tasks; /proc/loadavg, read at most
- * every 20 ms). */
+/* The library's choice, from the work alone: one thread for one combo or under HS_TEAM_MIN_WORK bars x
+ * combos, else max_team (OpenMP's default).  The same work always gets the same count. */
 int hs_default_team(int max_team, size_t n_bars, size_t n_combos);
-/* The CPUs free now for this process's threads (>= 1). */
-int hs_team_free_cpus(void);
-/* Record the team a sweep ran with (its workers may spin a while after it: not counted as others). */
-void hs_team_ran(int team);
+
+/* A team's body: run by the caller as seat 0 and by each pool worker that takes a seat (1..team-1).  It
+ * claims its units of work itself (an atomic counter), so the seats that run do all of it between them. */
+typedef void hs_team_body(void *ctx, int seat);
+/* Run body with up to `team` seats and return when every seat that ran has returned.  The caller runs
+ * seat 0 at once; a worker takes a seat only while the caller is still in its body (after that, there is
+ * nothing left to claim), so a worker that waits for a CPU never holds the caller.  Concurrent callers
+ * each get a pool of their own (up to 16 at once; beyond, a caller runs its body alone). */
+void hs_team_run(int team, hs_team_body *body, void *ctx);
 #endif

@@ -36,14 +36,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#ifdef HS_HAVE_OPENMP
-#include <omp.h>
-#endif
+#include <stdatomic.h>
 
 #include "error.h"
 #include "pipeline.h" /* certify.h, and pipeline_d for the tier-0 ranges */
 #include "vec.h"
 #include "book_lanes.h"
+#include "team.h" /* hs_team_run: the caller never waits for a worker that has not started */
 
 /* Steps between re-anchors.  Larger blocks anchor less often but widen TAU (the drift term grows with
  * the block length squared), so more bars are recomputed.  Measured with the anchors' own clock
@@ -797,6 +796,46 @@ static void fill_tile_max(const double *close, size_t t_from, size_t t_to, seg_l
         }
 }
 
+/* The sweep's job for its team (src/api/team.c): each seat claims groups of `group` combos in grid order
+ * from `next_group`, one at a time, until none is left.  Their costs are nearly equal (the fused pass is
+ * L.steps steps for every combo; the books and anchors differ by ~20%), so the tail is at most one
+ * group, and there are at least four groups per thread.  A seat that runs late finds fewer (or none)
+ * and the caller never waits for one that has not started (issue 28 item 2). */
+typedef struct {
+    const double *close;
+    const seg_layout *L;
+    const hs_windows *combos;
+    size_t n_combos;
+    double keep;
+    hs_result *out;
+    hs_stats *stats;
+    hs_cancel *cancel;
+    const hs_equity_terms *eq;
+    unsigned char *seats_base; /* seat s's bytes at seats_base + s * per_seat */
+    size_t per_seat, ring, rows, group, n_groups;
+    _Atomic size_t next_group;
+    _Atomic long long recomputed;
+} seg_team;
+
+static void seg_seat(void *ctx, int seat) {
+    seg_team *j = ctx;
+    if (atomic_load_explicit(&j->next_group, memory_order_relaxed) >= j->n_groups) return; /* nothing left */
+    seg_thread slots[SEG_GROUP];
+    seg_shared sh;
+    thread_init(slots, &sh, j->seats_base + (size_t)seat * j->per_seat, j->L, j->ring, j->rows, j->group);
+    for (;;) {
+        size_t g = atomic_fetch_add_explicit(&j->next_group, 1, memory_order_relaxed);
+        if (g >= j->n_groups) break;
+        if (hs_cancel_stopped(j->cancel)) continue; /* stopped: the rest are claimed and skipped */
+        size_t g0 = g * j->group, count = j->n_combos - g0 < j->group ? j->n_combos - g0 : j->group;
+        segments_group(j->close, j->L, slots, j->combos + g0, count, j->keep, j->out + g0,
+                       j->stats ? j->stats + g0 : NULL, j->eq, g0);
+        hs_cancel_tick(j->cancel, count, seat == 0);
+    }
+    atomic_fetch_add_explicit(&j->recomputed, sh.recomputed, memory_order_relaxed);
+    for (size_t g = 0; g < j->group; g++) free(slots[g].t0_buf);
+}
+
 /* The whole sweep: layout once, then combos (each one thread's, grid order, dynamic) over `threads`. */
 hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *combos,
                              size_t n_combos, double keep, hs_result *out, hs_stats *stats,
@@ -836,36 +875,11 @@ hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *co
     L.weight = (double *)(void *)block;
     for (int64_t j = 0; j < widest_any; j++) L.weight[j] = (double)(j + 1);
     L.tile_max = (double *)(void *)(block + weight_bytes - tile_bytes);
-#ifdef HS_HAVE_OPENMP
-#pragma omp parallel num_threads(threads) if (threads > 1) reduction(+ : recomputed)
-#endif
-    {
-        int me = 0, team = 1;
-#ifdef HS_HAVE_OPENMP
-        me = omp_get_thread_num();
-        team = omp_get_num_threads();
-#endif
-        size_t tile_chunk = (tiles + (size_t)team - 1) / (size_t)team, tile_from = tile_chunk * (size_t)me;
-        if (tile_from < tiles) fill_tile_max(close, tile_from, tile_from + tile_chunk < tiles ? tile_from + tile_chunk : tiles, &L);
-        seg_thread slots[SEG_GROUP];
-        seg_shared sh;
-        thread_init(slots, &sh, block + weight_bytes + (size_t)me * per_thread, &L, ring, rows, group);
-        /* Groups of `group` combos in grid order, one at a time to whichever thread is free: their costs
-         * are nearly equal (the fused pass is L.steps steps for every combo; the books and anchors differ
-         * by ~20%), so the tail is at most one group, and there are at least four groups per thread. */
-#ifdef HS_HAVE_OPENMP
-#pragma omp barrier
-#pragma omp for schedule(dynamic, 1)
-#endif
-        for (size_t g = 0; g < n_groups; g++) {
-            if (hs_cancel_stopped(cancel)) continue; /* stopped: the loop hands out the rest, skipped */
-            size_t g0 = g * group, count = n_combos - g0 < group ? n_combos - g0 : group;
-            segments_group(close, &L, slots, combos + g0, count, keep, out + g0, stats ? stats + g0 : NULL, eq, g0);
-            hs_cancel_tick(cancel, count, me == 0);
-        }
-        recomputed += sh.recomputed;
-        for (size_t g = 0; g < group; g++) free(slots[g].t0_buf);
-    }
+    fill_tile_max(close, 0, tiles, &L); /* one pass over the bars, before any seat reads them */
+    seg_team job = {close, &L, combos, n_combos, keep, out, stats, cancel, eq, block + weight_bytes, per_thread, ring,
+                    rows, group, n_groups, 0, 0};
+    hs_team_run(threads, seg_seat, &job);
+    recomputed = atomic_load_explicit(&job.recomputed, memory_order_relaxed);
     free(L.weight); /* the start of the one allocation */
     hs_kernel_count_recomputed(recomputed);
     return HS_OK;
