@@ -175,11 +175,12 @@ static PyObject *cclient_sweep_common(CClient *self, PyObject *close_obj, unsign
         const double *px = close ? PyArray_DATA(close) : NULL;
         size_t n_bars = close ? (size_t)PyArray_DIM(close, 0) : 0;
         hs_stats *sp = stats ? PyArray_DATA(stats) : NULL;
+        /* with a fee argument (None: the default fee), a protocol-2 sweep with the statistics (op 10/11) */
+        hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+        if (fee_obj) o.has_fee = 1, o.fee = fee, o.stats = sp;
         Py_BEGIN_ALLOW_THREADS
-        if (!fee_obj) st = close ? hs_client_sweep(self->c, px, n_bars, combos, (size_t)n, res, &err)
-                                 : hs_client_sweep_handle(self->c, (uint32_t)handle, combos, (size_t)n, res, &err);
-        else st = close ? hs_client_sweep_stats(self->c, px, n_bars, combos, (size_t)n, fee, res, sp, &err)
-                        : hs_client_sweep_handle_stats(self->c, (uint32_t)handle, combos, (size_t)n, fee, res, sp, &err);
+        st = close ? hs_client_sweep_opt(self->c, px, n_bars, combos, (size_t)n, res, &o, &err)
+                   : hs_client_sweep_handle_opt(self->c, (uint32_t)handle, combos, (size_t)n, res, &o, &err);
         Py_END_ALLOW_THREADS
         out = st == HS_OK ? results_tuple(res, n) : raise_status(st, &err);
         if (out && stats) {

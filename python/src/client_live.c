@@ -19,9 +19,10 @@ PyObject *cclient_live_open_body(CClient *self, PyObject *args) {
     uint32_t session = 0;
     const hs_windows *combos = PyArray_DATA(win);
     size_t n = (size_t)PyArray_DIM(win, 0);
+    hs_sweep_options o = HS_SWEEP_OPTIONS_INIT; /* a fee (None: the default) makes a statistics session */
+    if (with_stats) o.has_fee = 1, o.fee = fee;
     Py_BEGIN_ALLOW_THREADS
-    if (with_stats) st = hs_client_live_open_stats(self->c, (uint32_t)handle, combos, n, fee, &session, &err);
-    else st = hs_client_live_open(self->c, (uint32_t)handle, combos, n, &session, &err);
+    st = hs_client_live_open_opt(self->c, (uint32_t)handle, combos, n, &o, &session, &err);
     Py_END_ALLOW_THREADS
     Py_DECREF(win);
     return st == HS_OK ? PyLong_FromUnsignedLong(session) : raise_status(st, &err);
@@ -54,9 +55,10 @@ PyObject *cclient_live_append_body(CClient *self, PyObject *args) {
         int8_t *q = PyArray_DATA(pos);
         uint8_t *x = PyArray_DATA(crossed); /* numpy bool is one byte, 0 or 1: the wire's crossed */
         hs_stats *sp = stats ? PyArray_DATA(stats) : NULL;
+        hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+        o.stats = sp; /* NULL for a plain append */
         Py_BEGIN_ALLOW_THREADS
-        st = with_stats ? hs_client_live_append_stats(self->c, (uint32_t)session, px, k, (size_t)m, p, t, q, x, sp, &err)
-                        : hs_client_live_append(self->c, (uint32_t)session, px, k, (size_t)m, p, t, q, x, &err);
+        st = hs_client_live_append_opt(self->c, (uint32_t)session, px, k, (size_t)m, p, t, q, x, &o, &err);
         Py_END_ALLOW_THREADS
         if (st != HS_OK) {
             raise_status(st, &err);
