@@ -131,7 +131,7 @@ def test_close_while_threads_hammer_a_server(unix_server):
     expected = hmasweep.sweep(s, [6, 31], variant="unchecked")
     for _ in range(3):
         c = Client(unix_server, timeout=60)
-        counts = {"answered": 0, "closed": 0}
+        counts = {"answered": 0, "closed": 0, "finished": 0}
         lock = threading.Lock()
 
         def work(k):
@@ -145,13 +145,16 @@ def test_close_while_threads_hammer_a_server(unix_server):
                 assert r.pnl.tobytes() == expected.pnl.tobytes()
                 with lock:
                     counts["answered"] += 1
+            with lock:  # a thread may finish its 200 calls before the close comes (a loaded machine)
+                counts["finished"] += 1
 
         closer = threading.Timer(0.05, c.close)
         closer.start()
         errors = _run_threads(work, THREADS)
         closer.join()
         assert not errors, errors[:5]
-        assert counts["closed"] == THREADS or counts["answered"] == THREADS * 200, counts
+        # every thread ends one of two ways: its 200 calls answered, or the close seen as ConnectionBroken
+        assert counts["closed"] + counts["finished"] == THREADS, counts
 
 
 def test_reentering_a_call_from_its_own_thread_is_refused():

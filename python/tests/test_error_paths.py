@@ -28,7 +28,7 @@ def close(k=0.0):
 @pytest.mark.parametrize("closes, windows, kind, says", [
     ([close(), np.ones((3, 3))], W, ValueError, "close must be a 1-D series of prices, got a 2-D array"),
     ([close(), "abc"], W, ValueError, "could not convert string to float"),
-    (5, W, TypeError, "closes must be a sequence of 1-D float64 series"),
+    (object(), W, TypeError, "closes must be a sequence of 1-D float64 series"),  # not 5: other threads move an int's count
     ([close()], W[:, :5], ValueError, "windows must have shape (n, 6)"),
     ([close()], W + 0.5, ValueError, "windows must be integers, got dtype float"),
 ])
