@@ -31,7 +31,7 @@
  * the flush as three passes over its stretches (their ranges; F at best and worst in a loop the compiler
  * vectorises; the peaks and falls in order): 1.39, 1.37 against 1.34, 1.37 (AVX2), 1.50, 1.49 against
  * 1.44, 1.47 (AVX-512).  A cheaper bound that skips a stretch which can set no new peak and no new drawdown
- * cannot skip most: in the default sweep 42% of the stretches set one (the short combos lose steadily, at
+ * cannot skip most: in the default sweep 42% of the stretches set one (reports/equity.md) (the short combos lose steadily, at
  * a new low of e most of the time), and an enclosure of the range by 16-bar blocks fails for 52%.
  */
 #include "equity.h"
