@@ -184,36 +184,41 @@ static void check_set(int which) {
     free(s.close);
 }
 
-/* The range table's windows (equity.h): one stretch held from bar a to a + len, for every len of 1 to 199
- * (every window level, both halves; the block path past 63 bars) at many a, long and short, gives the same
- * drawdown bit for bit with the table as without one (then the tracker reads every bar of the stretch). */
+/* The range table (equity.h): one stretch held from bar a to a + len gives the same drawdown bit for bit
+ * with the table, with its windows (near) or its block offsets (edge), as without one (then the tracker
+ * reads every bar of the stretch): every len of 1 to 199 at many a, long and short (every window level,
+ * both halves; the partial blocks and whole blocks past 63 bars), and long stretches around the blocks'
+ * sparse table's reach (2^(HS_MTM_BLOCK_LEVELS + 1) blocks: its top level's windows in turn past it). */
 static void check_near_windows(void) {
-    enum { N = 4000 };
-    double *close = malloc(N * sizeof *close), *table = malloc(hs_mtm_ranges_doubles(N, 1) * sizeof *table);
-    CHECK(close && table, "near windows: set-up");
-    if (!close || !table) return;
+    enum { N = 6000 };
+    double *close = malloc(N * sizeof *close), *table = malloc(hs_mtm_ranges_doubles(N, 1) * sizeof *table),
+           *edges = malloc(hs_mtm_ranges_doubles(N, 0) * sizeof *edges);
+    CHECK(close && table && edges, "near windows: set-up");
+    if (!close || !table || !edges) return;
     hs_make_close(11, N, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, close, NULL);
     int64_t end = N - 1;
-    double mdd[2];
-    hs_equity_terms t[2] = {{&end, 1, NULL, 1, &mdd[0], hs_mtm_ranges_make(close, N, table, 1)},
-                            {&end, 1, NULL, 1, &mdd[1], {NULL, NULL, NULL, NULL}}};
-    CHECK(t[0].ranges.near != NULL, "near windows: made when asked");
-    size_t bad = 0, runs = 0;
-    for (size_t a = 0; a + 200 < N; a += 3) {
-        size_t len = 1 + (a * 7) % 199;
-        for (int v = 0; v < 2; v++) {
+    double mdd[3];
+    hs_equity_terms t[3] = {{&end, 1, NULL, 1, &mdd[0], hs_mtm_ranges_make(close, N, table, 1)},
+                            {&end, 1, NULL, 1, &mdd[1], hs_mtm_ranges_make(close, N, edges, 0)},
+                            {&end, 1, NULL, 1, &mdd[2], {NULL, NULL, NULL, NULL, 0}}};
+    CHECK(t[0].ranges.near != NULL && t[1].ranges.edge != NULL, "near windows: made when asked, edges otherwise");
+    size_t bad = 0, runs = 0, reach = HS_MTM_BLOCK << (HS_MTM_BLOCK_LEVELS + 1);
+    for (size_t a = 0; a + 200 + 2 * reach < N; a += 3) {
+        size_t len = a % 5 ? 1 + (a * 7) % 199 : reach - 40 + (a * 13) % (reach + 80); /* every fifth: long */
+        for (int v = 0; v < 3; v++) {
             hs_mtm m;
             hs_mtm_init(&m, &t[v], 0, close, 0.999);
             hs_mtm_cross(&m, a, 0.0, a % 2 ? 1 : -1);
             hs_mtm_finish(&m, a + len, &t[v], 0);
         }
         runs++;
-        if (!SAME(mdd[0], mdd[1]) && bad++ < 3)
-            CHECK(0, "near windows, bars [%zu, %zu): mdd %.17g with the table, %.17g without", a, a + len, mdd[0],
-                  mdd[1]);
+        for (int v = 0; v < 2; v++)
+            if (!SAME(mdd[v], mdd[2]) && bad++ < 3)
+                CHECK(0, "%s, bars [%zu, %zu): mdd %.17g with the table, %.17g without", v ? "edges" : "near windows",
+                      a, a + len, mdd[v], mdd[2]);
     }
     CHECK(bad == 0 && runs > 1000, "near windows: %zu of %zu stretches differ", bad, runs);
-    free(close), free(table);
+    free(close), free(table), free(edges);
 }
 
 static void check_period_ends(void) {

@@ -14,7 +14,8 @@
  *
  * The stretch's highest and lowest closes come from the sweep's range table (hs_mtm_ranges_make, one per
  * sweep for all combos) in a few reads: so a stretch that sets no new peak, the common case, costs two F
- * and about four table reads whatever its length, not a pass over its bars; one under 64 bars (most: the
+ * and four to twelve table reads whatever its length (to 1,024 bars; past that a read per 512 bars), not a
+ * pass over its bars; one under 64 bars (most: the
  * short combos trade every few bars) takes them from two windows of the table's sparse part, with no branch
  * on where it starts or ends (1.55x -> 1.49x the no-periods sweep, AVX-512, P = 16; the perf profile had
  * the range query as the larger part of `held`: with it stubbed the sweep was ~1.20x, with the two F
@@ -26,7 +27,12 @@
  * division-free bounds on u (1.68x against 1.55x), in-block extremes from the table's offsets (1.65x against
  * 1.56x): their extra data-dependent branches cost more than the work they saved.  With the windows: the
  * flush on a local copy of the tracker with held inlined (1.71x against 1.49x), 4 window levels instead of
- * 5 (even), the windows built bar by bar from the last (a chain of dependent loads: 5% of the profile).
+ * 5 (even), the windows built bar by bar from the last (a chain of dependent loads: 5% of the profile);
+ * the flush as three passes over its stretches (their ranges; F at best and worst in a loop the compiler
+ * vectorises; the peaks and falls in order): 1.39, 1.37 against 1.34, 1.37 (AVX2), 1.50, 1.49 against
+ * 1.44, 1.47 (AVX-512).  A cheaper bound that skips a stretch which can set no new peak and no new drawdown
+ * cannot skip most: in the default sweep 42% of the stretches set one (reports/equity.md) (the short combos lose steadily, at
+ * a new low of e most of the time), and an enclosure of the range by 16-bar blocks fails for 52%.
  */
 #include "equity.h"
 
@@ -83,12 +89,58 @@ static void near_level(double *vh, uint64_t *oh, double *vl, uint64_t *ol, size_
     }
 }
 
+/* One level with its packing into the chunk's words (w[i] |= the offsets << sh, i < len), x86-64 with
+ * AVX2 (where the CPU has it, whatever the sweep's ISA) four bars at a time.  The whole table of 150,000
+ * bars took 1.70 ms with SSE2, the packing a loop of its own and the block offsets made too, 0.87-0.93 ms
+ * with this and no block offsets (best of 50, one core, load ~9; the perf profile of the P = 16 sweep had
+ * the table at ~6% of it before).  The same compares and selects, so the same offsets bit for bit. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define NEAR_AVX2 1
+__attribute__((target("avx2"))) static void near_level_avx2(double *vh, uint64_t *oh, double *vl, uint64_t *ol,
+                                                            uint32_t *w, size_t h, size_t m, size_t len, unsigned k) {
+    size_t i = 0;
+    unsigned sh = k * (k - 1);
+    __m256i step = _mm256_set1_epi64x((long long)h), pick = _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0);
+    __m128i shift = _mm_cvtsi32_si128((int)sh), kk = _mm_cvtsi32_si128((int)k);
+    for (; i + 4 <= m; i += 4) {
+        __m256d a = _mm256_loadu_pd(vh + i), b = _mm256_loadu_pd(vh + i + h);
+        __m256d up = _mm256_cmp_pd(b, a, _CMP_GT_OQ);
+        __m256i oa = _mm256_loadu_si256((const __m256i *)(const void *)(oh + i));
+        __m256i ob = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(oh + i + h)), step);
+        __m256i hi_off = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(oa), _mm256_castsi256_pd(ob), up));
+        _mm256_storeu_si256((__m256i *)(void *)(oh + i), hi_off);
+        _mm256_storeu_pd(vh + i, _mm256_blendv_pd(a, b, up));
+        a = _mm256_loadu_pd(vl + i), b = _mm256_loadu_pd(vl + i + h);
+        __m256d down = _mm256_cmp_pd(b, a, _CMP_LT_OQ);
+        oa = _mm256_loadu_si256((const __m256i *)(const void *)(ol + i));
+        ob = _mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(ol + i + h)), step);
+        __m256i lo_off = _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(oa), _mm256_castsi256_pd(ob), down));
+        _mm256_storeu_si256((__m256i *)(void *)(ol + i), lo_off);
+        _mm256_storeu_pd(vl + i, _mm256_blendv_pd(a, b, down));
+        __m256i both = _mm256_sll_epi64(_mm256_or_si256(hi_off, _mm256_sll_epi64(lo_off, kk)), shift);
+        __m128i both32 = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(both, pick));
+        __m128i *wi = (__m128i *)(void *)(w + i);
+        _mm_storeu_si128(wi, _mm_or_si128(_mm_loadu_si128(wi), both32));
+    }
+    for (; i < m; i++) {
+        if (vh[i + h] > vh[i]) oh[i] = h + oh[i + h], vh[i] = vh[i + h];
+        if (vl[i + h] < vl[i]) ol[i] = h + ol[i + h], vl[i] = vl[i + h];
+        w[i] |= (uint32_t)(oh[i] | ol[i] << k) << sh;
+    }
+    for (; i < len; i++) w[i] |= (uint32_t)(oh[i] | ol[i] << k) << sh;
+}
+#endif
+
 #define NEAR_CHUNK 256
 #define NEAR_PAD (HS_MTM_NEAR_BARS / 2)
 static void near_windows(const double *close, size_t n_bars, uint32_t *near) {
     double vh[NEAR_CHUNK + NEAR_PAD], vl[NEAR_CHUNK + NEAR_PAD];
     uint64_t oh[NEAR_CHUNK + NEAR_PAD], ol[NEAR_CHUNK + NEAR_PAD]; /* 64-bit: the width of the compares' masks */
     uint32_t w[NEAR_CHUNK + NEAR_PAD];
+#ifdef NEAR_AVX2
+    int avx2 = __builtin_cpu_supports("avx2");
+#endif
     for (size_t s = 0; s < n_bars; s += NEAR_CHUNK) {
         size_t len = n_bars - s < NEAR_CHUNK + NEAR_PAD ? n_bars - s : NEAR_CHUNK + NEAR_PAD;
         size_t out = n_bars - s < NEAR_CHUNK ? n_bars - s : NEAR_CHUNK;
@@ -96,6 +148,12 @@ static void near_windows(const double *close, size_t n_bars, uint32_t *near) {
         for (unsigned k = 1; k <= HS_MTM_NEAR_LEVELS; k++) {
             size_t h = (size_t)1 << (k - 1), m = len > h ? len - h : 0;
             unsigned sh = k * (k - 1);
+#ifdef NEAR_AVX2
+            if (avx2) {
+                near_level_avx2(vh, oh, vl, ol, w, h, m, len, k);
+                continue;
+            }
+#endif
             near_level(vh, oh, vl, ol, h, m);
             for (size_t i = 0; i < len; i++) w[i] |= (uint32_t)(oh[i] | ol[i] << k) << sh;
         }
@@ -103,11 +161,21 @@ static void near_windows(const double *close, size_t n_bars, uint32_t *near) {
     }
 }
 
-hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *table, int near_wanted) {
-    size_t blocks = hs_mtm_block_count(n_bars);
-    double *bhi = table, *blo = table + blocks;
-    uint16_t *edge = (uint16_t *)(void *)(blo + blocks);
-    for (size_t k = 0; k < blocks; k++) {
+/* Levels 1..HS_MTM_BLOCK_LEVELS of the blocks' sparse table from level 0 (a window past the last block is
+ * cut there). */
+static void block_levels(double *hi, double *lo, size_t blocks) {
+    for (unsigned j = 1; j <= HS_MTM_BLOCK_LEVELS; j++) {
+        const double *ph = hi + (j - 1) * blocks, *pl = lo + (j - 1) * blocks;
+        double *h = hi + j * blocks, *l = lo + j * blocks;
+        size_t half = (size_t)1 << (j - 1), k = 0;
+        for (; k + half < blocks; k++) h[k] = max_of(ph[k], ph[k + half]), l[k] = min_of(pl[k], pl[k + half]);
+        for (; k < blocks; k++) h[k] = ph[k], l[k] = pl[k];
+    }
+}
+
+/* Per block its high and low, and per bar its offsets to the block's prefix and suffix extremes. */
+static void block_edges(const double *close, size_t n_bars, double *bhi, double *blo, uint16_t *edge) {
+    for (size_t k = 0; k < hs_mtm_block_count(n_bars); k++) {
         size_t a = k << HS_MTM_BLOCK_SHIFT, b = a + HS_MTM_BLOCK < n_bars ? a + HS_MTM_BLOCK : n_bars;
         double h = close[a], l = close[a];
         unsigned ho = 0, lo = 0; /* offsets in the block */
@@ -127,35 +195,83 @@ hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *tab
             edge[j] = (uint16_t)(edge[j] | ho << 8 | lo << 12);
         }
     }
-    uint32_t *near = (uint32_t *)(void *)((double *)(void *)edge +
-                                          (n_bars * sizeof(uint16_t) + sizeof(double) - 1) / sizeof(double));
-    if (!near_wanted) return (hs_mtm_ranges){bhi, blo, edge, NULL};
-    near_windows(close, n_bars, near);
-    return (hs_mtm_ranges){bhi, blo, edge, near};
+}
+
+hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *table, int near_wanted) {
+    size_t blocks = hs_mtm_block_count(n_bars), levels = (HS_MTM_BLOCK_LEVELS + 1) * blocks;
+    double *hi = table, *lo = table + levels;
+    void *per_bar = lo + levels;
+    if (near_wanted) {
+        uint32_t *near = per_bar;
+        near_windows(close, n_bars, near);
+        /* a block is the level-4 window at its first bar (cut at the last bar) */
+        unsigned sh = HS_MTM_BLOCK_SHIFT * (HS_MTM_BLOCK_SHIFT - 1), mask = (unsigned)HS_MTM_BLOCK - 1;
+        for (size_t k = 0; k < blocks; k++) {
+            size_t a = k << HS_MTM_BLOCK_SHIFT;
+            unsigned w = near[a] >> sh;
+            hi[k] = close[a + (w & mask)], lo[k] = close[a + (w >> HS_MTM_BLOCK_SHIFT & mask)];
+        }
+        block_levels(hi, lo, blocks);
+        return (hs_mtm_ranges){hi, lo, NULL, near, blocks};
+    }
+    uint16_t *edge = per_bar;
+    block_edges(close, n_bars, hi, lo, edge);
+    block_levels(hi, lo, blocks);
+    return (hs_mtm_ranges){hi, lo, edge, NULL, blocks};
+}
+
+/* The highest and lowest close of bars [a, b), 0 < b − a < HS_MTM_NEAR_BARS: two windows of 2^k bars, 2^k <=
+ * b − a < 2^(k+1). */
+static inline void near_range(const hs_mtm *m, size_t a, size_t b, double *hi, double *lo) {
+    const double *c = m->close;
+    unsigned k = 31u - (unsigned)__builtin_clz((unsigned)(b - a));
+    size_t y = b - ((size_t)1 << k);
+    unsigned sh = k * (k - 1), mask = (1u << k) - 1, ea = m->ranges.near[a] >> sh, ey = m->ranges.near[y] >> sh;
+    *hi = max_of(c[a + (ea & mask)], c[y + (ey & mask)]);
+    *lo = min_of(c[a + (ea >> k & mask)], c[y + (ey >> k & mask)]);
+}
+
+/* The highest and lowest of whole blocks [ka, kb), kb > ka: two windows of the blocks' sparse table when
+ * there are fewer than 2^(HS_MTM_BLOCK_LEVELS + 1) blocks, else its top level's windows in turn. */
+static inline void blocks_range(const hs_mtm *m, size_t ka, size_t kb, double *hi, double *lo) {
+    size_t n = kb - ka, blocks = m->ranges.blocks;
+    unsigned k = 63u - (unsigned)__builtin_clzll((unsigned long long)n);
+    if (k > HS_MTM_BLOCK_LEVELS) k = HS_MTM_BLOCK_LEVELS;
+    size_t w = (size_t)1 << k;
+    const double *h = m->ranges.hi + k * blocks, *l = m->ranges.lo + k * blocks;
+    double x = h[kb - w], y = l[kb - w];
+    for (size_t j = ka; j < kb - w; j += w) x = max_of(x, h[j]), y = min_of(y, l[j]); /* once when n < 2w */
+    *hi = x, *lo = y;
 }
 
 /* The highest and lowest close of bars [a, b), b > a. */
 static void range_of(const hs_mtm *m, size_t a, size_t b, double *hi, double *lo) {
-    size_t ka = a >> HS_MTM_BLOCK_SHIFT, kb = (b - 1) >> HS_MTM_BLOCK_SHIFT;
     const double *c = m->close;
-    if (m->ranges.near && b - a < HS_MTM_NEAR_BARS) { /* two windows of 2^k bars, 2^k <= b − a < 2^(k+1) */
-        unsigned k = 31u - (unsigned)__builtin_clz((unsigned)(b - a));
-        size_t y = b - ((size_t)1 << k);
-        unsigned sh = k * (k - 1), mask = (1u << k) - 1, ea = m->ranges.near[a] >> sh, ey = m->ranges.near[y] >> sh;
-        *hi = max_of(c[a + (ea & mask)], c[y + (ey & mask)]);
-        *lo = min_of(c[a + (ea >> k & mask)], c[y + (ey >> k & mask)]);
+    if (m->ranges.near && b - a < HS_MTM_NEAR_BARS) {
+        near_range(m, a, b, hi, lo);
         return;
     }
-    if (!m->ranges.edge || ka == kb) { /* within one block (at most 16 bars), or no table */
+    size_t ka = a >> HS_MTM_BLOCK_SHIFT, kb = (b - 1) >> HS_MTM_BLOCK_SHIFT;
+    if (!m->ranges.hi || ka == kb) { /* within one block (at most 16 bars), or no table */
         double h = c[a], l = c[a];
         for (size_t j = a + 1; j < b; j++) h = max_of(h, c[j]), l = min_of(l, c[j]);
         *hi = h, *lo = l;
         return;
     }
-    unsigned ea = m->ranges.edge[a], eb = m->ranges.edge[b - 1];
-    const double *ba = c + (ka << HS_MTM_BLOCK_SHIFT), *bb = c + (kb << HS_MTM_BLOCK_SHIFT);
-    double h = max_of(ba[ea >> 8 & 15], bb[eb & 15]), l = min_of(ba[ea >> 12], bb[eb >> 4 & 15]);
-    for (size_t k = ka + 1; k < kb; k++) h = max_of(h, m->ranges.block_hi[k]), l = min_of(l, m->ranges.block_lo[k]);
+    double h, l, h2, l2;
+    if (m->ranges.near) { /* the partial blocks at each end (1 to 16 bars each) */
+        near_range(m, a, (ka + 1) << HS_MTM_BLOCK_SHIFT, &h, &l);
+        near_range(m, kb << HS_MTM_BLOCK_SHIFT, b, &h2, &l2);
+    } else {
+        unsigned ea = m->ranges.edge[a], eb = m->ranges.edge[b - 1];
+        const double *ba = c + (ka << HS_MTM_BLOCK_SHIFT), *bb = c + (kb << HS_MTM_BLOCK_SHIFT);
+        h = ba[ea >> 8 & 15], l = ba[ea >> 12], h2 = bb[eb & 15], l2 = bb[eb >> 4 & 15];
+    }
+    h = max_of(h, h2), l = min_of(l, l2);
+    if (kb > ka + 1) {
+        blocks_range(m, ka + 1, kb, &h2, &l2);
+        h = max_of(h, h2), l = min_of(l, l2);
+    }
     *hi = h, *lo = l;
 }
 

@@ -30,34 +30,43 @@ static inline double hs_trade_pnl(double pos, double entry, double exit, double 
 }
 
 /* The close's range table, made once per sweep for all its combos (hs_mtm_ranges_make): the highest and
- * lowest close of any stretch of bars in O(1 + length/HS_MTM_BLOCK) reads, not a pass over its bars.
- * Per block of HS_MTM_BLOCK bars its high and low; per bar, where in its block the high and the low of
- * [block start, bar] and of [bar, block end] are, as four 4-bit offsets: 2 bytes a bar, so the table of a
- * 150,000-bar series is 0.3 MB and stays in L2 (first written as 4 doubles a bar, 4.8 MB: its loads were
- * the tracker's hottest instruction, cache misses).  The closes it points at sit by the crosses the books
- * just visited. */
+ * lowest close of any stretch of bars in a few reads, not a pass over its bars.
+ * Per block of HS_MTM_BLOCK bars its high and low, and per level j = 1..HS_MTM_BLOCK_LEVELS the high and low
+ * of the blocks [k, k + 2^j) (a sparse table over the blocks: 2·6 doubles a block, 0.9 MB for 150,000
+ * bars), so the whole blocks of any stretch under 2^(HS_MTM_BLOCK_LEVELS + 1) blocks are two overlapping
+ * windows (before, a loop over them: a tenth of the default sweep's stretches span 64 bars or more).
+ * Per bar then either
+ *   - (near) for the windows [i, i + 2^k), k = 1..HS_MTM_NEAR_LEVELS, where their high and low are (k bits
+ *     each, at bit k(k − 1)): 4 bytes a bar.  A stretch of fewer than 2^(HS_MTM_NEAR_LEVELS + 1) bars is two
+ *     overlapping windows: four reads and no branch on where it starts or ends; a longer one is its whole
+ *     blocks and its two partial blocks, each two windows; or
+ *   - (edge) where in its block the high and the low of [block start, i] and of [i, block end] are, as four
+ *     4-bit offsets: 2 bytes a bar (first written as 4 doubles a bar, 4.8 MB: its loads were the tracker's
+ *     hottest instruction, cache misses).
+ * The closes it points at sit by the crosses the books just visited. */
 #define HS_MTM_BLOCK_SHIFT 4
 #define HS_MTM_BLOCK ((size_t)1 << HS_MTM_BLOCK_SHIFT)
+#define HS_MTM_BLOCK_LEVELS 5
 static inline size_t hs_mtm_block_count(size_t n_bars) { return (n_bars + HS_MTM_BLOCK - 1) >> HS_MTM_BLOCK_SHIFT; }
-/* The doubles a range table of n bars takes, with the windows (near) or without. */
-/* Per bar i also, for the windows [i, i + 2^k), k = 1..HS_MTM_NEAR_LEVELS, where their high and low are (k
- * bits each, at bit k(k − 1)): 4 bytes a bar.  A stretch of fewer than 2^(HS_MTM_NEAR_LEVELS + 1) bars is
- * then two overlapping windows (a sparse table): four reads and no branch on where it starts or ends. */
 #define HS_MTM_NEAR_LEVELS 5
 #define HS_MTM_NEAR_BARS ((size_t)2 << HS_MTM_NEAR_LEVELS)
+/* The doubles a range table of n bars takes, with the windows (near) or with the block offsets. */
 static inline size_t hs_mtm_ranges_doubles(size_t n_bars, int near) {
-    return 2 * hs_mtm_block_count(n_bars) + (n_bars * sizeof(uint16_t) + sizeof(double) - 1) / sizeof(double) +
-           (near ? (n_bars * sizeof(uint32_t) + sizeof(double) - 1) / sizeof(double) : 0);
+    size_t per_bar = near ? sizeof(uint32_t) : sizeof(uint16_t);
+    return 2 * (HS_MTM_BLOCK_LEVELS + 1) * hs_mtm_block_count(n_bars) +
+           (n_bars * per_bar + sizeof(double) - 1) / sizeof(double);
 }
 typedef struct {
-    const double *block_hi, *block_lo;
-    const uint16_t *edge; /* bits 0-3, 4-7: offsets of the high, low of [block start, i]; 8-11, 12-15: of [i, end] */
-    const uint32_t *near; /* the windows' offsets (above) */
+    const double *hi, *lo; /* level j of block k at [j·blocks + k], j = 0..HS_MTM_BLOCK_LEVELS (NULL: no table) */
+    const uint16_t *edge;  /* bits 0-3, 4-7: offsets of the high, low of [block start, i]; 8-11, 12-15: of [i, end] */
+    const uint32_t *near;  /* the windows' offsets (above); a table has either edge or near */
+    size_t blocks;
 } hs_mtm_ranges;
 /* Fill `table` (hs_mtm_ranges_doubles(n_bars, near)) for close and return the view of it; the windows (`near`)
- * only when asked: they cost ~8 ns a bar to make (a P = 16 sweep of 150,000 bars, AVX-512) and save ~0.4 µs
- * a combo per 1,000 bars' trades in the default grid, so they pay from about 40 combos a series (measured:
- * 8 combos 2.3x the no-periods sweep with them against 1.8x without, 40 even, 56 1.53x against 1.58x). */
+ * only when asked: they cost ~8 ns a bar to make (a P = 16 sweep of 150,000 bars, AVX-512; about half that
+ * since they are made with AVX2, equity.c) and save ~0.4 µs a combo per 1,000 bars' trades in the default
+ * grid, so they pay from about 40 combos a series (measured with the SSE2 build: 8 combos 2.3x the
+ * no-periods sweep with them against 1.8x without, 40 even, 56 1.53x against 1.58x; not measured again). */
 #define HS_MTM_NEAR_MIN_COMBOS 48
 hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *table, int near);
 
@@ -71,7 +80,7 @@ typedef struct {
     double *equity;
     size_t stride;
     double *mtm;
-    hs_mtm_ranges ranges; /* edge NULL: none (the tracker scans the bars) */
+    hs_mtm_ranges ranges; /* hi NULL: none (the tracker scans the bars) */
 } hs_equity_terms;
 
 /* A cross as the books meet it: its bar and the new side (bar·2 + 1 for long, bar·2 for short), and the p
@@ -91,7 +100,7 @@ typedef struct {
     const int64_t *ends;
     size_t n_ends, k; /* the next period end to sample */
     double *e;        /* E column: e[k·stride] (NULL: not stored) */
-    hs_mtm_ranges ranges; /* of close (edge NULL: none) */
+    hs_mtm_ranges ranges; /* of close (hi NULL: none) */
     size_t stride;
     double keep;
     double pnl;   /* own running pnl, from +0.0 */
