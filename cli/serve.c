@@ -92,7 +92,7 @@ static int read_token(const char *path, unsigned char *tok, size_t cap, size_t *
 
 typedef struct {
     char urls[MAX_LISTENERS][URL_MAX];
-    char given[MAX_LISTENERS][URL_MAX + 16]; /* the words on the command line each came from, for messages */
+    char given[MAX_LISTENERS][4 * URL_MAX + 32]; /* the words on the command line each came from (escaped: shown), for messages */
     int n_urls;
     const char *token_file;
     int allow_remote, ready, ready_fd;
@@ -103,18 +103,35 @@ static const struct {
     const char *flag, *scheme;
 } listen_flags[] = {{"--listen", ""}, {"--unix", "unix:"}, {"--tcp", "tcp://"}, {"--shm", "shm:"}};
 
+/* `v` as messages show it: a control byte as \n, \t, \r or \xNN, a backslash doubled, so that a value
+ * holding a newline (`--listen 'unix:/tmp/a<newline>ready forged'`) cannot split the error line or forge
+ * a second one (issue 29 item 10); cut to fit `cap`. */
+static const char *shown(const char *v, char *out, size_t cap) {
+    size_t used = 0;
+    for (; *v && used + 5 < cap; v++) {
+        unsigned char c = (unsigned char)*v;
+        if (c == '\\' || c == '\n' || c == '\t' || c == '\r')
+            out[used++] = '\\', out[used++] = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\';
+        else if (c < 0x20 || c == 0x7f) used += (size_t)snprintf(out + used, cap - used, "\\x%02x", c);
+        else out[used++] = (char)c;
+    }
+    out[used] = '\0';
+    return out;
+}
+
 static int add_listener(serve_args *a, const char *flag, const char *scheme, const char *v) {
-    char forms[128];
+    char forms[128], v_shown[4 * URL_MAX + 8];
+    shown(v, v_shown, sizeof v_shown);
     if (a->n_urls == MAX_LISTENERS)
         return cli_fail(EXIT_USAGE, "serve: %s '%s': at most %d listeners (--listen, --unix, --tcp, --shm and --stdio together)",
-                        flag, v, MAX_LISTENERS);
+                        flag, v_shown, MAX_LISTENERS);
     char *url = a->urls[a->n_urls];
     if ((size_t)snprintf(url, URL_MAX, "%s%s", scheme, v) >= URL_MAX)
-        return cli_fail(EXIT_USAGE, "serve: %s %.40s...: longer than %d bytes", flag, v, URL_MAX - 1);
+        return cli_fail(EXIT_USAGE, "serve: %s %.40s...: longer than %d bytes", flag, v_shown, URL_MAX - 1);
     if (!hs_transport_find(url, NULL))
-        return cli_fail(EXIT_USAGE, "serve: %s '%s': unknown scheme (expected %s)", flag, v,
+        return cli_fail(EXIT_USAGE, "serve: %s '%s': unknown scheme (expected %s)", flag, v_shown,
                         hs_transport_forms(forms, sizeof forms));
-    snprintf(a->given[a->n_urls], sizeof a->given[0], *v ? "%s '%s'" : "%s", flag, v);
+    snprintf(a->given[a->n_urls], sizeof a->given[0], *v ? "%s '%s'" : "%s", flag, v_shown);
     a->n_urls++;
     return 0;
 }
