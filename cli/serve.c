@@ -52,6 +52,9 @@ static const char *const usage_serve =
     "  --max-pending-per-peer N … of them from one TCP peer other than the server's user (a uid, or a host\n"
     "                           where the uid is unknown); past it refused at once (default 4)\n"
     "  --frame-deadline-ms N    a started frame must arrive, and its reply leave, within this (default 30000)\n"
+    "  --cost-margin N          refuse, before it runs, a sweep or live work whose worst-case cost (each\n"
+    "                           variant's measured cost on adversarial prices) times N exceeds the frame\n"
+    "                           deadline (default 3; 0: never, the deadline still stops it)\n"
     "  --ready                  print one line 'ready URL...' on stdout once listening (refused with stdio:,\n"
     "                           where stdout carries the replies: use --ready-fd there)\n"
     "  --ready-fd N             write that line to file descriptor N instead, then close it (N must be open\n"
@@ -162,6 +165,7 @@ static int limit_option(const char *name, const char *v, hs_engine_config *c, in
     LIMIT("--max-handles", 0, 1u << 30, max_handles_per_client)
     LIMIT("--idle-timeout-ms", 1, 0x7fffffff, idle_timeout_ms)
     LIMIT("--frame-deadline-ms", 1, 0x7fffffff, frame_deadline_ms)
+    LIMIT("--cost-margin", 0, 1000, cost_margin)
     LIMIT("--admit-timeout-ms", 1, 0x7fffffff, admit_timeout_ms)
     LIMIT("--max-pending", 1, 100000, max_pending)
     LIMIT("--max-pending-per-peer", 1, 100000, max_pending_per_peer)

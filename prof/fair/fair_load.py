@@ -4,9 +4,11 @@ frames the limits admit, against the same witness alone, on one `hmasweep serve`
 (loopback only).
 
   witness  one connection, SWEEP frames of BARS bars x 1 combo, one after another (the issue's 150,000 x 1)
-  heavy    HEAVY connections, each sending SWEEP frames of H_BARS bars x H_COMBOS combos of windows all 1
-           (100,000 x 2,500 is 6.6e10 units of work, under the default --max-work of 2^36: the heaviest
-           such frame the limits admit), one after another until the witness is done
+  heavy    HEAVY connections, each sending SWEEP frames of H_BARS bars x H_COMBOS combos of windows all 1,
+           one after another until the witness is done.  100,000 x 1,500 is about the heaviest such frame
+           the cost model admits (engine/session.c: 3 x 1,500 x 100,000 x 63.5 ns = 28.6 s at worst, under
+           the 30 s frame deadline); main's --max-work alone admitted 100,000 x 2,500 (6.6e10 units, under
+           2^36), which the cost model now refuses before it runs (47.6 s at worst)
 
 Reported (one JSON line per phase, and a table): the witness's p50, p99 and max latency, its count, the
 server's peak RSS (VmHWM) and its CPU seconds (utime + stime from /proc) over the phase.  Every loop is
@@ -111,7 +113,7 @@ def main():
     ap.add_argument("--bars", type=int, default=150000)
     ap.add_argument("--heavy", type=int, default=2)
     ap.add_argument("--heavy-bars", type=int, default=100000)
-    ap.add_argument("--heavy-combos", type=int, default=2500)
+    ap.add_argument("--heavy-combos", type=int, default=1500)
     ap.add_argument("--witness-calls", type=int, default=300)
     ap.add_argument("--max-seconds", type=float, default=60)
     ap.add_argument("--settle", type=float, default=1.0)
@@ -119,12 +121,17 @@ def main():
     ap.add_argument("--frame-deadline-ms", type=int, default=30000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--max-ratio", type=float, default=0.25)
+    ap.add_argument("--pin-server", default="", help="CPU list for the server (taskset -c), e.g. 1")
+    ap.add_argument("--pin-clients", default="", help="CPU list for this process, the witness and heavy clients, e.g. 0")
     args = ap.parse_args()
+    if args.pin_clients:
+        os.sched_setaffinity(0, {int(c) for c in args.pin_clients.split(",")})
     if args.smoke:  # small, for ctest: ~10 s
         args.bars, args.heavy_bars, args.heavy_combos = 20000, 50000, 300
         args.witness_calls, args.max_seconds, args.settle, args.heavy_reps = 40, 20, 0.3, 2
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(args.cli, "--unix", os.path.join(tmp, "s.sock"), "--workers", str(args.workers),
+        pin = ["taskset", "-c", args.pin_server] if args.pin_server else []
+        server = Server(pin + args.cli, "--unix", os.path.join(tmp, "s.sock"), "--workers", str(args.workers),
                         "--frame-deadline-ms", str(args.frame_deadline_ms), "--max-frame-bytes", "67108864")
         try:
             url = server.url("unix")
