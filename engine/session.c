@@ -9,10 +9,12 @@
  * parses in place; nothing is copied), reused by the connection's next frame.  A LOADed series keeps
  * the LOAD frame's buffer as its storage when that buffer is its own size, else a copy (issue 20 §1).
  *
- * Cost: every computation a frame starts (sweep, live open, live append) is bounded twice: its work
- * (hs_codec_combo_work: bar-combos and windows) by --max-work before it starts, and its time by the
- * frame deadline while it runs (the sweep's progress hook; live work in chunks), so no frame holds a
- * worker slot past its deadline (issue 20 §2).
+ * Cost: every computation a frame starts (sweep, live open, live append) is bounded three times: its work
+ * (hs_codec_combo_work: bar-combos and windows) by --max-work before it starts, its worst-case time by
+ * the cost model (below: refused when it may not finish in the frame deadline, issue 29 item 2), and its
+ * time by the frame deadline while it runs (the sweep's progress hook; live work in chunks), so no frame
+ * holds a worker slot past its deadline (issue 20 §2).  It runs in slices of the model's ~3 ms, each under
+ * a worker slot given to the least-served waiting frame (issue 29 item 2).
  *
  * Admission (server.h hs_admission): a new connection is pending until its first frame is in and, where
  * needed, authenticated; it must get there within the admission deadline, and only then takes a
