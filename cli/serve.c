@@ -52,6 +52,9 @@ static const char *const usage_serve =
     "  --max-pending-per-peer N … of them from one TCP peer other than the server's user (a uid, or a host\n"
     "                           where the uid is unknown); past it refused at once (default 4)\n"
     "  --frame-deadline-ms N    a started frame must arrive, and its reply leave, within this (default 30000)\n"
+    "  --cost-margin N          refuse, before it runs, a sweep or live work whose worst-case cost (each\n"
+    "                           variant's measured cost on adversarial prices) times N exceeds the frame\n"
+    "                           deadline (default 3; 0: never, the deadline still stops it)\n"
     "  --ready                  print one line 'ready URL...' on stdout once listening (refused with stdio:,\n"
     "                           where stdout carries the replies: use --ready-fd there)\n"
     "  --ready-fd N             write that line to file descriptor N instead, then close it (N must be open\n"
@@ -92,7 +95,7 @@ static int read_token(const char *path, unsigned char *tok, size_t cap, size_t *
 
 typedef struct {
     char urls[MAX_LISTENERS][URL_MAX];
-    char given[MAX_LISTENERS][URL_MAX + 16]; /* the words on the command line each came from, for messages */
+    char given[MAX_LISTENERS][4 * URL_MAX + 32]; /* the words on the command line each came from (escaped: shown), for messages */
     int n_urls;
     const char *token_file;
     int allow_remote, ready, ready_fd;
@@ -103,18 +106,35 @@ static const struct {
     const char *flag, *scheme;
 } listen_flags[] = {{"--listen", ""}, {"--unix", "unix:"}, {"--tcp", "tcp://"}, {"--shm", "shm:"}};
 
+/* `v` as messages show it: a control byte as \n, \t, \r or \xNN, a backslash doubled, so that a value
+ * holding a newline (`--listen 'unix:/tmp/a<newline>ready forged'`) cannot split the error line or forge
+ * a second one (issue 29 item 10); cut to fit `cap`. */
+static const char *shown(const char *v, char *out, size_t cap) {
+    size_t used = 0;
+    for (; *v && used + 5 < cap; v++) {
+        unsigned char c = (unsigned char)*v;
+        if (c == '\\' || c == '\n' || c == '\t' || c == '\r')
+            out[used++] = '\\', out[used++] = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\';
+        else if (c < 0x20 || c == 0x7f) used += (size_t)snprintf(out + used, cap - used, "\\x%02x", c);
+        else out[used++] = (char)c;
+    }
+    out[used] = '\0';
+    return out;
+}
+
 static int add_listener(serve_args *a, const char *flag, const char *scheme, const char *v) {
-    char forms[128];
+    char forms[128], v_shown[4 * URL_MAX + 8];
+    shown(v, v_shown, sizeof v_shown);
     if (a->n_urls == MAX_LISTENERS)
         return cli_fail(EXIT_USAGE, "serve: %s '%s': at most %d listeners (--listen, --unix, --tcp, --shm and --stdio together)",
-                        flag, v, MAX_LISTENERS);
+                        flag, v_shown, MAX_LISTENERS);
     char *url = a->urls[a->n_urls];
     if ((size_t)snprintf(url, URL_MAX, "%s%s", scheme, v) >= URL_MAX)
-        return cli_fail(EXIT_USAGE, "serve: %s %.40s...: longer than %d bytes", flag, v, URL_MAX - 1);
+        return cli_fail(EXIT_USAGE, "serve: %s %.40s...: longer than %d bytes", flag, v_shown, URL_MAX - 1);
     if (!hs_transport_find(url, NULL))
-        return cli_fail(EXIT_USAGE, "serve: %s '%s': unknown scheme (expected %s)", flag, v,
+        return cli_fail(EXIT_USAGE, "serve: %s '%s': unknown scheme (expected %s)", flag, v_shown,
                         hs_transport_forms(forms, sizeof forms));
-    snprintf(a->given[a->n_urls], sizeof a->given[0], *v ? "%s '%s'" : "%s", flag, v);
+    snprintf(a->given[a->n_urls], sizeof a->given[0], *v ? "%s '%s'" : "%s", flag, v_shown);
     a->n_urls++;
     return 0;
 }
@@ -145,6 +165,7 @@ static int limit_option(const char *name, const char *v, hs_engine_config *c, in
     LIMIT("--max-handles", 0, 1u << 30, max_handles_per_client)
     LIMIT("--idle-timeout-ms", 1, 0x7fffffff, idle_timeout_ms)
     LIMIT("--frame-deadline-ms", 1, 0x7fffffff, frame_deadline_ms)
+    LIMIT("--cost-margin", 0, 1000, cost_margin)
     LIMIT("--admit-timeout-ms", 1, 0x7fffffff, admit_timeout_ms)
     LIMIT("--max-pending", 1, 100000, max_pending)
     LIMIT("--max-pending-per-peer", 1, 100000, max_pending_per_peer)

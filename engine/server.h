@@ -26,6 +26,9 @@ typedef struct {
     uint32_t max_pending;            /* connections per listener not yet admitted (hs_admission) */
     uint32_t max_pending_per_peer;   /* … of them from one TCP peer other than the server's user (uid or host) */
     int frame_deadline_ms;           /* a started frame (request in, reply out) must finish within this */
+    int cost_margin;                 /* refuse before it runs a frame whose worst-case cost (engine/session.c's
+                                      * cost model) times this exceeds frame_deadline_ms; 0: never (the deadline
+                                      * still stops it) */
     const unsigned char *token;      /* non-NULL: tcp connections must AUTH with it first */
     size_t token_len;
     int verbose;                     /* one stderr line per connection event */

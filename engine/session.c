@@ -9,10 +9,12 @@
  * parses in place; nothing is copied), reused by the connection's next frame.  A LOADed series keeps
  * the LOAD frame's buffer as its storage when that buffer is its own size, else a copy (issue 20 §1).
  *
- * Cost: every computation a frame starts (sweep, live open, live append) is bounded twice: its work
- * (hs_codec_combo_work: bar-combos and windows) by --max-work before it starts, and its time by the
- * frame deadline while it runs (the sweep's progress hook; live work in chunks), so no frame holds a
- * worker slot past its deadline (issue 20 §2).
+ * Cost: every computation a frame starts (sweep, live open, live append) is bounded three times: its work
+ * (hs_codec_combo_work: bar-combos and windows) by --max-work before it starts, its worst-case time by
+ * the cost model (below: refused when it may not finish in the frame deadline, issue 29 item 2), and its
+ * time by the frame deadline while it runs (the sweep's progress hook; live work in chunks), so no frame
+ * holds a worker slot past its deadline (issue 20 §2).  It runs in slices of the model's ~3 ms, each under
+ * a worker slot given to the least-served waiting frame (issue 29 item 2).
  *
  * Admission (server.h hs_admission): a new connection is pending until its first frame is in and, where
  * needed, authenticated; it must get there within the admission deadline, and only then takes a
@@ -36,13 +38,72 @@
 /* Before AUTH a peer may send only this much: an unauthenticated client cannot make the server allocate. */
 #define HS_PREAUTH_FRAME_BYTES 4096u
 
+/* ---- the cost model (issue 29 item 2) ------------------------------------------------------------ */
+/* What a computation costs at worst, in ns of one core.  Each variant's cost was measured by
+ * prof/fair/cost_probe on the adversarial series (prof/adversarial.h: flat, ulp, out-of-range, spike,
+ * vol-0.3) and a normal walk, 20,000 bars, one thread, CPU time, at every ISA this CPU runs (Sapphire
+ * Rapids: AVX-512, AVX2, SSE2, scalar), and each coefficient is the worst of them (reports/fair.md "The
+ * cost model"):
+ *   a  ns per bar-combo (every window 1)
+ *   b  ns per window-bar: what each unit of a combo's Σ windows adds
+ *   c  ns per bar per call: the series' own passes, paid once by every slice
+ * One call over n_bars bars and combos w costs n_bars × (c + Σ over w of (a + b Σw)) (call_ns).  A
+ * frame is refused before it runs when --cost-margin (default 3) times that exceeds the frame deadline:
+ * 1.5 for another CPU or a noisy run, times 2 for a frame sharing its core with one other (the deadline
+ * is wall time).  Normal prices cost 10-1000 times less than this (a walk at the default grid: ~2 ns per
+ * bar-combo), so the model is an upper bound, never a forecast.
+ * One copy: the refusal before a frame runs, the slices of a sweep and the chunks of live work all
+ * call call_ns. */
+typedef struct {
+    const char *name;
+    double a, b, c;
+} cost_model;
+
+static const cost_model cost_models[] = {
+    {"naive", 26, 0.62, 3},          {"unchecked", 23, 0.57, 3},         {"prealloc", 16, 0.59, 18},
+    {"simd_wma", 14, 0.05, 3},       {"simd_wma_omp", 14, 0.05, 3},      {"simd_wma_dot", 36, 1.12, 5},
+    {"sliding", 23, 0.58, 3},        {"sliding_omp", 25, 0.60, 3},       {"sliding_lanes", 34, 0.96, 20},
+    {"sliding_lanes_omp", 34, 0.96, 20}, {"segments", 38, 0.91, 20},     {"segments_omp", 38, 0.91, 20},
+};
+/* Live mode (hs_live_open, hs_live_append), measured the same way. */
+static const cost_model live_cost_model = {"live", 64, 0.71, 58};
+/* A sweep with periods (ops 13, 14) keeps the equity: 1.38-1.60x the sweep (reports/equity.md). */
+#define HS_COST_EQUITY 1.6
+
+/* The server's variant's row (an alias resolved; NULL: the default); a variant not measured gets the
+ * worst row, coefficient by coefficient. */
+static cost_model cost_model_of(const char *variant) {
+    const char *target = hs_variant_alias(variant ? variant : HS_DEFAULT_VARIANT, NULL);
+    if (!target) target = variant ? variant : HS_DEFAULT_VARIANT;
+    cost_model worst = {"(not measured: the worst row)", 0, 0, 0};
+    for (size_t k = 0; k < sizeof cost_models / sizeof *cost_models; k++) {
+        const cost_model *m = &cost_models[k];
+        if (strcmp(m->name, target) == 0) return *m;
+        worst.a = fmax(worst.a, m->a), worst.b = fmax(worst.b, m->b), worst.c = fmax(worst.c, m->c);
+    }
+    return worst;
+}
+
+/* One combo's ns per bar at worst (before the margin). */
+static double combo_ns(const cost_model *m, const hs_windows *w) {
+    double sum = 0;
+    for (int k = 0; k < 6; k++) sum += (double)w->w[k];
+    return m->a + m->b * sum;
+}
+
+/* One call over n_bars bars whose combos cost combos_ns ns per bar together: ns at worst. */
+static double call_ns(const cost_model *m, size_t n_bars, double combos_ns) {
+    return (double)n_bars * (m->c + combos_ns);
+}
+
 struct hs_engine {
     hs_engine_config cfg;
     atomic_int stop;
     atomic_ullong loaded_total;
     pthread_mutex_t slot_lock;
     int slots_free;
-    struct slot_waiter *queue_head, *queue_tail; /* FIFO of the frames waiting for a worker slot */
+    struct slot_waiter *queue_head; /* the frames waiting for a worker slot, least served first (slot_take) */
+    cost_model sweep_cost, live_cost; /* the cost model's rows for this server's variant and live mode */
     char variants[256];
 };
 
@@ -57,6 +118,7 @@ void hs_engine_config_defaults(hs_engine_config *c) {
     c->workers = 2;
     c->idle_timeout_ms = 300000;
     c->frame_deadline_ms = 30000;
+    c->cost_margin = 3; /* the cost model's (issue 29 item 2) */
     c->admit_timeout_ms = 2000; /* issue 29 item 3: a short pre-auth deadline (it was 5 s) */
     c->max_pending = 16;
     c->max_pending_per_peer = 4;
@@ -93,6 +155,8 @@ hs_status hs_engine_create(const hs_engine_config *cfg, hs_engine **out, hs_erro
     atomic_init(&e->loaded_total, 0);
     pthread_mutex_init(&e->slot_lock, NULL);
     e->slots_free = cfg->workers;
+    e->sweep_cost = cost_model_of(cfg->sweep.variant);
+    e->live_cost = live_cost_model;
     list_variants(cfg->sweep.variant ? cfg->sweep.variant : HS_DEFAULT_VARIANT, e->variants, sizeof e->variants);
     /* OpenMP variants (the default `best` is one): `workers` sweeps at once share the cores rather than
      * each starting a team as wide as the machine. */
@@ -131,6 +195,7 @@ typedef struct {
     hs_live *live;
     uint64_t bytes; /* charged to the loaded-bytes limits */
     uint64_t work_per_bar; /* Σ over combos of hs_codec_combo_work: one appended bar's work */
+    double combos_ns;      /* Σ over combos of combo_ns (live mode's cost model): one appended bar's cost */
     unsigned char *reply;
     hs_stats *stats; /* opened by LIVE_OPEN_STATS (protocol 2): each append's reply carries them; else NULL */
 } live_session;
@@ -208,26 +273,37 @@ static int send_error(session *ss, hs_wire_code code, const char *msg) {
     return send_iov(ss, &iov, 1);
 }
 
-/* Worker slots are handed out first come, first served (issue 29 item 2: a condition variable let a big
- * sweep's next slice, or any waiter, overtake a witness that had waited longer).  A waiter queues with its
- * own condition variable; slot_give hands the freed slot straight to the queue's head. */
+/* Worker slots go to the waiting frame that has been served least (issue 29 item 2): `served` is what
+ * the frame's slices (or live chunks) have run so far, in the cost model's ns, so a new frame (0) goes
+ * before the next slice of a big one, and big ones take turns, slice by slice, whatever their arrival
+ * order; equal ones first come, first served.  A condition variable had let a big sweep's next slice,
+ * or any waiter, overtake a witness that had waited longer; a plain FIFO still put a witness behind the
+ * slices of every big frame queued before it.  A waiter queues with its own condition variable;
+ * slot_give hands the freed slot straight to the queue's head. */
 struct slot_waiter {
     pthread_cond_t cv;
     int granted;
+    double served;
     struct slot_waiter *next;
 };
 
 static void queue_unlink(hs_engine *e, struct slot_waiter *w) {
-    struct slot_waiter **p = &e->queue_head, *prev = NULL;
-    while (*p && *p != w) prev = *p, p = &(*p)->next;
-    if (!*p) return;
-    *p = w->next;
-    if (e->queue_tail == w) e->queue_tail = prev;
+    struct slot_waiter **p = &e->queue_head;
+    while (*p && *p != w) p = &(*p)->next;
+    if (*p) *p = w->next;
 }
 
-/* Wait for a worker slot until `deadline` (hs_now_ms clock), in arrival order: 1 taken, 0 the deadline
- * came first. */
-static int slot_take(hs_engine *e, long long deadline) {
+/* After every waiter served no more than w (the queue stays ordered by served, then arrival). */
+static void queue_insert(hs_engine *e, struct slot_waiter *w) {
+    struct slot_waiter **p = &e->queue_head;
+    while (*p && (*p)->served <= w->served) p = &(*p)->next;
+    w->next = *p;
+    *p = w;
+}
+
+/* Wait for a worker slot until `deadline` (hs_now_ms clock), least served first: 1 taken, 0 the
+ * deadline came first. */
+static int slot_take(hs_engine *e, long long deadline, double served) {
     struct timespec until = {(time_t)(deadline / 1000), (long)(deadline % 1000) * 1000000L};
     pthread_mutex_lock(&e->slot_lock);
     if (e->slots_free > 0 && !e->queue_head) {
@@ -235,15 +311,13 @@ static int slot_take(hs_engine *e, long long deadline) {
         pthread_mutex_unlock(&e->slot_lock);
         return 1;
     }
-    struct slot_waiter w = {.granted = 0, .next = NULL};
+    struct slot_waiter w = {.granted = 0, .served = served, .next = NULL};
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC); /* slot waits end at the frame deadline (hs_now_ms) */
     pthread_cond_init(&w.cv, &ca);
     pthread_condattr_destroy(&ca);
-    if (e->queue_tail) e->queue_tail->next = &w;
-    else e->queue_head = &w;
-    e->queue_tail = &w;
+    queue_insert(e, &w);
     int timed_out = 0;
     while (!w.granted && !timed_out) timed_out = pthread_cond_timedwait(&w.cv, &e->slot_lock, &until) == ETIMEDOUT;
     if (!w.granted) queue_unlink(e, &w);
@@ -283,9 +357,8 @@ static int deadline_error(session *ss, const char *what, size_t done, size_t tot
 static void slot_give(hs_engine *e) {
     pthread_mutex_lock(&e->slot_lock);
     struct slot_waiter *w = e->queue_head;
-    if (w) { /* the slot goes to the longest waiter, not to whoever asks next */
+    if (w) { /* the slot goes to the least served waiter, not to whoever asks next */
         e->queue_head = w->next;
-        if (!e->queue_head) e->queue_tail = NULL;
         w->granted = 1;
         pthread_cond_signal(&w->cv);
     } else {
@@ -312,16 +385,44 @@ static int refuse_subnormal(session *ss, const double *x, size_t n, int *refused
     return 0;
 }
 
-/* The end of the slice of combos that starts at `from`: combos up to about HS_SLICE_WORK units of
- * --max-work (at least one).  2^24 units is ~10-20 ms of the reference's work (~1 ns a window-bar), so a
- * queued frame waits about that long per busy worker, however big the sweeps ahead of it. */
-#define HS_SLICE_WORK (1ull << 24)
-static size_t slice_end(const hs_windows *w, size_t n_combos, size_t n_bars, size_t from) {
-    uint64_t work = 0;
+/* The end of the slice of combos that starts at `from`: combos up to about HS_SLICE_NS of the cost
+ * model (at least one), whose cost goes to *ns.  A queued frame waits at most about one slice for a
+ * busy worker, however big the sweeps ahead of it.  3 ms on the worst prices measured is well under 1 ms
+ * on normal ones (~2 ns per bar-combo); the slices' own cost, c per bar and slice, is in the model.
+ * (It was 2^24 units of --max-work.) */
+#define HS_SLICE_NS 3e6
+static size_t slice_end(const cost_model *m, const hs_windows *w, size_t n_combos, size_t n_bars, size_t from,
+                        double *ns) {
+    double combos = 0;
     size_t c = from;
-    do work += (uint64_t)n_bars * hs_codec_combo_work(&w[c++]);
-    while (c < n_combos && work < HS_SLICE_WORK);
+    do combos += combo_ns(m, &w[c++]);
+    while (c < n_combos && call_ns(m, n_bars, combos) < HS_SLICE_NS);
+    *ns = call_ns(m, n_bars, combos);
     return c;
+}
+
+/* A sweep's cost at worst, slice by slice as do_sweep runs it (ns). */
+static double sweep_ns(const cost_model *m, const hs_windows *w, size_t n_combos, size_t n_bars) {
+    double total = 0, ns;
+    for (size_t from = 0; from < n_combos; total += ns) from = slice_end(m, w, n_combos, n_bars, from, &ns);
+    return total;
+}
+
+/* Refuse, before it runs, a computation the cost model says may not finish within the frame deadline
+ * (issue 29 item 2: 100,000 bars x 2,500 combos of windows 1 passed --max-work and ran until the
+ * deadline stopped it, 30 s of a worker for nothing).  0: it fits; else *refused = 1 and the error
+ * reply's send status. */
+static int refuse_over_deadline(session *ss, const char *what, double ns, const cost_model *m, int *refused) {
+    *refused = 0;
+    double limit = 1e6 * (double)ss->e->cfg.frame_deadline_ms, margin = ss->e->cfg.cost_margin;
+    if (margin * ns <= limit) return 0;
+    char msg[512]; /* what + numbers: under 320 bytes (hs_error) in practice */
+    snprintf(msg, sizeof msg, "%s: estimated %.3g s (%g x %.3g s at worst) exceeds the frame deadline of %.3g s "
+             "(--frame-deadline-ms, --cost-margin); cost model '%s': bars x (%.0f + per combo (%.0f + %.2f x Σwindows)) ns: "
+             "send fewer bars or combos per frame",
+             what, margin * ns / 1e9, margin, ns / 1e9, limit / 1e9, m->name, m->c, m->a, m->b);
+    *refused = 1;
+    return send_error(ss, HS_WIRE_LIMIT, msg);
 }
 
 static hs_wire_code wire_code_of(hs_status st) {
@@ -356,6 +457,12 @@ static int do_sweep(session *ss, const double *close, uint32_t n_bars, const hs_
     int refused, rc0 = refuse_subnormal(ss, close, n_bars, &refused);
     if (refused) return rc0;
     size_t n = n_combos ? n_combos : 1, P = x->n_periods;
+    cost_model m = ss->e->sweep_cost;
+    if (P) m.a *= HS_COST_EQUITY, m.b *= HS_COST_EQUITY, m.c *= HS_COST_EQUITY;
+    char what[96];
+    snprintf(what, sizeof what, "the sweep of %u bars x %u combos", n_bars, n_combos);
+    rc0 = refuse_over_deadline(ss, what, sweep_ns(&m, w, n_combos, n_bars), &m, &refused);
+    if (refused) return rc0;
     uint64_t bytes = reply_bytes(x, n_combos);
     if (!bytes) {
         char msg[160];
@@ -377,8 +484,8 @@ static int do_sweep(session *ss, const double *close, uint32_t n_bars, const hs_
     deadline_watch watch = {ss->deadline, 0};
     opt.progress = past_deadline, opt.progress_user = &watch;
     if (x->fee) opt.fee = *x->fee, opt.has_fee = 1;
-    /* In slices of about HS_SLICE_WORK, each under its own worker slot, so frames queued meanwhile (FIFO,
-     * slot_take) run between two slices of a big sweep instead of after all of it (issue 29 item 2).  Each
+    /* In slices of about HS_SLICE_NS, each under its own worker slot, so frames queued meanwhile (least
+     * served first, slot_take) run between two slices of a big sweep instead of after all of it (issue 29 item 2).  Each
      * combo is swept alone, so the results are the whole sweep's, bit for bit.  With periods a slice's E
      * (P x its combos) goes to slice_equity, then into its columns of E (P x n_combos). */
     double *slice_equity = P ? malloc(n * P * sizeof *slice_equity) : NULL;
@@ -388,24 +495,25 @@ static int do_sweep(session *ss, const double *close, uint32_t n_bars, const hs_
     }
     hs_status st = HS_OK;
     size_t done = 0;
+    double served = 0, slice;
     while (st == HS_OK && done < n_combos) {
-        size_t end = slice_end(w, n_combos, n_bars, done), m = end - done;
+        size_t end = slice_end(&m, w, n_combos, n_bars, done, &slice), k = end - done;
         if (done && hs_now_ms() >= ss->deadline) {
             st = HS_ERR_CANCELLED, watch.done = done;
             break;
         }
-        if (!slot_take(ss->e, ss->deadline)) {
+        if (!slot_take(ss->e, ss->deadline, served)) {
             free(res), free(reply), free(stats), free(mtm), free(equity), free(slice_equity);
             return no_slot(ss);
         }
         if (x->fee) opt.stats = stats + done;
         if (P) opt.n_periods = P, opt.period_ends = NULL, opt.equity = slice_equity, opt.mtm_max_drawdown = mtm + done;
-        st = hs_sweep(close, n_bars, w + done, m, res + done, &opt, &err);
+        st = hs_sweep(close, n_bars, w + done, k, res + done, &opt, &err);
         slot_give(ss->e);
         if (st == HS_OK && P)
-            for (size_t k = 0; k < P; k++) memcpy(equity + k * n_combos + done, slice_equity + k * m, m * sizeof *equity);
+            for (size_t p = 0; p < P; p++) memcpy(equity + p * n_combos + done, slice_equity + p * k, k * sizeof *equity);
         if (st == HS_ERR_CANCELLED) watch.done += done;
-        done = end;
+        done = end, served += slice;
     }
     free(slice_equity);
     int rc;
@@ -545,11 +653,13 @@ static int do_free(session *ss, uint32_t id) {
 }
 
 /* ---- live mode (ops 6-8, docs/live.md) ----------------------------------------------------------- */
-/* An append of less work than this (hs_codec_combo_work units: 65536 bar-combos of small windows) runs
- * on the connection's thread without a worker slot: at ~10 ns per bar-combo it is microseconds, and a
- * trading loop's append must not wait behind a batch sweep holding every slot.  Larger appends (and
- * every LIVE_OPEN, which replays the history) take a slot like a sweep. */
-#define HS_LIVE_INLINE_WORK ((uint64_t)65536 * HS_WORK_PER_COMBO_BAR)
+/* An append whose cost at worst is at most one slice's (HS_SLICE_NS) runs on the connection's thread
+ * without a worker slot: on normal prices it is microseconds (~10 ns per bar-combo), and a trading loop's
+ * append must not wait behind a batch sweep holding every slot.  Larger appends (and every LIVE_OPEN,
+ * which replays the history) take a slot for each chunk of about one slice, like a sweep's slices, so
+ * a big append takes turns with the other frames (issue 29 item 2: 10k combos x 10k bars held a worker
+ * 17 s).  (It was 65536 bar-combos of small windows, by --max-work's units.) */
+#define HS_LIVE_INLINE_NS HS_SLICE_NS
 
 /* [pnl][trades][position][crossed], and for a LIVE_OPEN_STATS session the six statistics' arrays after
  * them (hs_codec_encode_stats_arrays). */
@@ -584,23 +694,41 @@ static int grow_lives(session *ss) {
     return 1;
 }
 
-/* Bars per chunk of live work: about 2^20 units of work (hs_codec_combo_work), ~10 ms at the usual ~10
- * ns per bar-combo, so the frame deadline is checked that often. */
-static size_t live_chunk_bars(uint64_t work_per_bar) {
-    uint64_t bars = (1ull << 20) / (work_per_bar ? work_per_bar : 1);
-    return bars ? (size_t)bars : 1;
+/* Bars per chunk of live work: about one slice of the cost model (HS_SLICE_NS, at least one bar), so
+ * the frame deadline is checked that often and a chunk holds a worker no longer than a sweep's slice. */
+static size_t live_chunk_bars(const hs_engine *e, double combos_ns) {
+    double bars = HS_SLICE_NS / call_ns(&e->live_cost, 1, combos_ns);
+    return bars >= 1 ? (bars < 1e9 ? (size_t)bars : (size_t)1e9) : 1;
 }
 
-/* Append bars[*done, to) to a live session in chunks, up to the deadline (HS_ERR_CANCELLED); *done
- * counts what went in.  Only the last chunk fills the outputs. */
-static hs_status live_feed(hs_live *live, const double *bars, size_t *done, size_t to, size_t chunk, long long deadline,
-                           hs_error *err) {
+/* What an append's chunks write: pnl, trades, position by the last chunk (NULL: nothing), crossed by
+ * every chunk, OR-ed into `any` over them (NULL: not wanted, or one chunk). */
+typedef struct {
+    double *pnl;
+    int64_t *trades;
+    int8_t *position;
+    uint8_t *crossed, *any;
+} live_outputs;
+
+/* Append bars[*done, to) to a live session in chunks of about one slice, each under its own worker
+ * slot when `slotted` (least served first, like a sweep's slices: *served counts the chunks' cost), until
+ * the deadline (HS_ERR_CANCELLED; the first chunk always starts, once it has a slot); *done counts what
+ * went in. */
+static hs_status live_feed(session *ss, const live_session *l, const double *bars, size_t *done, size_t to, int slotted,
+                           double *served, const live_outputs *o, hs_error *err) {
+    size_t chunk = live_chunk_bars(ss->e, l->combos_ns), from = *done;
     while (*done < to) {
-        if (hs_now_ms() >= deadline) return hs_fail(err, HS_ERR_CANCELLED, "stopped at the frame deadline");
+        if (*done > from && hs_now_ms() >= ss->deadline) return hs_fail(err, HS_ERR_CANCELLED, "stopped at the frame deadline");
         size_t k = to - *done < chunk ? to - *done : chunk;
-        hs_status st = hs_live_append(live, bars + *done, k, NULL, NULL, NULL, NULL, err);
+        int last = *done + k == to;
+        if (slotted && !slot_take(ss->e, ss->deadline, *served))
+            return hs_fail(err, HS_ERR_CANCELLED, "no worker slot before the frame deadline");
+        hs_status st = hs_live_append(l->live, bars + *done, k, last && o ? o->pnl : NULL, last && o ? o->trades : NULL,
+                                      last && o ? o->position : NULL, o ? o->crossed : NULL, err);
+        if (slotted) slot_give(ss->e);
         if (st != HS_OK) return st;
-        *done += k;
+        for (size_t c = 0; o && o->any && c < l->n_combos; c++) o->any[c] |= o->crossed[c];
+        *done += k, *served += call_ns(&ss->e->live_cost, k, l->combos_ns);
     }
     return HS_OK;
 }
@@ -611,12 +739,17 @@ static int do_live_open(session *ss, const hs_request *r) {
     if (!h) return rc;
     hs_error err;
     int with_stats = r->op == HS_OP_LIVE_OPEN_STATS;
-    live_session l = {0, r->n_combos, NULL, 0, 0, NULL, NULL};
+    live_session l = {0, r->n_combos, NULL, 0, 0, 0, NULL, NULL};
     size_t stats_bytes = with_stats ? (r->n_combos ? r->n_combos : 1) * sizeof(hs_stats) : 0;
     l.bytes = hs_live_bytes_for(r->windows, r->n_combos) + 8 + live_reply_body(r->n_combos, with_stats) + stats_bytes;
     for (uint32_t c = 0; c < r->n_combos; c++) l.work_per_bar += hs_codec_combo_work(&r->windows[c]);
     if (l.work_per_bar == 0) l.work_per_bar = 1; /* no combos: an append still costs its loop */
+    for (uint32_t c = 0; c < r->n_combos; c++) l.combos_ns += combo_ns(&ss->e->live_cost, &r->windows[c]);
     char msg[200];
+    snprintf(msg, sizeof msg, "LIVE_OPEN's history replay of %u bars x %u combos", h->n_bars, r->n_combos);
+    int refused, rc0 = refuse_over_deadline(ss, msg, call_ns(&ss->e->live_cost, h->n_bars, l.combos_ns), &ss->e->live_cost,
+                                            &refused);
+    if (refused) return rc0;
     if (charge(ss, "LIVE_OPEN", l.bytes, ss->n_lives, msg, sizeof msg)) return send_error(ss, HS_WIRE_LIMIT, msg);
     l.reply = malloc(8 + live_reply_body(r->n_combos, with_stats));
     if (with_stats) l.stats = malloc(stats_bytes);
@@ -625,20 +758,22 @@ static int do_live_open(session *ss, const hs_request *r) {
         uncharge(ss, l.bytes);
         return send_error(ss, HS_WIRE_NOMEM, "out of memory for a live session");
     }
-    if (!slot_take(ss->e, ss->deadline)) {
+    if (!slot_take(ss->e, ss->deadline, 0)) {
         free(l.reply), free(l.stats);
         uncharge(ss, l.bytes);
         return no_slot(ss);
     }
     /* The history is replayed in chunks (the first bars at open, the rest as appends: the same state,
-     * docs/live.md), so the frame deadline is checked between them. */
-    size_t chunk = live_chunk_bars(l.work_per_bar), first = h->n_bars < chunk ? h->n_bars : chunk;
+     * docs/live.md), each under its own slot, so the frame deadline is checked between them and the
+     * replay takes turns with other frames. */
+    size_t chunk = live_chunk_bars(ss->e, l.combos_ns), first = h->n_bars < chunk ? h->n_bars : chunk;
     hs_sweep_options opt = HS_SWEEP_OPTIONS_INIT;
     if (with_stats) opt.fee = r->fee, opt.has_fee = 1;
     hs_status st = hs_live_open_opt(h->close, first, r->windows, r->n_combos, &opt, &l.live, &err);
-    size_t done = first;
-    if (st == HS_OK) st = live_feed(l.live, h->close, &done, h->n_bars, chunk, ss->deadline, &err);
     slot_give(ss->e);
+    size_t done = first;
+    double served = call_ns(&ss->e->live_cost, first, l.combos_ns);
+    if (st == HS_OK) st = live_feed(ss, &l, h->close, &done, h->n_bars, 1, &served, NULL, &err);
     if (st != HS_OK) {
         hs_live_free(l.live);
         free(l.reply), free(l.stats);
@@ -670,33 +805,23 @@ static int do_live_append(session *ss, const hs_request *r) {
     }
     int refused, rc0 = refuse_subnormal(ss, r->close, r->k, &refused);
     if (refused) return rc0;
+    char what[96];
+    snprintf(what, sizeof what, "LIVE_APPEND of %u bars x %u combos", r->k, l->n_combos);
+    double ns = call_ns(&ss->e->live_cost, r->k, l->combos_ns);
+    if ((rc0 = refuse_over_deadline(ss, what, ns, &ss->e->live_cost, &refused)), refused) return rc0;
     /* Every price first: a chunked append must not leave half of a bad append in (docs/live.md: a bad
      * price leaves the session unchanged). */
     if (hs_check_series(r->close, r->k, &err) != HS_OK) return send_error(ss, HS_WIRE_BAD_DATA, err.msg);
-    size_t chunk = live_chunk_bars(l->work_per_bar), done = 0, k = r->k;
+    size_t chunk = live_chunk_bars(ss->e, l->combos_ns), done = 0, k = r->k;
     uint8_t *any = k > chunk ? calloc(n ? n : 1, 1) : NULL; /* crossed over every chunk */
     if (k > chunk && !any) return send_error(ss, HS_WIRE_NOMEM, "out of memory for a live append");
-    int slot = (uint64_t)k * l->work_per_bar >= HS_LIVE_INLINE_WORK;
-    if (slot && !slot_take(ss->e, ss->deadline)) return free(any), no_slot(ss);
-    hs_status st = HS_OK;
-    while (st == HS_OK && done < k) {
-        size_t step = k - done < chunk ? k - done : chunk;
-        int last = done + step == k;
-        if (done && hs_now_ms() >= ss->deadline) {
-            st = HS_ERR_CANCELLED;
-            break;
-        }
-        st = hs_live_append(l->live, r->close + done, step, last ? (double *)(void *)body : NULL,
-                            last ? (int64_t *)(void *)(body + 8 * n) : NULL, last ? (int8_t *)(body + 16 * n) : NULL,
-                            crossed, &err);
-        for (size_t c = 0; any && st == HS_OK && c < n; c++) any[c] |= crossed[c];
-        if (st == HS_OK) done += step;
-    }
-    if (slot) slot_give(ss->e);
+    live_outputs o = {(double *)(void *)body, (int64_t *)(void *)(body + 8 * n), (int8_t *)(body + 16 * n), crossed, any};
+    double served = 0;
+    hs_status st = live_feed(ss, l, r->close, &done, k, ns > HS_LIVE_INLINE_NS, &served, &o, &err);
     if (any) memcpy(crossed, any, n);
     free(any);
+    if (st == HS_ERR_CANCELLED && done == 0) return no_slot(ss); /* nothing went in: the session is as it was */
     if (st == HS_ERR_CANCELLED) {
-        char what[96];
         snprintf(what, sizeof what, "LIVE_APPEND (live session %u, now closed)", l->id);
         drop_live(ss, l);
         return deadline_error(ss, what, done, k, "bars");

@@ -4,9 +4,15 @@ frames the limits admit, against the same witness alone, on one `hmasweep serve`
 (loopback only).
 
   witness  one connection, SWEEP frames of BARS bars x 1 combo, one after another (the issue's 150,000 x 1)
-  heavy    HEAVY connections, each sending SWEEP frames of H_BARS bars x H_COMBOS combos of windows all 1
-           (100,000 x 2,500 is 6.6e10 units of work, under the default --max-work of 2^36: the heaviest
-           such frame the limits admit), one after another until the witness is done
+  heavy    HEAVY connections, each sending SWEEP frames of H_BARS bars x H_COMBOS combos of windows all 1,
+           one after another until the witness is done.  100,000 x 1,500 is about the heaviest such frame
+           the cost model admits (engine/session.c: 3 x 1,500 x 100,000 x 63.5 ns = 28.6 s at worst, under
+           the 30 s frame deadline); main's --max-work alone admitted 100,000 x 2,500 (6.6e10 units, under
+           2^36), which the cost model now refuses before it runs (47.6 s at worst)
+
+  --heavy-live   the heavy clients send LIVE_APPENDs instead: each opens a live session of H_COMBOS combos
+           of small windows on 20 bars, then appends H_BARS bars per frame (the issue's 10k x 10k took
+           17 s each, holding a worker the whole time)
 
 Reported (one JSON line per phase, and a table): the witness's p50, p99 and max latency, its count, the
 server's peak RSS (VmHWM) and its CPU seconds (utime + stime from /proc) over the phase.  Every loop is
@@ -18,10 +24,10 @@ bounded in count and in time (--witness-calls, --max-seconds).
 never a time: the witness's p99 under load over the time of one heavy frame alone must stay under
 --max-ratio (default 0.25).  Before the FIFO slots and the slices (engine/session.c), a witness waited
 behind whole heavy frames, so that ratio was near 1 or above."""
-import argparse, json, os, socket, struct, subprocess, sys, tempfile, threading, time
+import argparse, json, os, struct, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "engine"))
-from wire_client import Conn, Server, frame  # noqa: E402
+from wire_client import Conn, Server, frame, load_frame, raw  # noqa: E402
 
 
 def series(n, seed):
@@ -49,13 +55,14 @@ def phase(server, url, name, args, heavy):
     stop = threading.Event()
     heavy_frames = [0] * heavy
     heavy_errors = []
-    big = frame(0, series(args.heavy_bars, 7), [[1, 1, 1, 1, 1, 1]] * args.heavy_combos) if heavy else b""
+    big = heavy_frame(args) if heavy else b""
 
     def heavy_client(k):
         c = Conn(url, timeout=args.frame_deadline_ms / 1000 + 30)
         try:
+            big_k = open_live(c, args, big) if args.heavy_live else big
             while not stop.is_set() and heavy_frames[k] < 10000:
-                code, _ = c.call(big)
+                code, _ = c.call(big_k)
                 heavy_frames[k] += 1
                 if code not in (None, 16):
                     heavy_errors.append(code)
@@ -90,10 +97,33 @@ def phase(server, url, name, args, heavy):
     return row
 
 
+LIVE_WINDOWS = [2, 4, 2, 1, 2, 2]
+
+
+def heavy_frame(args):
+    """A heavy client's frame: a SWEEP, or (--heavy-live) the bars of a LIVE_APPEND (its session id is put
+    in by open_live)."""
+    if args.heavy_live:
+        return struct.pack("<%dd" % args.heavy_bars, *series(args.heavy_bars, 7))
+    return frame(0, series(args.heavy_bars, 7), [[1, 1, 1, 1, 1, 1]] * args.heavy_combos)
+
+
+def open_live(c, args, bars):
+    """LOAD 20 bars, LIVE_OPEN H_COMBOS combos of small windows on them: the LIVE_APPEND frame for bars."""
+    code, body = c.call(load_frame(series(20, 5)))
+    handle = struct.unpack("<I", body)[0]
+    code, body = c.call(raw(6, "II", handle, args.heavy_combos, tail=struct.pack("<6q", *LIVE_WINDOWS) * args.heavy_combos))
+    if code is not None:
+        raise RuntimeError("LIVE_OPEN refused: %s %r" % (code, body))
+    return raw(7, "II", struct.unpack("<I", body)[0], args.heavy_bars, tail=bars)
+
+
 def heavy_frame_seconds(url, args):
     """One heavy frame alone, the best of --heavy-reps: what a witness used to wait behind."""
-    big = frame(0, series(args.heavy_bars, 7), [[1, 1, 1, 1, 1, 1]] * args.heavy_combos)
+    big = heavy_frame(args)
     c = Conn(url, timeout=args.frame_deadline_ms / 1000 + 30)
+    if args.heavy_live:
+        big = open_live(c, args, big)
     best = float("inf")
     for _ in range(args.heavy_reps):
         t0 = time.perf_counter()
@@ -111,7 +141,7 @@ def main():
     ap.add_argument("--bars", type=int, default=150000)
     ap.add_argument("--heavy", type=int, default=2)
     ap.add_argument("--heavy-bars", type=int, default=100000)
-    ap.add_argument("--heavy-combos", type=int, default=2500)
+    ap.add_argument("--heavy-combos", type=int, default=1500)
     ap.add_argument("--witness-calls", type=int, default=300)
     ap.add_argument("--max-seconds", type=float, default=60)
     ap.add_argument("--settle", type=float, default=1.0)
@@ -119,12 +149,18 @@ def main():
     ap.add_argument("--frame-deadline-ms", type=int, default=30000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--max-ratio", type=float, default=0.25)
+    ap.add_argument("--heavy-live", action="store_true")
+    ap.add_argument("--pin-server", default="", help="CPU list for the server (taskset -c), e.g. 1")
+    ap.add_argument("--pin-clients", default="", help="CPU list for this process, the witness and heavy clients, e.g. 0")
     args = ap.parse_args()
+    if args.pin_clients:
+        os.sched_setaffinity(0, {int(c) for c in args.pin_clients.split(",")})
     if args.smoke:  # small, for ctest: ~10 s
         args.bars, args.heavy_bars, args.heavy_combos = 20000, 50000, 300
         args.witness_calls, args.max_seconds, args.settle, args.heavy_reps = 40, 20, 0.3, 2
     with tempfile.TemporaryDirectory() as tmp:
-        server = Server(args.cli, "--unix", os.path.join(tmp, "s.sock"), "--workers", str(args.workers),
+        pin = ["taskset", "-c", args.pin_server] if args.pin_server else []
+        server = Server(pin + args.cli, "--unix", os.path.join(tmp, "s.sock"), "--workers", str(args.workers),
                         "--frame-deadline-ms", str(args.frame_deadline_ms), "--max-frame-bytes", "67108864")
         try:
             url = server.url("unix")

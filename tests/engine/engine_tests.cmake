@@ -15,6 +15,10 @@ set_tests_properties(engine_client engine_conformance engine_faults engine_trans
 # pre-auth lockout, lost replies on stdio, serve on a terminal); fd exhaustion in the hostile mix.
 add_test(NAME engine_reliability COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_reliability.py ${HS_CLI_COMMAND})
 set_tests_properties(engine_reliability PROPERTIES LABELS server TIMEOUT 300)
+# The cost model (issue 29 item 2): a sweep, live append or live open that may not finish within the frame
+# deadline is refused before it runs, naming the estimate and the limit; --cost-margin 0 turns it off.
+add_test(NAME engine_cost_model COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_cost_model.py ${HS_CLI_COMMAND})
+set_tests_properties(engine_cost_model PROPERTIES LABELS server TIMEOUT 300)
 # Admission cannot be starved (issue 29 item 3): a burst queues, each listener its own budget, another
 # user's loopback TCP refused without a token, one peer's pending connections bounded (as root).
 add_test(NAME engine_admission COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_admission.py ${HS_CLI_COMMAND})

@@ -136,8 +136,8 @@ with tempfile.TemporaryDirectory() as tmp:
 
     def oversized(conn):
         refused = sweep_frame(200000, [[100000] * 6] * 200)  # over --max-work: refused before it starts
-        # 200,000 bars x 50 combos x (680 + 256) = 9.4e9 <= --max-work 1e10: ~8 s of reference work, stopped
-        # at the 2 s frame deadline (between combos: one combo's time is what --max-work bounds)
+        # 200,000 bars x 50 combos x (680 + 256) = 9.4e9 <= --max-work 1e10: ~8 s of reference work, refused
+        # by the cost model before it runs (issue 29 item 2), or stopped at the 2 s frame deadline
         slow = sweep_frame(200000, [[100, 200, 14, 66, 100, 200]] * 50)
         for _ in range(50):
             if stop.is_set():
@@ -145,7 +145,7 @@ with tempfile.TemporaryDirectory() as tmp:
             try:
                 code, msg = conn.call(refused)
                 outcomes.append("refused" if code == 16 and "exceeds the limit" in str(msg) else f"? {code}")
-                code, msg = conn.call(slow)  # stopped at the 2 s frame deadline
+                code, msg = conn.call(slow)  # over the 2 s frame deadline: refused, or stopped
                 outcomes.append("stopped" if code == 16 and "frame deadline" in str(msg) else f"? {code}")
             except (OSError, ConnectionError):
                 return
