@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
+#include "inputs_options.h"
 #include "commands.h"
 #include "interrupt.h" /* universe/: the SIGINT flag run, trades and run --inputs share */
 #include "hmasweep.h"

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "universe/args.h"
+#include "cli/inputs_options.h"
 
 enum { MAX_WORDS = 64 };
 

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
+#include "inputs_options.h"
 #include "checkpoint.h"
 
 enum { TAG_TASK = 1, TAG_RESULT = 2 };

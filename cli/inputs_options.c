@@ -1,6 +1,6 @@
 /* Options of a universe sweep (args.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "args.h"
+#include "inputs_options.h"
 
 #include <stdlib.h>
 #include <string.h>
