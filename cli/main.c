@@ -95,11 +95,10 @@ static void print_usage_with_defaults(const char *text) {
 }
 
 static const char *const usage_variants =
-    "usage: hmasweep variants [--all] [--format table|json]\n"
+    "usage: hmasweep variants [--format table|json]\n"
     "\n"
     "List the registry: name, tier, driver, the ISAs each variant was built for, which of those this\n"
-    "CPU can run (marked *), and the ISA it would run with by default.  --all also lists the gap study's\n"
-    "experiment instruments (x_*, role EXPERIMENT): gated like every variant, not kernels to use.\n";
+    "CPU can run (marked *), and the ISA it would run with by default.\n";
 
 static const char *const usage_gen =
     "usage: hmasweep gen --output FILE [--format f64|csv|npy] [--seed N --bars N --vol X --start X]\n"
@@ -367,16 +366,11 @@ static int cmd_run(int argc, char **argv) {
 
 static int cmd_variants(int argc, char **argv) {
     cli_options o = cli_default_options();
-    int all = 0;
     for (int i = 0; i < argc; i++) {
         int handled, rc;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_variants, stdout);
             return 0;
-        }
-        if (strcmp(argv[i], "--all") == 0) {
-            all = 1;
-            continue;
         }
         if ((rc = cli_parse_common(argc, argv, &i, &o, &handled))) return rc;
         if (!handled || o.output) return cli_fail(EXIT_USAGE, "variants: unknown option '%s'", argv[i]);
@@ -392,7 +386,6 @@ static int cmd_variants(int argc, char **argv) {
         hs_error err;
         /* the default ISA is hs_sweep's own choice (HMASWEEP_ISA included): a bad setting fails here as in run */
         if (hs_variant_describe(k, &v, &err) != HS_OK) return cli_fail(EXIT_USAGE, "%s", err.msg);
-        if (strcmp(v.role, "experiment") == 0 && !all) continue;
         char isas[160];
         mark_runnable(&v, isas, sizeof isas);
         const char *driver = v.threaded ? "openmp" : "serial";
