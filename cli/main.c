@@ -62,7 +62,7 @@ static const char *const usage_run =
     "                      reference; see `hmasweep variants`)\n"
     "  --isa NAME          force an ISA, as `hmasweep variants` names them (default: best built and\n"
     "                      supported, or $HMASWEEP_ISA)\n"
-    "  --threads N         threads for OpenMP variants (default: $HMASWEEP_THREADS, else chosen from\n"
+    "  --threads N         threads for OpenMP variants, 1 to 1024 (default: $HMASWEEP_THREADS, else chosen from\n"
     "                      the work and the CPUs free now: docs/library.md)\n"
     "  --seed N --bars N --vol X --start X\n"
     "                      synthetic series (default %u, %u, %g, %g)\n"

@@ -343,7 +343,7 @@ hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out,
 hs_status hs_check_threads(int threads, hs_error *err) {
     if (threads < 0) return hs_fail(err, HS_ERR_USAGE, "threads = %d is negative", threads);
     if (threads > HS_THREADS_MAX)
-        return hs_fail(err, HS_ERR_USAGE, "threads = %d is above the maximum, %d (HS_THREADS_MAX)", threads,
+        return hs_fail(err, HS_ERR_USAGE, "threads = %d is above the maximum, %d", threads,
                        HS_THREADS_MAX);
     return HS_OK;
 }
