@@ -133,6 +133,28 @@ int cli_parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *
     return 0;
 }
 
+/* The same --variant/--isa/--threads parsing into a sweep's options, for `hmasweep serve` (serve.c). */
+int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, int *handled) {
+    cli_options o = cli_default_options();
+    o.variant = opt->variant, o.isa = opt->isa, o.threads = opt->threads;
+    int rc = cli_parse_kernel_choice(argc, argv, i, &o, handled);
+    opt->variant = o.variant, opt->isa = o.isa, opt->threads = (int)o.threads;
+    return rc;
+}
+
+/* Is `name` a registered variant?  (The public registry listing; the sweep would say the same.)
+ * Also used by cli/serve.c, so the whole CLI checks names through the public API only. */
+int hs_cli_variant_known(const char *name) {
+    const char *target = hs_variant_alias(name, NULL);
+    if (target) name = target;
+    for (size_t k = 0, n = hs_variant_count(); k < n; k++) {
+        hs_variant_info v;
+        hs_variant_describe(k, &v, NULL); /* name is filled even when the default ISA cannot be chosen */
+        if (strcmp(v.name, name) == 0) return 1;
+    }
+    return 0;
+}
+
 /* ---- docs/spec.md §9: periods and validation --------------------------------------------------------- */
 void cli_walk_forward_default(long long periods, long long *train, long long *test) {
     *train = periods / 2 > 0 ? periods / 2 : 1;

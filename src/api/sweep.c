@@ -18,14 +18,6 @@
 #include "team.h"
 #include "variant.h"
 
-static _Atomic long long recomputed_total;
-
-void hs_kernel_count_recomputed(long long bars) {
-    if (bars) atomic_fetch_add_explicit(&recomputed_total, bars, memory_order_relaxed);
-}
-
-long long hs_kernel_recomputed_total(void) { return atomic_load_explicit(&recomputed_total, memory_order_relaxed); }
-
 /* One thread's scratch: scratch_buffers buffers of hs_scratch_stride(n) doubles, 64-byte aligned. */
 static double *scratch_alloc(const hs_variant *v, size_t n_bars) {
     if (v->scratch_buffers == 0) return NULL;
