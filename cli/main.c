@@ -14,11 +14,11 @@
 
 #include "inputs_options.h"
 #include "commands.h"
-#include "interrupt.h" /* universe/: the SIGINT flag run, trades and run --inputs share */
+#include "interrupt.h" /* the SIGINT flag run, trades and run --inputs share */
 #include "hmasweep.h"
 #include "options.h"
 #include "run_periods.h"
-#include "rows.h" /* universe/: a combo's statistics as every front end writes them */
+#include "rows.h" /* a combo's statistics as every front end writes them */
 #include "wire.h"
 
 /* The version (include/hmasweep.h) and the kernel spec's (docs/spec.md's title, via CMakeLists.txt) for --help. */

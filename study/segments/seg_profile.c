@@ -20,7 +20,7 @@
 #include <stdio.h>
 
 #include "hmasweep.h"
-#include "options.h" /* the CLI's parsers (cli/options.c, linked through hmasweep_universe) */
+#include "options.h" /* the CLI's parsers (cli/options.c: the hmasweep_cli_options target) */
 
 double seg_profile_seconds[SEG_PARTS];
 
