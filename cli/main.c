@@ -12,13 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
+#include "inputs_options.h"
 #include "commands.h"
-#include "interrupt.h" /* universe/: the SIGINT flag run, trades and run --inputs share */
+#include "interrupt.h" /* the SIGINT flag run, trades and run --inputs share */
 #include "hmasweep.h"
 #include "options.h"
 #include "run_periods.h"
-#include "rows.h" /* universe/: a combo's statistics as every front end writes them */
+#include "rows.h" /* a combo's statistics as every front end writes them */
 #include "wire.h"
 
 /* The version (include/hmasweep.h) and the kernel spec's (docs/spec.md's title, via CMakeLists.txt) for --help. */
@@ -62,7 +62,7 @@ static const char *const usage_run =
     "                      reference; see `hmasweep variants`)\n"
     "  --isa NAME          force an ISA, as `hmasweep variants` names them (default: best built and\n"
     "                      supported, or $HMASWEEP_ISA)\n"
-    "  --threads N         threads for OpenMP variants (default: $HMASWEEP_THREADS, else chosen from\n"
+    "  --threads N         threads for OpenMP variants, 1 to 1024 (default: $HMASWEEP_THREADS, else chosen from\n"
     "                      the work: 1 under 65,536 bars x combos; docs/library.md)\n"
     "  --seed N --bars N --vol X --start X\n"
     "                      synthetic series (default %u, %u, %g, %g)\n"
@@ -95,11 +95,10 @@ static void print_usage_with_defaults(const char *text) {
 }
 
 static const char *const usage_variants =
-    "usage: hmasweep variants [--all] [--format table|json]\n"
+    "usage: hmasweep variants [--format table|json]\n"
     "\n"
     "List the registry: name, tier, driver, the ISAs each variant was built for, which of those this\n"
-    "CPU can run (marked *), and the ISA it would run with by default.  --all also lists the gap study's\n"
-    "experiment instruments (x_*, role EXPERIMENT): gated like every variant, not kernels to use.\n";
+    "CPU can run (marked *), and the ISA it would run with by default.\n";
 
 static const char *const usage_gen =
     "usage: hmasweep gen --output FILE [--format f64|csv|npy] [--seed N --bars N --vol X --start X]\n"
@@ -248,32 +247,10 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 /* ---- commands ------------------------------------------------------------------------------------------ */
-/* The same --variant/--isa/--threads parsing for `hmasweep serve` (cli/serve.c). */
-int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, int *handled) {
-    cli_options o = cli_default_options();
-    o.variant = opt->variant, o.isa = opt->isa, o.threads = opt->threads;
-    int rc = cli_parse_kernel_choice(argc, argv, i, &o, handled);
-    opt->variant = o.variant, opt->isa = o.isa, opt->threads = (int)o.threads;
-    return rc;
-}
-
 /* --inputs makes `run` a universe sweep: many series, one row per (symbol, combo). */
 static int names_inputs(int argc, char **argv) {
     for (int i = 0; i < argc; i++)
         if (!strcmp(argv[i], "--inputs") || !strncmp(argv[i], "--inputs=", 9)) return 1;
-    return 0;
-}
-
-/* Is `name` a registered variant?  (The public registry listing; the sweep would say the same.)
- * Also used by cli/serve.c, so the whole CLI checks names through the public API only. */
-int hs_cli_variant_known(const char *name) {
-    const char *target = hs_variant_alias(name, NULL);
-    if (target) name = target;
-    for (size_t k = 0, n = hs_variant_count(); k < n; k++) {
-        hs_variant_info v;
-        hs_variant_describe_sized(k, &v, sizeof v, NULL); /* name is filled even when the default ISA cannot be chosen */
-        if (strcmp(v.name, name) == 0) return 1;
-    }
     return 0;
 }
 
@@ -367,16 +344,11 @@ static int cmd_run(int argc, char **argv) {
 
 static int cmd_variants(int argc, char **argv) {
     cli_options o = cli_default_options();
-    int all = 0;
     for (int i = 0; i < argc; i++) {
         int handled, rc;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(usage_variants, stdout);
             return 0;
-        }
-        if (strcmp(argv[i], "--all") == 0) {
-            all = 1;
-            continue;
         }
         if ((rc = cli_parse_common(argc, argv, &i, &o, &handled))) return rc;
         if (!handled || o.output) return cli_fail(EXIT_USAGE, "variants: unknown option '%s'", argv[i]);
@@ -392,7 +364,6 @@ static int cmd_variants(int argc, char **argv) {
         hs_error err;
         /* the default ISA is hs_sweep's own choice (HMASWEEP_ISA included): a bad setting fails here as in run */
         if (hs_variant_describe_sized(k, &v, sizeof v, &err) != HS_OK) return cli_fail(EXIT_USAGE, "%s", err.msg);
-        if (strcmp(v.role, "experiment") == 0 && !all) continue;
         char isas[160];
         mark_runnable(&v, isas, sizeof isas);
         const char *driver = v.threaded ? "openmp" : "serial";

@@ -1,7 +1,7 @@
 /* The CLI's option parsing, apart from execution so that fuzz/fuzz_cli.c reaches it: every function here
  * reads argv words, fills cli_options, and on a bad option names the problem on stderr and returns the
  * exit status (EXIT_USAGE); none writes stdout, exits or sweeps.  (The SIGINT flag the sweeping
- * commands share is universe/interrupt.c.) */
+ * commands share is interrupt.c.) */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 
 #include "hmasweep.h"
 #include "options.h"
-#include "rows.h" /* universe/: the period options every front end parses */
+#include "rows.h" /* the period options every front end parses */
 
 int cli_fail(int code, const char *fmt, ...) {
     va_list ap;
@@ -66,7 +66,7 @@ int cli_option_value(int argc, char **argv, int *i, const char *name, const char
     return hs_arg_value(argc, argv, i, name, value, missing);
 }
 
-/* ---- the grid and the fee: universe/grid_args.c, the one parser of every front end (issue 28 item 9) ---- */
+/* ---- the grid and the fee: grid_args.c, the one parser of every front end (issue 28 item 9) ---- */
 static int grid_fail(hs_status st, const hs_error *err) {
     return cli_fail(st == HS_ERR_NOMEM ? EXIT_DATA : EXIT_USAGE, "%s", err->msg);
 }
@@ -120,22 +120,37 @@ int cli_parse_common(int argc, char **argv, int *i, cli_options *o, int *handled
     return 0;
 }
 
-/* The options that choose the kernel: --variant, --isa, --threads (run and wire). */
+/* The options that choose the kernel: --variant, --isa, --threads (run and wire), by the one parser
+ * (grid_args.c). */
 int cli_parse_kernel_choice(int argc, char **argv, int *i, cli_options *o, int *handled) {
-    const char *v = NULL;
-    int missing = 0;
-    *handled = 1;
-    if (cli_option_value(argc, argv, i, "--variant", &v, &missing)) {
-        if (missing) return cli_fail(EXIT_USAGE, "--variant needs a name");
-        o->variant = v;
-    } else if (cli_option_value(argc, argv, i, "--isa", &v, &missing)) {
-        if (missing) return cli_fail(EXIT_USAGE, "--isa needs a name");
-        o->isa = v;
-    } else if (cli_option_value(argc, argv, i, "--threads", &v, &missing)) {
-        if (missing || !cli_parse_i64(v, &o->threads) || o->threads < 1 || o->threads > 4096)
-            return cli_fail(EXIT_USAGE, "--threads needs an integer between 1 and 4096");
-    } else {
-        *handled = 0;
+    hs_kernel_choice k = {o->variant, o->isa, (int)o->threads};
+    hs_status st;
+    hs_error err;
+    *handled = hs_kernel_choice_option(argc, argv, i, &k, &st, &err);
+    if (!*handled) return 0;
+    if (st != HS_OK) return cli_fail(EXIT_USAGE, "%s", err.msg);
+    o->variant = k.variant, o->isa = k.isa, o->threads = k.threads;
+    return 0;
+}
+
+/* The same --variant/--isa/--threads parsing into a sweep's options, for `hmasweep serve` (serve.c). */
+int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, int *handled) {
+    cli_options o = cli_default_options();
+    o.variant = opt->variant, o.isa = opt->isa, o.threads = opt->threads;
+    int rc = cli_parse_kernel_choice(argc, argv, i, &o, handled);
+    opt->variant = o.variant, opt->isa = o.isa, opt->threads = (int)o.threads;
+    return rc;
+}
+
+/* Is `name` a registered variant?  (The public registry listing; the sweep would say the same.)
+ * Also used by cli/serve.c, so the whole CLI checks names through the public API only. */
+int hs_cli_variant_known(const char *name) {
+    const char *target = hs_variant_alias(name, NULL);
+    if (target) name = target;
+    for (size_t k = 0, n = hs_variant_count(); k < n; k++) {
+        hs_variant_info v;
+        hs_variant_describe_sized(k, &v, sizeof v, NULL); /* name is filled even when the default ISA cannot be chosen */
+        if (strcmp(v.name, name) == 0) return 1;
     }
     return 0;
 }

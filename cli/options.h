@@ -4,14 +4,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "grid_args.h" /* universe/: the grid and fee options every front end parses */
+#include "grid_args.h" /* the kernel's options every front end parses */
 #include "hmasweep.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 }; /* EXIT_INTERRUPTED: interrupt.h */
 
 typedef struct {
     const char *variant, *isa, *input, *format, *output;
-    hs_grid_options kernel; /* --grid/--lengths/--hma-lengths/--hma3-lengths and --fee (universe/grid_args.h) */
+    hs_grid_options kernel; /* --grid/--lengths/--hma-lengths/--hma3-lengths and --fee (grid_args.h) */
     unsigned long long seed;
     long long bars, threads, repeat;
     unsigned long long max_bytes; /* --max-bytes: input cap (0 = the library's default) */
@@ -49,5 +49,10 @@ int cli_parse_run(int argc, char **argv, cli_options *o, int *help);
 /* The grid and fee options (hs_grid_option): 1 when argv[*i] is one of them (a bad value: *rc = EXIT_USAGE,
  * named on stderr). */
 int cli_parse_grid_option(int argc, char **argv, int *i, cli_options *o, int *rc);
+/* --variant/--isa/--threads into a sweep's options (`serve`; *handled 1 when argv[*i] was one of them;
+ * non-zero: the exit status of a bad value, already reported), and whether `name` is a registered variant
+ * or alias (`run`, `wire`, `serve`). */
+int hs_cli_kernel_option(int argc, char **argv, int *i, hs_sweep_options *opt, int *handled);
+int hs_cli_variant_known(const char *name);
 
 #endif

@@ -14,8 +14,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-
-enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
+#include "options.h" /* the exit statuses */
 
 /* Run by the Python: import the package (naming what is missing, and which Python looked), then its
  * `report` entry point with our arguments (sys.argv[1:]); its exit status is ours. */

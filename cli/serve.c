@@ -1,5 +1,5 @@
 /* `hmasweep serve`: the engine behind a process boundary (docs/engine.md).  This file only turns the
- * command line into an engine configuration and listeners; engine/ does the rest. */
+ * command line into an engine configuration and listeners; the server (cli/server/) does the rest. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +19,7 @@ enum { MAX_LISTENERS = 8, URL_MAX = 320 };
 static const char *const usage_serve =
     "usage: hmasweep serve [--listen URL]... [options]\n"
     "\n"
-    "Serve wire protocol v1 (docs/protocol.md: docs/spec.md §6 sweep/echo plus HELLO, LOAD, SWEEP on a handle,\n"
+    "Serve the wire protocol (docs/protocol.md: docs/spec.md §6 sweep/echo plus HELLO, LOAD, SWEEP on a handle,\n"
     "FREE) to many clients at once.  With no listener, serve stdin/stdout (like `hmasweep wire`; on a\n"
     "terminal it says so on stderr).\n"
     "\n"

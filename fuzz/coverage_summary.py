@@ -19,9 +19,9 @@ NOTES = "<!-- hand-written notes below this line: fuzz/coverage.sh keeps them --
 # (area, what reaches it, path prefixes relative to the repository root)
 AREAS = [
     ("readers", "fuzz_read_csv, fuzz_read_npy, fuzz_read_f64", ["src/data/readers.c", "src/data/csv.c", "src/data/npy.c"]),
-    ("frame codec", "fuzz_codec", ["engine/codec.c"]),
+    ("frame codec", "fuzz_codec", ["src/engine/codec.c"]),
     ("variants", "fuzz_diff", ["src/variants/", "study/gap/instruments/"]),
-    ("option parsers", "fuzz_cli", ["cli/options.c", "universe/args.c", "src/spec/grid.c"]),
+    ("option parsers", "fuzz_cli", ["cli/options.c", "cli/inputs_options.c", "src/spec/grid.c"]),
 ]
 # File I/O in the readers' file: not a byte parser, so no fuzz target calls it (tests/test_hardening.c and
 # tests/test_cli.sh do).  The readers' line figure is also given without these functions.

@@ -6,7 +6,7 @@
  *   bit 0 set: the rest describes up to 4 results (status, bars, the input's size, mtime and content hash,
  *     three (pnl bits, trades, the six statistics' bits) or an error of any bytes, control bytes and
  *     invalid UTF-8 included), written with hs_checkpoint_write_record and read back: every one accepted,
- *     equal bit for bit, its error text byte for byte (the escaping round trip of universe/universe.c).
+ *     equal bit for bit, its error text byte for byte (the escaping round trip of cli/universe.c).
  *   bit 2 set: the run has N_PERIODS periods (checkpoint v5: each combo also carries its mtm_max_drawdown
  *     and its equity at the period ends, docs/spec.md §9), else none.  Every v5 record carries its input's
  *     identity (hs_input_id, issue 29 item 7), any 64-bit values, a negative mtime included.

@@ -1,10 +1,10 @@
 /* The CLI's option parsing on any argv: the input is the argument words separated by '\n' (at most 64).
  * The first byte chooses the parser: bit 1 set, `hmasweep run`'s (cli_parse_run, cli/options.h, then the
  * grid, 1-D or 2-D, as cmd_run makes it: cli_make_grid); clear, the universe sweep's (hs_universe_parse,
- * universe/args.h: `run --inputs` and `hmasweep-mpi`, bit 0 admitting the MPI-only options).  Either
+ * cli/inputs_options.h: `run --inputs` and `hmasweep-mpi`, bit 0 admitting the MPI-only options).  Either
  * success with checked values, or a refusal that names the problem; never a crash, a leak, an
  * out-of-bounds read or undefined behaviour (e.g. the grid's float->int conversions).
- * (hmasweep_universe carries cli/options.c.)
+ * (hmasweep_cli_options carries cli/options.c, hmasweep_universe cli/inputs_options.c and grid_args.c.)
  * hs:fuzz-links hmasweep_universe hmasweep_cli_options
  * Not reached: `gen`/`trades`/`variants`/`wire` option loops, still inline in cli/main.c (they share
  * cli_parse_common/cli_parse_kernel_choice, which `run` reaches). */
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "universe/args.h"
+#include "cli/inputs_options.h"
 
 enum { MAX_WORDS = 64 };
 

@@ -1,10 +1,10 @@
-/* libFuzzer target for the frame codec (engine/codec.c): any bytes as a request body must parse to a
+/* libFuzzer target for the frame codec (src/engine/codec.c): any bytes as a request body must parse to a
  * request whose fields and arrays stay inside the body, or to an error with a message — never a crash,
  * an out-of-bounds read or UB.  The same bytes are also fed to the reply-side parsers (error, HELLO) and
  * round-tripped through the encoders.
  *
  * Build (clang): clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Ikernels -Iengine \
- *                      fuzz/fuzz_codec.c engine/codec.c src/spec/error.c -o fuzz_codec
+ *                      fuzz/fuzz_codec.c src/engine/codec.c src/spec/error.c -o fuzz_codec
  * Run:           ./fuzz_codec -max_len=4096 -runs=10000000 fuzz/corpus/fuzz_codec
  * (or fuzz/run.sh).  Seed corpus fuzz/corpus/fuzz_codec: a merged corpus of the 12,000,000-run campaign
  * (reports/engine.md) plus regression-auth-short-body, the input that found AUTH reading a header field

@@ -1,4 +1,4 @@
-/* libFuzzer target for a whole server session (engine/session.c): the input is everything one client
+/* libFuzzer target for a whole server session (cli/server/session.c): the input is everything one client
  * sends on one connection — any sequence of frames, whole, cut, lying or garbage — served by the real
  * session loop (hs_engine_serve_admitted) over an in-memory stream.  What must hold, per session:
  *   - no crash, hang, leak or sanitizer report (LOAD, SWEEP_HANDLE, FREE, live sessions, AUTH, admission,

@@ -78,8 +78,8 @@ HS_API hs_status hs_check_fee(double fee, hs_error *err);
 
 /* THE list of the six statistics (docs/spec.md §8): one line per field, in hs_stats's order.  Every
  * surface that names them expands it, so a field is added once: hs_stats below, the CLI's json and csv
- * (cli/main.c), the universe's rows (universe/universe.c), the MPI checkpoint (mpi/checkpoint.c), the wire
- * codec's struct-of-arrays (engine/codec.c, ops 10-12: the wire order is this order) and Python's
+ * (cli/main.c), the universe's rows (cli/universe.c), the MPI checkpoint (mpi/checkpoint.c), the wire
+ * codec's struct-of-arrays (src/engine/codec.c, ops 10-12: the wire order is this order) and Python's
  * STATS_DTYPE (python/src/_core.c), whose names python/hmasweep reads.
  *
  * HS_STATS_FIELDS(X) calls X(name, kind, "doc") per field, where kind is i64 (int64_t) or f64 (double):

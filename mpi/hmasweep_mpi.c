@@ -7,7 +7,7 @@
  * and sends back only the results.  Rank 0 records each finished symbol in the checkpoint as it arrives
  * and writes rows in universe order as soon as every symbol before them has finished, so the output is
  * byte-identical to `hmasweep run --inputs` whatever N and whatever order the work completes in.  With N = 1, rank 0 does
- * the work itself.  Built on the public API (include/) and the universe's shared half (universe/).
+ * the work itself.  Built on the public API (include/) and the universe's shared half (cli/, hmasweep_universe).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
+#include "inputs_options.h"
 #include "checkpoint.h"
 
 enum { TAG_TASK = 1, TAG_RESULT = 2 };

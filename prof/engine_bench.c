@@ -26,7 +26,7 @@
 
 #include "hmasweep.h"
 #include "hmasweep_client.h"
-#include "../engine/cpu_relax.h"
+#include "cpu_relax.h"
 
 #ifndef HS_CLI
 #define HS_CLI "hmasweep"

@@ -1,4 +1,4 @@
-/* The books' lane form (src/spec/book_lanes.h) against the book's one-trade-at-a-time form (tier0.h
+/* The books' lane form (src/variants/book_lanes.h) against the book's one-trade-at-a-time form (tier0.h
  * hs_book_close_at), lane by lane and bit for bit, compiled with one ISA's flags and vector header (CMake
  * builds this file once per ISA: test_book_lanes_<isa>).  Each lane books its own trades: random walks'
  * reversals, trades of unequal counts (the shorter columns padded with +0.0, as segments pads them), flat

@@ -65,11 +65,13 @@ endif()
 # (issue 8 §4).  bench_variants is also linked against libhmasweep.so, whose interface has include/ only.
 add_test(NAME test_public_headers COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_public_headers.sh ${CMAKE_SOURCE_DIR})
 set_tests_properties(test_public_headers PROPERTIES LABELS library)
-# test_layers: the targets are the layers (issue 19 §1): front ends on include/ only, no cli <-> universe
-# cycle, and no server code in libhmasweep.so.
+# test_layers: the targets are the layers (issue 19 §1, issue 30 §1): no include upward in HS_LAYERS' order,
+# nothing of study/ cli/ tests/ in the library, front ends on include/ only, and no server code or
+# experiment in libhmasweep.
 if(HS_NM AND NOT APPLE)
   add_test(NAME test_layers COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_layers.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}
-                                    ${HS_NM} $<TARGET_FILE:hmasweep_shared> $<TARGET_FILE:hmasweep_engine>)
+                                    ${HS_NM} $<TARGET_FILE:hmasweep_shared> $<TARGET_FILE:hmasweep_engine>
+                                    $<TARGET_FILE:hmasweep_core> ${HS_LAYERS})
   set_tests_properties(test_layers PROPERTIES LABELS library)
 endif()
 # Run by hand without its arguments, test_layers.sh says what it needs and exits 2 (expect_exit.cmake

@@ -28,3 +28,6 @@ endif()
 # and the walk-forward recomputed in plain Python floats, JSON/csv/table agreeing (issue 27 §3).
 add_test(NAME test_validate_cli COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_validate_cli.py ${HS_CLI_COMMAND})
 set_tests_properties(test_validate_cli PROPERTIES LABELS "cli;validate" TIMEOUT 300)
+# README.md's Layout table against the tree (issue 30 §5): a folder with no line, or a line with no folder, fails.
+add_test(NAME readme_layout COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/readme_layout.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(readme_layout PROPERTIES LABELS library SKIP_RETURN_CODE 77)

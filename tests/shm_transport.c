@@ -1,4 +1,4 @@
-/* The shared-memory transport (engine/transport_shm.h): round trips of every size around the ring's,
+/* The shared-memory transport (src/engine/transport_shm.h): round trips of every size around the ring's,
  * messages far bigger than the ring, several clients of one listener, a peer killed mid-message in each
  * direction (a clear error, never a hang), timeouts, clean close, the segment's and socket's
  * permissions, and the ECHO relay (ring to ring: data intact while the body arrives in pieces; refused

@@ -58,7 +58,7 @@ expect 2 "more than 1000000" -- run "${small[@]}" --hma-lengths 2:9999:5000 --hm
 expect 2 "replace --grid" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 6 --grid 6:10:2
 expect 2 "HMA3 length L = 9999999999" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 9999999999
 expect 2 "w5 = 3500 does not fit" -- run "${small[@]}" --hma-lengths 6 --hma3-lengths 7000
-# issue 28 item 9: the universe takes the 2-D grid (universe/tests/test_universe.sh) and refuses a bad one as run does
+# issue 28 item 9: the universe takes the 2-D grid (tests/test_universe.sh) and refuses a bad one as run does
 expect 2 "--hma-lengths: grid 1:9:3 is impossible" -- run --inputs "$tmp" --hma-lengths 1:9:3 --hma3-lengths 6
 # docs/spec.md §9 (issue 27 §4): periods and validation, each bad value named
 expect 2 "--periods '0'" -- run "${small[@]}" --periods 0
@@ -89,7 +89,11 @@ expect 2 "--bars needs" -- run --bars 12abc
 expect 2 "--seed needs" -- run --seed -3
 expect 2 "--vol needs" -- run --vol nan
 expect 2 "--start needs" -- run --start -1
-expect 2 "--threads needs" -- run "${small[@]}" --threads 0
+expect 2 "--threads '0': expected an integer between 1 and 1024" -- run "${small[@]}" --threads 0
+# issue 30 §1: one thread limit, the library's (HS_THREADS_MAX = 1024), in every front end's one parser; the
+# CLI allowed 4096 and then the library refused with a message that named the C macro.
+expect 2 "--threads '2000': expected an integer between 1 and 1024" -- run "${small[@]}" --threads 2000
+expect 2 "--threads '2000': expected an integer between 1 and 1024" -- run --inputs /nonexistent --threads 2000
 expect 2 "--format 'xml'" -- run "${small[@]}" --format xml
 expect 2 "--variant needs" -- run --variant
 expect 2 "--output FILE is required" -- gen --bars 10

@@ -2,8 +2,8 @@
 # Issue 8 §4: the CLI and the user-facing benchmarks use the public API only.  No file among them may
 # include a header of src/ (the private part of the library).
 # Usage: test_public_headers.sh SOURCE_DIR
-# Still allowed (reported, not failed): the engine headers cli/serve.c and cli/wire.c use to host the
-# server in-process (engine/ has no public API yet).
+# Not among them: the server application (cli/server/: serve's and wire's sessions), which is built with
+# the library's private error and live headers (cli/server/server.cmake).
 set -euo pipefail
 src=${1:?source dir}
 cd "$src"

@@ -26,7 +26,7 @@ def wire(data):
     return p.returncode, p.stdout, p.stderr.decode()
 
 
-PER_COMBO = 6 * N_BARS + 256  # one combo's work per bar: its windows + 256 (engine/codec.h)
+PER_COMBO = 6 * N_BARS + 256  # one combo's work per bar: its windows + 256 (src/engine/codec.h)
 over = LIMIT // (N_BARS * PER_COMBO) + 1  # 1255: the first combo count over the limit
 assert N_BARS * PER_COMBO * over > LIMIT and N_BARS * PER_COMBO * (over - 1) <= LIMIT
 

@@ -22,7 +22,7 @@ bounded in count and in time (--witness-calls, --max-seconds).
 
 --smoke (ctest prof_fair_load_smoke): small frames, and the check that bounds a ratio measured in this run,
 never a time: the witness's p99 under load over the time of one heavy frame alone must stay under
---max-ratio (default 0.25).  Before the FIFO slots and the slices (engine/session.c), a witness waited
+--max-ratio (default 0.25).  Before the FIFO slots and the slices (cli/server/session.c), a witness waited
 behind whole heavy frames, so that ratio was near 1 or above."""
 import argparse, json, os, struct, sys, tempfile, threading, time
 

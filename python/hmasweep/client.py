@@ -1,6 +1,6 @@
 """A client for `hmasweep serve`: the library's C client (include/hmasweep_client.h) for every URL.
 
-The wire protocol v1 (docs/protocol.md) is coded once, in C (engine/codec.c): this module only converts
+The wire protocol (docs/protocol.md) is coded once, in C (src/engine/codec.c): this module only converts
 arguments and results, and turns the C client's errors into exceptions.  The C client sends a request as
 one gather write straight from the arrays' buffers and receives a reply straight into the result arrays,
 with the GIL released.  `sweep()` takes the same arguments and returns the same SweepResult as the

@@ -5,7 +5,7 @@
   flushed, a line on stderr says so, and the exit status is 130 (128 + SIGINT), by exit(), not by the
   signal's default action.
 - A universe run writes and flushes its rows as each batch of symbols finishes (a long series is a batch
-  alone, universe/universe.c), so a run killed by SIGKILL after k symbols keeps the rows of those k, whole,
+  alone, cli/universe.c), so a run killed by SIGKILL after k symbols keeps the rows of those k, whole,
   in universe order, and they equal `run --input` of each symbol alone.
 - `--progress` is on by default when stderr is a terminal.
 Every wait is a bounded loop; no time is asserted (the stop latency is printed)."""

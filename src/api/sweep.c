@@ -18,14 +18,6 @@
 #include "team.h"
 #include "variant.h"
 
-static _Atomic long long recomputed_total;
-
-void hs_kernel_count_recomputed(long long bars) {
-    if (bars) atomic_fetch_add_explicit(&recomputed_total, bars, memory_order_relaxed);
-}
-
-long long hs_kernel_recomputed_total(void) { return atomic_load_explicit(&recomputed_total, memory_order_relaxed); }
-
 /* One thread's scratch: scratch_buffers buffers of hs_scratch_stride(n) doubles, 64-byte aligned. */
 static double *scratch_alloc(const hs_variant *v, size_t n_bars) {
     if (v->scratch_buffers == 0) return NULL;
@@ -367,7 +359,7 @@ hs_status hs_choose_isa(const hs_variant *v, const char *requested, hs_isa *out,
 hs_status hs_check_threads(int threads, hs_error *err) {
     if (threads < 0) return hs_fail(err, HS_ERR_USAGE, "threads = %d is negative", threads);
     if (threads > HS_THREADS_MAX)
-        return hs_fail(err, HS_ERR_USAGE, "threads = %d is above the maximum, %d (HS_THREADS_MAX)", threads,
+        return hs_fail(err, HS_ERR_USAGE, "threads = %d is above the maximum, %d", threads,
                        HS_THREADS_MAX);
     return HS_OK;
 }

@@ -1,5 +1,5 @@
-/* Reading and writing close series: raw little-endian float64 here, CSV in csv.c, .npy in npy.c (docs/spec.md
- * §1, "real data"); series_formats.h is what the three share.
+/* Reading and writing close series: the entry points here; raw little-endian float64 in f64.c, CSV in csv.c,
+ * .npy in npy.c (docs/spec.md §1, "real data"); series_formats.h is what they share.
  *
  * The format follows the file name: ".csv" is CSV, ".npy" is NumPy's format, anything else is raw f64.
  * A reader loads the whole file, decodes it, and passes the values through hs_check_series, so a caller
@@ -60,22 +60,6 @@ static int format_from_name(const char *format, enum series_format *out) {
     else
         return 0;
     return 1;
-}
-
-static double load_le_f64(const unsigned char *p) {
-    uint64_t bits = 0;
-    for (int i = 7; i >= 0; i--)
-        bits = (bits << 8) | p[i];
-    double value;
-    memcpy(&value, &bits, sizeof value);
-    return value;
-}
-
-static void store_le_f64(unsigned char *p, double value) {
-    uint64_t bits;
-    memcpy(&bits, &value, sizeof bits);
-    for (int i = 0; i < 8; i++)
-        p[i] = (unsigned char)(bits >> (8 * i));
 }
 
 /* Reads the whole input into one malloc'ed block, at most max_bytes (issue 10, defect 6: /dev/zero used
@@ -152,28 +136,6 @@ static hs_status read_input(const char *path, size_t max_bytes, unsigned char **
     return HS_OK;
 }
 
-/* ---- raw little-endian float64 ----------------------------------------------------------------------- */
-
-/* Where the values of a raw file are: all of it, in whole 8-byte values. */
-static hs_status locate_raw_f64(const char *name, size_t len, size_t *offset, size_t *count, hs_error *err) {
-    if (len % 8 != 0)
-        return hs_fail(err, HS_ERR_DATA,
-                       "%s: truncated raw float64 file: %zu bytes is not a multiple of 8", name, len);
-    *offset = 0;
-    *count = len / 8;
-    return HS_OK;
-}
-
-/* count little-endian doubles from src into dst.  dst may be the start of the block src lies in (the
- * file reader converts in place): value i is read whole before dst[i] is written, and dst[i] lies at or
- * before src + 8i, so no value is overwritten before it is read. */
-static void decode_le_values(const unsigned char *src, size_t count, double *dst) {
-    for (size_t i = 0; i < count; i++) {
-        double v = load_le_f64(src + 8 * i);
-        memcpy((unsigned char *)dst + 8 * i, &v, sizeof v);
-    }
-}
-
 /* ---- the public readers and writers ------------------------------------------------------------------ */
 
 static hs_status check_values(const char *name, double *values, size_t count, hs_error *err) {
@@ -200,12 +162,12 @@ static hs_status decode_series(const char *name, enum series_format format, cons
         status = hs_csv_decode(name, data, len, &values, &count, labels, err);
     } else {
         status = format == FORMAT_NPY ? hs_npy_locate(name, data, len, &offset, &count, err)
-                                      : locate_raw_f64(name, len, &offset, &count, err);
+                                      : hs_f64_locate(name, len, &offset, &count, err);
         if (status == HS_OK) {
             values = owned ? (double *)(void *)owned : malloc(count ? count * sizeof *values : 1);
             if (!values)
                 return hs_fail(err, HS_ERR_NOMEM, "%s: out of memory for %zu values", name, count);
-            decode_le_values(data + offset, count, values);
+            hs_f64_decode(data + offset, count, values);
             if (owned) {
                 owned = NULL; /* now the result */
                 double *shrunk = realloc(values, count ? count * sizeof *values : 1);
@@ -282,19 +244,6 @@ hs_status hs_read_series_dates(const char *path, const char *format, size_t max_
 
 hs_status hs_read_series(const char *path, double **out, size_t *n, hs_error *err) {
     return hs_read_series_limited(path, NULL, 0, out, n, err);
-}
-
-int hs_f64_write(FILE *f, const double *x, size_t n) {
-    unsigned char chunk[8 * 512];
-    for (size_t i = 0; i < n;) {
-        size_t take = n - i < 512 ? n - i : 512;
-        for (size_t k = 0; k < take; k++)
-            store_le_f64(chunk + 8 * k, x[i + k]);
-        if (fwrite(chunk, 8, take, f) != take)
-            return 0;
-        i += take;
-    }
-    return 1;
 }
 
 /* A replaced file keeps its mode, owner and group (issue 20, item 12: a private 0600 series became 0644

@@ -1,5 +1,6 @@
-/* What the series readers and writers of src/data share: the .npy and CSV formats (npy.c, csv.c) behind the
- * public hs_read_series* / hs_parse_series / hs_write_series (readers.c).  Private to the library. */
+/* What the series readers and writers of src/data share: the raw f64, .npy and CSV formats (f64.c, npy.c,
+ * csv.c) behind the public hs_read_series* / hs_parse_series / hs_write_series (readers.c).  Private to the
+ * library. */
 #ifndef HS_SERIES_FORMATS_H
 #define HS_SERIES_FORMATS_H
 #include <stddef.h>
@@ -13,6 +14,11 @@ typedef struct {
     size_t len, cap, count;
 } label_list;
 
+/* Raw f64: where the values of a raw file are (all of it, in whole 8-byte values; an error names `name`),
+ * and count little-endian doubles from src into dst.  dst may be the start of the block src lies in (the
+ * file reader converts in place): value i is read whole before dst[i] is written. */
+hs_status hs_f64_locate(const char *name, size_t len, size_t *offset, size_t *count, hs_error *err);
+void hs_f64_decode(const unsigned char *src, size_t count, double *dst);
 /* .npy: where the little-endian float64 values of a whole file `data` lie (an error names `name` and what
  * is wrong: dtype, order, shape, truncation). */
 hs_status hs_npy_locate(const char *name, const unsigned char *data, size_t len, size_t *offset, size_t *count_out,

@@ -106,7 +106,11 @@ typedef struct {
 void hs_kernel_count_recomputed(long long bars);
 long long hs_kernel_recomputed_total(void);
 
+/* The registry: the product's variants (registry.def), or the table hs_registry_install installed. */
 const hs_variant *hs_variants(size_t *count);
+/* Replace the table hs_variants returns, before any other call (the gap study's instruments do it from a
+ * constructor: study/gap/instruments/instruments.c); the table must list registry.def's variants first. */
+void hs_registry_install(const hs_variant *table, size_t count);
 /* By name, or by an alias's name (registry.def HS_ALIAS: `best`). */
 const hs_variant *hs_variant_find(const char *name);
 /* Where `sliding`'s combo function leaves its certified d in the scratch it was given (src/variants/sliding.c). */

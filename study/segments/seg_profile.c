@@ -38,7 +38,7 @@ static inline double seg_profile_now(void) {
 #include <stdio.h>
 
 #include "hmasweep.h"
-#include "options.h" /* the CLI's parsers (cli/options.c, linked through hmasweep_cli_options) */
+#include "options.h" /* the CLI's parsers (cli/options.c: the hmasweep_cli_options target) */
 
 #define HS_STR_(x) #x
 #define HS_STR(x) HS_STR_(x)

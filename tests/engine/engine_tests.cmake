@@ -7,7 +7,7 @@ target_compile_definitions(test_engine_client PRIVATE HS_CLI="${HS_CLI_COMMAND}"
 add_test(NAME engine_client COMMAND test_engine_client)
 add_test(NAME engine_conformance COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_conformance.py ${CMAKE_SOURCE_DIR} ${HS_CLI_COMMAND})
 add_test(NAME engine_faults COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_faults.py ${HS_CLI_COMMAND})
-# serve --listen URL: every scheme of the transport table (engine/transport.h), the old flags as sugar, and
+# serve --listen URL: every scheme of the transport table (src/engine/transport.h), the old flags as sugar, and
 # the refusals of a bad URL (exit 2, named).
 add_test(NAME engine_transports_listen COMMAND python3 ${CMAKE_CURRENT_LIST_DIR}/test_listen.py ${HS_CLI_COMMAND})
 set_tests_properties(engine_client engine_conformance engine_faults engine_transports_listen PROPERTIES LABELS server TIMEOUT 300)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`hmasweep serve --listen URL`: every scheme of the transport table (engine/transport.h) through --listen,
+"""`hmasweep serve --listen URL`: every scheme of the transport table (src/engine/transport.h) through --listen,
 each answering HELLO, ECHO and a sweep with the same bytes as `hmasweep run`; several listeners at once;
 the old flags as sugar for the same URLs; and the refusals, each exit 2 with a message that names the
 URL: an unknown scheme, a malformed address, stdio: with another listener, more than 8 listeners; and a

@@ -1,4 +1,4 @@
-/* The kernel's grid and fee options (grid_args.h). */
+/* The kernel's options: the grid, the fee and the kernel's choice (grid_args.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "grid_args.h"
 
@@ -52,6 +52,30 @@ int hs_grid_option(int argc, char **argv, int *i, hs_grid_options *g, hs_status 
         return 1;
     }
     return 0;
+}
+
+int hs_kernel_choice_option(int argc, char **argv, int *i, hs_kernel_choice *k, hs_status *st, hs_error *err) {
+    const char *v = NULL;
+    int missing = 0;
+    *st = HS_OK;
+    if (hs_arg_value(argc, argv, i, "--variant", &v, &missing)) {
+        if (missing) *st = hs_rows_usage(err, "--variant needs a name");
+        else k->variant = v;
+    } else if (hs_arg_value(argc, argv, i, "--isa", &v, &missing)) {
+        if (missing) *st = hs_rows_usage(err, "--isa needs a name");
+        else k->isa = v;
+    } else if (hs_arg_value(argc, argv, i, "--threads", &v, &missing)) {
+        int64_t n = 0;
+        hs_error why;
+        /* the library's own limit (HS_THREADS_MAX), so the CLI refuses what hs_sweep would */
+        if (missing || hs_parse_i64(v, &n, &why) != HS_OK || n < 1 || n > HS_THREADS_MAX)
+            *st = hs_rows_usage(err, "--threads '%s': expected an integer between 1 and %d", missing ? "" : v,
+                                HS_THREADS_MAX);
+        else k->threads = (int)n;
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 hs_status hs_grid_check(const hs_grid_options *g, hs_error *err) {

@@ -1,4 +1,5 @@
-/* The library's environment variables, read once per process (src/api/env.c). */
+/* The library's environment variables, read once per process (env.c).  In src/spec, the lowest layer, because
+ * the ISA dispatcher (src/simd) reads HMASWEEP_ISA and the API (src/api) the rest. */
 #ifndef HS_ENV_H
 #define HS_ENV_H
 

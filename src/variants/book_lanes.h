@@ -1,5 +1,5 @@
 /* The books' totals in vector lanes: one combo per lane, one trade per lane per call, written against the
- * vector vocabulary (include vec.h first).
+ * vector vocabulary (vec.h, for the ISA of the including translation unit).
  *
  * The books of several combos are independent, so their totals (the PnL sum and §8's statistics) can be
  * updated HS_VN combos at a time from PnLs deferred in booking order (tier0.h hs_pnl_column).  Each lane
@@ -21,6 +21,7 @@
 #define HS_BOOK_LANES_H
 
 #include "tier0.h"
+#include "vec.h"
 
 typedef struct {
     hs_vd pnl, peak, wins, gross_profit, gross_loss, sum_sq, max_drawdown;
@@ -50,7 +51,7 @@ static inline void hs_book_lanes_book(hs_book_lanes *a, hs_vd p) {
  * close (a stop-and-reverse book's holding time telescopes, tier0.h hs_stats_book). */
 static inline hs_outcome hs_book_lanes_outcome(const hs_book_lanes *a, int lane, int64_t trades, int64_t first_bar,
                                                int64_t last_bar) {
-    double v[7][HS_VN];
+    double v[6][HS_VN]; /* the six totals read below (peak is not an outcome) */
     vd_storeu(v[0], a->pnl);
     vd_storeu(v[1], a->wins);
     vd_storeu(v[2], a->gross_profit);

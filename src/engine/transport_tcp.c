@@ -112,7 +112,7 @@ static hs_status tcp_listen(const char *hostport, const hs_listen_options *opt, 
 /* The uid owning the other end of a loopback connection: its socket is in this namespace's
  * /proc/net/tcp (or tcp6), with the peer's address as its local address.  -1 where not found (a remote
  * peer, no /proc).  Issue 29 item 3: with no token, another local user's loopback connections took every
- * --max-clients slot; the server refuses them by uid (engine/server.c). */
+ * --max-clients slot; the server refuses them by uid (cli/server/server.c). */
 static long loopback_peer_uid(const struct sockaddr *sa) {
     char want[64];
     const char *table;
@@ -152,7 +152,7 @@ hs_status hs_socket_accept(hs_listener *l, hs_stream **out, hs_error *err) {
     int fd = accept4(l->fd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
     if (fd < 0) {
         if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR || errno == ECONNABORTED) return HS_OK;
-        /* Out of resources: HS_ERR_NOMEM, so the accept loop backs off (engine/server.c). */
+        /* Out of resources: HS_ERR_NOMEM, so the accept loop backs off (cli/server/server.c). */
         int out_of = errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM;
         return hs_fail(err, out_of ? HS_ERR_NOMEM : HS_ERR_IO, "accept on %s: %s", l->url, strerror(errno));
     }

@@ -1,4 +1,4 @@
-/* The shared-memory transport (engine/transport_shm.h; design and measurements in docs/engine.md).
+/* The shared-memory transport (src/engine/transport_shm.h; design and measurements in docs/engine.md).
  *
  * Why a memfd passed over a Unix socket rather than shm_open(name, 0600):
  *  - the segment has no name: no other process (of any uid) can open it, race to create it, or find a

@@ -1,6 +1,6 @@
-/* The kernel's grid and fee options, parsed once for every front end: `hmasweep run` (cli/options.c),
- * `run --inputs` and hmasweep-mpi (args.c) (issue 28 item 9).  Here, below both, so that the CLI and the
- * universe link one parser with one set of messages and neither depends on the other's. */
+/* The kernel's options (the grid, the fee, the variant, ISA and threads), parsed once for every front end:
+ * `hmasweep run` (options.c), `run --inputs` and hmasweep-mpi (inputs_options.c) (issue 28 item 9, issue
+ * 30 §1): one parser with one set of messages. */
 #ifndef HS_UNIVERSE_GRID_ARGS_H
 #define HS_UNIVERSE_GRID_ARGS_H
 #include <stddef.h>
@@ -45,6 +45,15 @@ int hs_arg_value(int argc, char **argv, int *i, const char *name, const char **v
  * HS_OK, or HS_ERR_USAGE with err naming the value (a missing value, a fee that is no number or out of
  * [0, 1)).  0 for any other word. */
 int hs_grid_option(int argc, char **argv, int *i, hs_grid_options *g, hs_status *st, hs_error *err);
+/* The kernel's choice: --variant NAME, --isa NAME, --threads N (1 to HS_THREADS_MAX, the library's limit). */
+typedef struct {
+    const char *variant, *isa;
+    int threads; /* 0: not given */
+} hs_kernel_choice;
+/* 1 when argv[*i] is --variant, --isa or --threads (its value consumed into k): *st HS_OK, or HS_ERR_USAGE
+ * with err naming the value.  0 for any other word.  The one parser of these options (`run`, `wire`,
+ * `run --inputs`, hmasweep-mpi). */
+int hs_kernel_choice_option(int argc, char **argv, int *i, hs_kernel_choice *k, hs_status *st, hs_error *err);
 /* What the options need of each other: one grid (--grid or --lengths, or both 2-D lists). */
 hs_status hs_grid_check(const hs_grid_options *g, hs_error *err);
 /* The 1-D grid's lengths: --lengths, else --grid, else the default grid HS_DEFAULT_GRID_* (the one place

@@ -2,11 +2,11 @@
  * pipe is the hs_stream of stream.h).  `hmasweep serve --listen URL` and hs_client_connect both look the
  * URL up here and nowhere else:
  *
- *   unix:PATH        Unix socket, file mode 0600          engine/transport_unix.c
- *   tcp://HOST:PORT  TCP (loopback unless allowed)        engine/transport_tcp.c
- *   shm:NAME         shared-memory rings                  engine/transport_shm.c
+ *   unix:PATH        Unix socket, file mode 0600          src/engine/transport_unix.c
+ *   tcp://HOST:PORT  TCP (loopback unless allowed)        src/engine/transport_tcp.c
+ *   shm:NAME         shared-memory rings                  src/engine/transport_shm.c
  *   stdio:           the server's stdin/stdout, one connection (a client reaches it through the pipes its
- *                    parent made: hs_client_from_fds)    engine/transport.c
+ *                    parent made: hs_client_from_fds)    src/engine/transport.c
  *
  * Each accepted or connected stream is an hs_stream, so the server's session loop and the C client never
  * see which transport carries it. */
@@ -71,7 +71,7 @@ void hs_listener_close(hs_listener *l);
  * own_fds is 0) and frees the stream.  NULL when out of memory. */
 hs_stream *hs_fd_stream(int rfd, int wfd, int own_fds, const char *transport, const char *peer);
 
-/* Accept on a unix or tcp listener's socket (engine/transport_tcp.c): the table's accept for both. */
+/* Accept on a unix or tcp listener's socket (src/engine/transport_tcp.c): the table's accept for both. */
 hs_status hs_socket_accept(hs_listener *l, hs_stream **out, hs_error *err);
 /* Close a unix or tcp listener's socket; remove its file (unix) if it is still ours. */
 void hs_socket_listener_close(hs_listener *l);

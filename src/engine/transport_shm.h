@@ -1,4 +1,4 @@
-/* The shared-memory transport: one hs_stream (engine/stream.h) per client over two byte rings in a
+/* The shared-memory transport: one hs_stream (src/engine/stream.h) per client over two byte rings in a
  * segment that only the two processes hold.  docs/engine.md "Shared memory" has the design and figures.
  *
  * Rendezvous: `hmasweep serve --shm NAME` listens on a Unix socket (NAME resolved by hs_shm_path).  For

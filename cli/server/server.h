@@ -1,4 +1,4 @@
-/* The engine: serves wire-protocol v1 frames (docs/protocol.md) on any hs_stream.  One engine holds what
+/* The engine: serves wire-protocol frames (docs/protocol.md) on any hs_stream.  One engine holds what
  * connections share (limits, the worker slots that bound concurrent sweeps, the loaded-bytes total, the
  * stop flag); hs_engine_serve_stream runs one connection's frame loop; hs_server_run is the listening
  * server of `hmasweep serve` (one thread per connection, sweeps bounded by the worker slots).

@@ -118,7 +118,7 @@ hs_wire_code hs_codec_parse_request(const unsigned char *body, size_t body_len, 
 /* The first part of hs_codec_parse_request, for a reader that has only the start of a body (`have` >=
  * hs_codec_header_bytes(op) of body_len bytes): the opcode and its header fields, checked against
  * body_len and the limits exactly as the full parse checks them.  No array is pointed at or checked.
- * The server uses it to start an ECHO reply before the body has arrived (engine/session.c). */
+ * The server uses it to start an ECHO reply before the body has arrived (cli/server/session.c). */
 size_t hs_codec_header_bytes(unsigned op);
 hs_wire_code hs_codec_parse_header(const unsigned char *body, size_t have, size_t body_len, const hs_codec_limits *lim,
                                    hs_request *req, hs_error *err);

@@ -1,8 +1,8 @@
 /* The listening server (server.h): one poll() loop accepts on every listener; each connection gets its
  * own thread running the session loop, so a slow, stalled or vanished client blocks only its own thread,
- * and the sweeps of all connections share `workers` slots (engine/session.c).  Why threads and not one
+ * and the sweeps of all connections share `workers` slots (cli/server/session.c).  Why threads and not one
  * event loop: every transport, the shared-memory rings included, is an hs_stream with blocking reads that
- * take a timeout (engine/stream.h), and the per-connection cost is a parked thread, bounded by
+ * take a timeout (src/engine/stream.h), and the per-connection cost is a parked thread, bounded by
  * --max-clients. */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,6 +1,6 @@
-/* Options of a universe sweep (args.h). */
+/* Options of a universe sweep (inputs_options.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "args.h"
+#include "inputs_options.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,15 +23,6 @@ const char *const hs_universe_usage =
     "  --periods-per-year N  with --validate: annualised_sharpe, annual_return, calmar\n";
 
 
-/* --threads: a whole decimal integer in [1, 4096]. */
-static int parse_threads(const char *v, int *threads) {
-    int64_t n;
-    hs_error why;
-    if (hs_parse_i64(v, &n, &why) != HS_OK || n < 1 || n > 4096) return 0;
-    *threads = (int)n;
-    return 1;
-}
-
 /* "--name VALUE" or "--name=VALUE" (hs_arg_value). */
 static int option(int argc, char **argv, int *i, const char *name, const char **value, hs_status *st, hs_error *err) {
     int missing = 0;
@@ -45,19 +36,15 @@ static hs_status parse_one(int argc, char **argv, int *i, int mpi, hs_universe_a
     hs_status st = HS_OK;
     if (option(argc, argv, i, "--inputs", &v, &st, err)) a->inputs = v;
     else if (hs_grid_option(argc, argv, i, &a->kernel, &st, err)) (void)0;
+    else if (hs_kernel_choice_option(argc, argv, i, &a->choice, &st, err)) (void)0;
     else if (option(argc, argv, i, "--format", &v, &st, err)) a->format = v;
     else if (option(argc, argv, i, "--output", &v, &st, err)) a->output = v;
-    else if (option(argc, argv, i, "--variant", &v, &st, err)) a->sweep.variant = v;
-    else if (option(argc, argv, i, "--isa", &v, &st, err)) a->sweep.isa = v;
     else if (option(argc, argv, i, "--periods", &v, &st, err)) {
         if (st == HS_OK) st = hs_rows_parse_periods(v, &a->periods, err);
     } else if (option(argc, argv, i, "--periods-per-year", &v, &st, err)) {
         if (st == HS_OK) st = hs_rows_parse_periods_per_year(v, &a->periods_per_year, err);
     } else if (!strcmp(argv[*i], "--validate")) a->validate = 1;
-    else if (option(argc, argv, i, "--threads", &v, &st, err)) {
-        if (st == HS_OK && !parse_threads(v, &a->sweep.threads))
-            st = hs_rows_usage(err, "--threads needs an integer between 1 and 4096");
-    } else if (mpi && option(argc, argv, i, "--checkpoint", &v, &st, err)) a->checkpoint = v;
+    else if (mpi && option(argc, argv, i, "--checkpoint", &v, &st, err)) a->checkpoint = v;
     else if (mpi && !strcmp(argv[*i], "--resume")) a->resume = 1;
     else if (!strcmp(argv[*i], "--progress")) a->progress = 1;
     else if (!strcmp(argv[*i], "--no-progress")) a->progress = 0;
@@ -80,6 +67,7 @@ hs_status hs_universe_parse(int argc, char **argv, int mpi, hs_universe_args *a,
     if ((st = hs_rows_check_period_options(a->periods, a->validate, a->periods_per_year, err)) != HS_OK) return st;
     if ((st = hs_universe_check_format(a->format, err)) != HS_OK) return st;
     a->sweep.fee = a->kernel.fee, a->sweep.has_fee = a->kernel.has_fee;
+    a->sweep.variant = a->choice.variant, a->sweep.isa = a->choice.isa, a->sweep.threads = a->choice.threads;
     return hs_grid_make(&a->kernel, &a->grid, err);
 }
 

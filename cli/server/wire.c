@@ -1,7 +1,7 @@
-/* `hmasweep wire`: wire protocol v1 (docs/protocol.md; docs/spec.md §6 ops byte for byte) over stdin/stdout,
+/* `hmasweep wire`: the wire protocol (docs/protocol.md; docs/spec.md §6 ops byte for byte) over stdin/stdout,
  * one frame after another until EOF — the "spawn the binary per sweep, request on stdin" architecture.
- * It is the engine's session loop (engine/session.c) on the stdio transport, so every frame is parsed by
- * the one codec (engine/codec.c): a bad frame gets an error reply and the next frame is served; only a
+ * It is the engine's session loop (cli/server/session.c) on the stdio transport, so every frame is parsed by
+ * the one codec (src/engine/codec.c): a bad frame gets an error reply and the next frame is served; only a
  * frame whose boundary is lost (truncated, or a length prefix over the limit) ends the stream. */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "error.h" /* hs_fail: the library's one failure helper (src/spec) */
 #include "server.h"
 #include "wire.h"
 
@@ -31,7 +32,7 @@ int hs_wire_serve(const hs_sweep_options *opt, hs_error *err) {
     hs_stream *s = hs_fd_stream(STDIN_FILENO, STDOUT_FILENO, 0, "stdio", "stdin");
     if (!s) {
         hs_engine_destroy(e);
-        snprintf(err->msg, sizeof err->msg, "out of memory");
+        hs_fail(err, HS_ERR_NOMEM, "out of memory");
         return 1;
     }
     hs_session_stats st;
@@ -39,16 +40,16 @@ int hs_wire_serve(const hs_sweep_options *opt, hs_error *err) {
     s->close(s->ctx);
     hs_engine_destroy(e);
     if (st.write_error) { /* issue 20 §8: replies lost to a closed or full stdout are an error, named */
-        snprintf(err->msg, sizeof err->msg, "wire: writing a reply to stdout failed: %s", strerror(st.write_error));
+        hs_fail(err, HS_ERR_IO, "wire: writing a reply to stdout failed: %s", strerror(st.write_error));
         return 1;
     }
     if (st.frames == 0 && !st.lost_boundary) {
-        snprintf(err->msg, sizeof err->msg, "wire: no frame on input (empty stream)");
+        hs_fail(err, HS_ERR_USAGE, "wire: no frame on input (empty stream)");
         return 1;
     }
     if (st.errors) {
-        snprintf(err->msg, sizeof err->msg, "wire: %ld of %ld frames got an error reply%s", st.errors,
-                 st.frames + st.lost_boundary, st.lost_boundary ? "; the stream ended at a lost frame boundary" : "");
+        hs_fail(err, HS_ERR_DATA, "wire: %ld of %ld frames got an error reply%s", st.errors,
+                st.frames + st.lost_boundary, st.lost_boundary ? "; the stream ended at a lost frame boundary" : "");
         return 1;
     }
     return 0;

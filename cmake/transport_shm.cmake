@@ -1,5 +1,5 @@
-# The shared-memory transport (engine/transport_shm.{c,h}, docs/engine.md "Shared memory"): its source is
-# in the library through engine/engine.cmake (every engine/*.c); here are its test (ctest label `server`)
+# The shared-memory transport (src/engine/transport_shm.{c,h}, docs/engine.md "Shared memory"): its source is
+# in the library with every src/engine/*.c; here are its test (ctest label `server`)
 # and prof/shm_bench, which measures it against a Unix socket in the same run.
 if(BUILD_TESTING)
   add_executable(shm_transport ${CMAKE_SOURCE_DIR}/tests/shm_transport.c)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "args.h"
+#include "inputs_options.h"
 #include "interrupt.h"
 
 /* Messages name paths, which may hold any byte: escaped as the rows are (universe.h). */

@@ -1,6 +1,6 @@
 /* A byte stream between one client and the server, whatever carries it (Unix socket, TCP, stdin/stdout,
  * the shared-memory rings).  The server runs one thread per connection over this interface, so a
- * transport only has to move bytes with a timeout; framing lives in the codec (engine/codec.h).
+ * transport only has to move bytes with a timeout; framing lives in the codec (src/engine/codec.h).
  *
  * Return values of read/write: the number of bytes moved (> 0), 0 = the peer closed the stream (read)
  * or cannot take more (write), HS_STREAM_TIMEOUT, or HS_STREAM_ERROR (errno-style detail in the
@@ -41,14 +41,14 @@ typedef struct hs_stream {
      * with HS_STREAM_CANCELLED (the frame is lost).  The C client's hs_client_set_interrupt. */
     int (*stop)(void *user);
     void *stop_user;
-    /* tcp only (set by hs_socket_accept; the server's admission, engine/server.c): the peer's address
+    /* tcp only (set by hs_socket_accept; the server's admission, cli/server/server.c): the peer's address
      * without its port, and the uid of the connecting socket where the kernel tells (a loopback peer,
      * /proc/net/tcp), else -1 (0 in a stream zeroed by its maker: read only for "tcp"). */
     char peer_host[48];
     long peer_uid;
 } hs_stream;
 
-/* ---- helpers over any stream (engine/stream.c) ------------------------------------------------------ */
+/* ---- helpers over any stream (src/engine/stream.c) ------------------------------------------------------ */
 
 /* Read exactly n bytes / write every byte of iov, each call waiting at most until deadline_ms on the
  * CLOCK_MONOTONIC millisecond clock (hs_now_ms; < 0: no deadline).  Return 0, HS_STREAM_TIMEOUT,

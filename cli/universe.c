@@ -225,7 +225,7 @@ static void put_csv_field(FILE *f, const char *s) {
     fputc('"', f);
 }
 
-/* A row's §9 part (docs/spec.md §9, universe/rows.h): nothing at HS_ROWS_NONE. */
+/* A row's §9 part (docs/spec.md §9, cli/rows.h): nothing at HS_ROWS_NONE. */
 typedef struct {
     int level;
     const hs_period_row *row;

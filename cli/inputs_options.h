@@ -10,6 +10,7 @@ typedef struct {
     int progress; /* --progress 1, --no-progress 0, -1: when stderr is a terminal */
     hs_sweep_options sweep; /* its fee from kernel (--fee) */
     hs_grid_options kernel; /* --grid/--lengths/--hma-lengths/--hma3-lengths/--fee (grid_args.h) */
+    hs_kernel_choice choice; /* --variant/--isa/--threads (grid_args.h), into sweep */
     hs_combo_grid grid;           /* the combos they make */
     long long periods;       /* --periods P (docs/spec.md §9): 0 = none */
     int validate;            /* --validate: each combo's §9.4 figures */
@@ -24,6 +25,6 @@ void hs_universe_args_free(hs_universe_args *a);
  * print them. */
 hs_universe_layout hs_universe_layout_of(const hs_universe_args *a);
 extern const char *const hs_universe_usage;
-/* `hmasweep run --inputs ...` (universe/cli.c): argv after `run`; returns the exit status. */
+/* `hmasweep run --inputs ...` (inputs.c): argv after `run`; returns the exit status. */
 int hs_universe_cli(int argc, char **argv);
 #endif

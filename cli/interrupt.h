@@ -1,6 +1,5 @@
 /* The SIGINT flag every sweeping command shares: `hmasweep run`, `trades` (cli/main.c) and `run --inputs`
- * (universe/cli.c).  Here, in the lower of the two front-end layers, so that the CLI includes it from
- * universe/ and universe/ never includes cli/ (no cli <-> universe cycle, issue 19 §1, tests/test_layers.sh). */
+ * (cli/inputs.c), and part of the universe half (hmasweep_universe) that hmasweep-mpi links too. */
 #ifndef HS_CLI_INTERRUPT_H
 #define HS_CLI_INTERRUPT_H
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* The SIGINT flag every sweeping command shares (universe/interrupt.h). */
+/* The SIGINT flag every sweeping command shares (cli/interrupt.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdio.h>
