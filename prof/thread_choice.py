@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The default thread count against fixed ones, quiet and with a busy loop on every CPU (issue 28 item 2;
-src/api/team.c; the table: reports/thread_choice.md).  A benchmark, not a test: it asserts nothing.
+src/team/team.c; the table: reports/thread_choice.md).  A benchmark, not a test: it asserts nothing.
 
 usage: PYTHONPATH=build/release/python python3 prof/thread_choice.py [--rounds N] [--out FILE.md] [--threshold]
 
@@ -14,7 +14,7 @@ median [min-max] over rounds; "x best" is the default's median over the faster f
 The load average is printed before and after.
 
 --threshold measures where 2 threads start to pay (the work, bars x combos, of HS_TEAM_MIN_WORK in
-src/api/team.h): threads=1 against threads=2 on 2,000 bars x 4..256 combos, quiet and busy, same rounds.
+src/team/team.h): threads=1 against threads=2 on 2,000 bars x 4..256 combos, quiet and busy, same rounds.
 """
 import argparse
 import os

@@ -1,4 +1,4 @@
-/* The default thread count and the segments kernel's team (issue 28 item 2; src/api/team.c):
+/* The default thread count and the segments kernel's team (issue 28 item 2; src/team/team.c):
  * 1. the rule, from the work alone: one thread for one combo or under HS_TEAM_MIN_WORK bars x combos,
  *    else the most the caller allows; the same work always gets the same count (no load reading);
  * 2. the team gives the bits of the serial `unchecked` sweep: more seats than CPUs, 20 callers at once

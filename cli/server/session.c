@@ -126,13 +126,13 @@ void hs_engine_config_defaults(hs_engine_config *c) {
 }
 
 /* HELLO's names: the variant this server runs first, then the rest of the registry as the public API lists
- * it (as many as fit), without the gap study's instruments (role "experiment"). */
+ * it (as many as fit): product variants only, since the gap study's instruments are not in the library. */
 static void list_variants(const char *running, char *out, size_t cap) {
     size_t used = (size_t)snprintf(out, cap, "%s", running);
     for (size_t k = 0, n = hs_variant_count(); k < n && used < cap; k++) {
         hs_variant_info v;
         hs_variant_describe_sized(k, &v, sizeof v, NULL); /* name and role are filled even when the default ISA is refused */
-        if (strcmp(v.role, "experiment") == 0 || strcmp(v.name, running) == 0) continue;
+        if (strcmp(v.name, running) == 0) continue;
         size_t len = strlen(v.name);
         if (used + 1 + len >= cap) break;
         out[used++] = ',';

@@ -1,4 +1,4 @@
-/* The server's cost model, measured (issue 29 item 2; engine/session.c sweep_cost_ns, reports/fair.md).
+/* The server's cost model, measured (issue 29 item 2; cli/server/session.c sweep_cost_ns, reports/fair.md).
  *
  * For every variant in the registry and live mode (`live`; or those named), on every adversarial series (prof/adversarial.h)
  * and a normal walk, one thread, the CPU time of hs_sweep over three shapes of combos:
@@ -8,7 +8,7 @@
  *   single  one combo of windows 1: what a call costs per bar whatever its combos (the series' passes)
  * and the model's three coefficients: a = the worst ns per bar-combo of `ones`, b = the worst (ns per
  * bar-combo - a) / Σw of grid and wide (>= 0), c = the worst ns per bar of `single` less a (>= 0).  One JSON line per variant, then the table that
- * engine/session.c carries (before its safety margin).
+ * cli/server/session.c carries (before its safety margin).
  *
  *   cost_probe [--bars N] [--reps R] [VARIANT...] */
 #define _POSIX_C_SOURCE 200809L

@@ -6,7 +6,7 @@ frames the limits admit, against the same witness alone, on one `hmasweep serve`
   witness  one connection, SWEEP frames of BARS bars x 1 combo, one after another (the issue's 150,000 x 1)
   heavy    HEAVY connections, each sending SWEEP frames of H_BARS bars x H_COMBOS combos of windows all 1,
            one after another until the witness is done.  100,000 x 1,500 is about the heaviest such frame
-           the cost model admits (engine/session.c: 3 x 1,500 x 100,000 x 63.5 ns = 28.6 s at worst, under
+           the cost model admits (cli/server/session.c: 3 x 1,500 x 100,000 x 63.5 ns = 28.6 s at worst, under
            the 30 s frame deadline); main's --max-work alone admitted 100,000 x 2,500 (6.6e10 units, under
            2^36), which the cost model now refuses before it runs (47.6 s at worst)
 

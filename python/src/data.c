@@ -121,7 +121,7 @@ static PyObject *isa_list(const char *csv) {
 }
 
 /* The registry as the public API describes it (built and runnable ISAs: the same choice hs_sweep makes),
- * without the gap study's instruments (role "experiment"), as `hmasweep variants` lists it. */
+ * as `hmasweep variants` lists it (product variants only: the gap study's instruments are not in the library). */
 static PyObject *py_variants(PyObject *self, PyObject *unused) {
     PyObject *list = PyList_New(0);
     if (!list) return NULL;
@@ -129,7 +129,6 @@ static PyObject *py_variants(PyObject *self, PyObject *unused) {
         hs_variant_info info;
         /* every field but default_isa is filled even on HS_ERR_ISA */
         hs_variant_describe_sized(k, &info, sizeof info, NULL);
-        if (strcmp(info.role, "experiment") == 0) continue;
         PyObject *built = isa_list(info.isas_built), *runs = isa_list(info.isas_runnable), *d = NULL;
         if (!built || !runs) goto fail;
         d = Py_BuildValue("{s:s,s:s,s:i,s:O,s:O,s:O,s:s}", "name", info.name, "kernel", info.kernel, "tier",

@@ -1,4 +1,4 @@
-"""The default thread count (issue 28 item 2; src/api/team.c, docs/library.md "Threads"): a small sweep runs
+"""The default thread count (issue 28 item 2; src/team/team.c, docs/library.md "Threads"): a small sweep runs
 on one thread, HMASWEEP_THREADS and threads= override the choice.  Each case runs in a child process,
 because the library reads its environment once; OMP_NUM_THREADS=4 makes OpenMP's own default 4 threads
 whatever this machine's CPU count, so the library's choice is what the report shows."""
@@ -54,5 +54,5 @@ def test_hmasweep_threads_malformed_is_refused_by_name():
 def test_a_large_sweep_runs_openmps_default_whatever_the_load():
     """Over the work threshold the choice is OpenMP's default (4 here), from the work alone: no load
     reading, so a busy machine gets the same count (the team never waits for a worker that has not
-    started: src/api/team.c)."""
+    started: src/team/team.c)."""
     assert threads_used(20000, 80) == "4"

@@ -34,7 +34,7 @@ static void combo_entries(const hs_variant *v, const double *close, size_t n, co
     for (size_t t = 0; t < sink.n && t < sink.cap; t++) row[trades[t].entry_bar] = trades[t].side;
 }
 
-/* The combos on the library's team (src/api/team.c): claimed one at a time from a counter, so a worker
+/* The combos on the library's team (src/team/team.c): claimed one at a time from a counter, so a worker
  * that waits for a CPU never holds the caller (issue 28 item 2).  A seat without its buffers claims and
  * skips the rest: the call fails. */
 typedef struct {

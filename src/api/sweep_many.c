@@ -131,7 +131,7 @@ static void run_unit(const work_unit *u, const hs_series_ref *series, const hs_w
                                     unit_err);
 }
 
-/* The universe's units on the library's team (src/api/team.c): claimed one at a time from a counter,
+/* The universe's units on the library's team (src/team/team.c): claimed one at a time from a counter,
  * so a worker that waits for a CPU never holds the caller (issue 28 item 2). */
 typedef struct {
     const work_unit *units;
@@ -158,7 +158,7 @@ static void many_seat(void *ctx, int seat) {
 }
 
 /* Threads for the pool: a threaded variant's team (capped as hs_sweep caps it), else 1; with no thread
- * count asked for, the library's choice for the universe's work (src/api/team.c, as hs_sweep). */
+ * count asked for, the library's choice for the universe's work (src/team/team.c, as hs_sweep). */
 static int pool_threads(const hs_sweep_options *opt, int requested, int library_chooses, size_t bars, size_t combos) {
     const hs_variant *v = hs_variant_find(opt->variant ? opt->variant : HS_DEFAULT_VARIANT);
     int team = v ? hs_sweep_team(v, requested) : 1;

@@ -54,7 +54,7 @@ HS_API hs_status hs_client_connect(const char *url, int timeout_ms, hs_client **
 }
 
 /* A pipe's write would block until the peer reads, past any deadline: made non-blocking, it moves what
- * fits and the stream waits in poll() (engine/transport_fd.c).  A socket is written with MSG_DONTWAIT. */
+ * fits and the stream waits in poll() (src/engine/transport_fd.c).  A socket is written with MSG_DONTWAIT. */
 static void nonblocking_unless_socket(int fd) {
     struct stat st;
     if (fstat(fd, &st) == 0 && !S_ISSOCK(st.st_mode)) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);

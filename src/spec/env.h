@@ -6,7 +6,7 @@
 typedef struct {
     char isa[32];          /* HMASWEEP_ISA: caps the default ISA ("" = unset) */
     char omp_schedule[32]; /* HMASWEEP_OMP_SCHEDULE: lpt, dynamic, static, static1 ("" = unset) */
-    char threads[32];      /* HMASWEEP_THREADS: the default thread count ("" = unset: src/api/team.c) */
+    char threads[32];      /* HMASWEEP_THREADS: the default thread count ("" = unset: src/team/team.c) */
 } hs_env_settings;
 
 /* The settings, read from the environment on the first call (thread-safe) and never again, so a host

@@ -796,7 +796,7 @@ static void fill_tile_max(const double *close, size_t t_from, size_t t_to, seg_l
         }
 }
 
-/* The sweep's job for its team (src/api/team.c): each seat claims groups of `group` combos in grid order
+/* The sweep's job for its team (src/team/team.c): each seat claims groups of `group` combos in grid order
  * from `next_group`, one at a time, until none is left.  Their costs are nearly equal (the fused pass is
  * L.steps steps for every combo; the books and anchors differ by ~20%), so the tail is at most one
  * group, and there are at least four groups per thread.  A seat that runs late finds fewer (or none)

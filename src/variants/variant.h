@@ -157,8 +157,6 @@ hs_status hs_options_equity(const hs_sweep_options *known, const double *close, 
                             size_t stride, hs_equity_terms *terms, const hs_equity_terms **out, void **owned,
                             hs_error *err);
 
-/* The fee an options struct asks for (has_fee, else HS_DEFAULT_FEE), checked (hs_check_fee). */
-hs_status hs_options_fee(const hs_sweep_options *known, double *fee, hs_error *err);
 
 /* The number of threads a variant runs with for a --threads request (0 = default). */
 int hs_variant_threads(const hs_variant *v, int requested);

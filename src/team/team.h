@@ -1,4 +1,4 @@
-/* The threads of a sweep: the default count, and the team that runs the segments kernel (src/api/team.c;
+/* The threads of a sweep: the default count, and the team that runs the segments kernel (src/team/team.c;
  * docs/library.md "The default thread count"). */
 #ifndef HS_TEAM_H
 #define HS_TEAM_H

@@ -1,8 +1,8 @@
-/* The reader of hs_sweep_options (src/api/sweep.c), for every entry point of the library that takes them:
- * hs_sweep, hs_sweep_many, the trade log, the live opens and the C client (engine/client.c), which thus
+/* The reader of hs_sweep_options (src/spec/opts.c), for every entry point of the library that takes them:
+ * hs_sweep, hs_sweep_many, the trade log, the live opens and the C client (src/engine/client.c), which thus
  * read one struct by one rule (include/hmasweep.h, docs/library.md "One way to extend a call"). */
-#ifndef HS_API_OPTS_H
-#define HS_API_OPTS_H
+#ifndef HS_SPEC_OPTS_H
+#define HS_SPEC_OPTS_H
 
 #include <stddef.h>
 
@@ -21,6 +21,9 @@ hs_status hs_read_sweep_options(const hs_sweep_options *opt, size_t reach, hs_sw
 /* The pre-1.3 rule, for binaries linked against the unversioned 1.0-1.2 symbols (abi_compat.c): nothing
  * past struct_size is read; *out comes back with struct_size = sizeof (covering all). */
 hs_status hs_read_sweep_options_1_0(const hs_sweep_options *opt, hs_sweep_options *out, hs_error *err);
+
+/* The fee of options read by hs_read_sweep_options (the default when has_fee is 0), checked (hs_check_fee). */
+hs_status hs_options_fee(const hs_sweep_options *known, double *fee, hs_error *err);
 
 /* n_periods 0 with a period field set (equity, mtm_max_drawdown, period_ends): HS_ERR_USAGE naming it. */
 hs_status hs_check_no_periods(const hs_sweep_options *known, hs_error *err);
