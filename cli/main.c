@@ -63,7 +63,7 @@ static const char *const usage_run =
     "  --isa NAME          force an ISA, as `hmasweep variants` names them (default: best built and\n"
     "                      supported, or $HMASWEEP_ISA)\n"
     "  --threads N         threads for OpenMP variants, 1 to 1024 (default: $HMASWEEP_THREADS, else chosen from\n"
-    "                      the work: 1 under 65,536 bars x combos; docs/library.md)\n"
+    "                      the work: 1 under 8,192 bars x combos; docs/library.md)\n"
     "  --seed N --bars N --vol X --start X\n"
     "                      synthetic series (default %u, %u, %g, %g)\n"
     "  --input FILE        read the close series instead: raw little-endian f64, CSV (one column or a\n"

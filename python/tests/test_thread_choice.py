@@ -28,8 +28,8 @@ def threads_used(bars, combos, extra="", **env):
 
 
 def test_a_small_sweep_runs_on_one_thread():
-    # 1,000 bars x 10 combos = 10,000 bar-combos, under the 65,536 (HS_TEAM_MIN_WORK) below which a team cannot pay
-    assert threads_used(1000, 10) == "1"
+    # 1,000 bars x 5 combos = 5,000 bar-combos, under the 8,192 (HS_TEAM_MIN_WORK) below which a team cannot pay
+    assert threads_used(1000, 5) == "1"
 
 
 def test_one_combo_runs_on_one_thread():

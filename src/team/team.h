@@ -7,8 +7,11 @@
 #include "hmasweep.h"
 
 /* Work (bars x combos) from which the library's choice runs more than one thread: below it, waking a
- * worker costs more than it saves (measured by prof/thread_choice.py --threshold: reports/thread_choice.md). */
-#define HS_TEAM_MIN_WORK ((unsigned long long)65536)
+ * worker costs more than it saves.  Measured by prof/thread_choice.py --threshold (reports/thread_choice.md),
+ * quiet Xeon family 6 model 207, 41 rounds: at 2,000 bars x 4 combos (8,000) two threads already took
+ * 0.026 ms against one's 0.031 (1.22x quiet, 1.20x with a busy loop per CPU); the 65,536 first chosen
+ * under load left 1,000 x 20 at 1.26x the 2-thread time. */
+#define HS_TEAM_MIN_WORK ((unsigned long long)8192)
 
 /* The threads a call asks for: `threads` when > 0, else $HMASWEEP_THREADS when set (1..HS_THREADS_MAX,
  * anything else is HS_ERR_USAGE naming it), else 0 with *chosen_by_library = 1 (hs_default_team). */
