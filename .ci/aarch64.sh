@@ -196,9 +196,9 @@ ci_skip='gate_(x_.*|simd_wma|simd_wma_dot|simd_wma_omp)_scalar'
 # runs the guest with the host's x86 memory order, so it cannot test the shm rings' ordering on real arm64
 # either), the timing-ratio tests (emulation distorts the ratios they bound: test_worst_case at every ISA
 # and the fair-load smoke), the admission test's bursts, the shared-library copy of
-# test_fingerprint and test_live at the default ISA (test_live_neon and test_live_scalar run).  All of
+# test_fingerprint, and test_live and test_live_many at the default ISA (their _neon and _scalar copies run).  All of
 # them run natively, under ASan+UBSan and (the engine's) under TSan.
-quick_skip='test_worst_case(_[a-z0-9]+)?|test_fingerprint_shared|test_cancel|engine_reliability|engine_client|engine_hostile_mix|engine_admission|prof_fair_load_smoke|test_live'
+quick_skip='test_worst_case(_[a-z0-9]+)?|test_fingerprint_shared|test_cancel|engine_reliability|engine_client|engine_hostile_mix|engine_admission|engine_cost_model|prof_fair_load_smoke|test_live|test_live_many'
 ((quick)) && exclude+=("$quick_skip")
 ex=()
 if [[ ${#exclude[@]} -gt 0 ]]; then
