@@ -9,8 +9,9 @@
  * Threads (docs/library.md "Threads and reentrancy"): every call is reentrant and may run on any number
  * of threads at once, as long as the objects it writes are not shared between them (out arrays, an
  * hs_error, a session).  The library's own state is read-only after a once-only initialisation
- * (pthread_once: the environment, HMASWEEP_ISA/_THREADS/_OMP_SCHEDULE, and RLIMIT_NPROC) or atomic (the
- * default thread count's load reading), so concurrent hs_sweep calls give the bits each gives alone
+ * (pthread_once: the environment, HMASWEEP_ISA/_THREADS/_OMP_SCHEDULE, and RLIMIT_NPROC), or the thread
+ * team's pools (atomics and a mutex per pool: src/team/team.c), so concurrent hs_sweep calls give the bits
+ * each gives alone
  * (tests/test_reentrant.c, run under TSan).  Exceptions, stated at each: an hs_live or hs_live_many session
  * takes one caller at a time; an hs_universe is read-only once open (its readers may run at once, not
  * with hs_universe_close); a progress callback runs on the calling thread.  A threaded sweep called from
