@@ -9,26 +9,20 @@
 
 #include "book_lanes_check.h"
 #include "check.h"
+#include "splitmix.h"
 #include "vec.h"
 #include "book_lanes.h"
 
 enum { MAX_TRADES = 300 };
 
-static uint64_t next(uint64_t *s) { /* splitmix64 */
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-static double unit(uint64_t *s) { return (double)(next(s) >> 11) * 0x1p-53; }
 
 /* A price for trade k of a case: `kind` 0 a walk near 100, 1 a walk with flat trades, 2 extreme prices. */
 static double price_of(int kind, uint64_t *s, double prev) {
     switch (kind) {
-    case 0: return prev * (1.0 + 0.02 * (unit(s) - 0.5));
-    case 1: return unit(s) < 0.3 ? prev : prev * (1.0 + 0.01 * (unit(s) - 0.5));
+    case 0: return prev * (1.0 + 0.02 * (splitmix_unit(s) - 0.5));
+    case 1: return splitmix_unit(s) < 0.3 ? prev : prev * (1.0 + 0.01 * (splitmix_unit(s) - 0.5));
     default: {
-        double u = unit(s);
+        double u = splitmix_unit(s);
         return u < 0.25 ? 1e306 : u < 0.5 ? 1e-306 : u < 0.75 ? prev : 1.0 + u;
     }
     }
@@ -43,12 +37,12 @@ static void one_case(int kind, double keep, uint64_t *s, int *nan_seen, int *zer
     int n[HS_VN], rows = 0;
     memset(p, 0, sizeof p); /* +0.0: the padding of the shorter columns */
     for (int l = 0; l < HS_VN; l++) {
-        n[l] = (int)(next(s) % MAX_TRADES);
+        n[l] = (int)(splitmix_next(s) % MAX_TRADES);
         rows = n[l] > rows ? n[l] : rows;
         ref[l] = hs_book_new(keep);
         ref[l].first_bar = 7;
         double price = 100.0;
-        int pos = next(s) & 1 ? 1 : -1;
+        int pos = splitmix_next(s) & 1 ? 1 : -1;
         for (int k = 0; k < n[l]; k++) {
             double exit = price_of(kind, s, price);
             hs_book_open(&ref[l], pos, price);

@@ -3,7 +3,10 @@
  * thread count 1/3, bit for bit against the plain per-bar oracle (tests/equity_oracle.h), on the default
  * series, real-ish quotes, a random walk with a planted edge (new equity highs all the time: the worst
  * case of the tracker's skips), free windows and a 2-D grid, at fee 0 and the default, for P in {1, 2,
- * 16, 1000, bars}.  E[P] == pnl bit for bit.  Bad periods are HS_ERR_USAGE naming the value. */
+ * 16, 1000, bars}.  E[P] == pnl bit for bit.  Bad periods are HS_ERR_USAGE naming the value.
+ * Sweeps of HS_MTM_NEAR_MIN_COMBOS combos or more take segments' equity lanes (src/variants/mtm_lanes.h):
+ * check_lanes runs them end to end against the oracle (their rare paths, one by one, are
+ * test_book_lanes_<isa>'s: tests/mtm_lanes_check.c). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -400,7 +403,74 @@ static void check_live(void) {
     for (size_t i = 0; i < SYMS; i++) free(x[i]);
 }
 
+/* Segments' equity lanes (sweeps of >= HS_MTM_NEAR_MIN_COMBOS combos) end to end: best at every ISA this
+ * CPU runs, against the per-bar oracle, E and mdd bit for bit, on two series whose lanes take their
+ * rare paths (counted while writing this, over the check's sweeps on an AVX-512 CPU: 8,312 record scans
+ * on the planted edge; 1,688 scans and 144 stretches past 1,024 bars on the slow sine).  Those paths
+ * leave these series' results unchanged when cut out; tests/mtm_lanes_check.c is the test that fails
+ * then. */
+static void check_lanes(void) {
+    enum { COMBOS = 56 };
+    static const size_t bars[2] = {6000, 8000}; /* under qemu (aarch64 CI) this check is ~30x slower */
+    static const char *labels[2] = {"lanes, planted edge", "lanes, slow sine"};
+    hs_windows w[COMBOS];
+    for (size_t c = 0; c < COMBOS; c++) hs_windows_from_length(c < 48 ? (int64_t)(2 + c) : (int64_t)(60 + 40 * (c - 48)), &w[c], NULL);
+    for (int which = 0; which < 2; which++) {
+        size_t n = bars[which];
+        eq_set s = {labels[which], malloc(n * sizeof(double)), n, {{{0}}}, COMBOS};
+        double *curve = malloc(n * COMBOS * sizeof *curve), wmdd[COMBOS], mdd[COMBOS];
+        hs_result out[COMBOS];
+        if (which == 0) {
+            planted_edge(s.close, n);
+        } else { /* a noisy walk riding a slow sine (period 8,000 bars): the long combos hold for thousands of
+                  * bars, with their highest and lowest closes mid-stretch */
+            hs_make_close(11, n, 0.002, HS_DEFAULT_START, s.close, NULL);
+            double level = 0.0;
+            for (size_t i = 0; i < n; i++) {
+                level += 0.0004 * sin((double)i * 2.0 * 3.141592653589793 / 8000.0);
+                s.close[i] *= exp(level);
+            }
+        }
+        const double fees[] = {HS_DEFAULT_FEE, 0.0};
+        for (size_t f = 0; f < 2; f++) {
+            int ok = curve != NULL && s.close != NULL;
+            for (size_t c = 0; ok && c < COMBOS; c++) ok = oracle_equity(s.close, n, &w[c], fees[f], curve + c * n, &wmdd[c]);
+            CHECK(ok, "%s: the oracle's trade log failed", s.label);
+            const size_t Ps[] = {16, n};
+            for (size_t p = 0; ok && p < 2; p++) {
+                size_t P = Ps[p];
+                int64_t *ends = malloc(P * sizeof *ends);
+                double *wE = malloc(P * COMBOS * sizeof *wE), *E = malloc(P * COMBOS * sizeof *E);
+                hs_period_ends(n, P, ends, NULL);
+                for (size_t k = 0; k < P; k++)
+                    for (size_t c = 0; c < COMBOS; c++) wE[k * COMBOS + c] = curve[c * n + (size_t)ends[k]];
+                for (int isa = 0; isa < HS_ISA_COUNT; isa++) { /* one thread: the gates run 1-3 */
+                    if (!hs_isa_supported((hs_isa)isa)) continue;
+                    hs_sweep_options o = HS_SWEEP_OPTIONS_INIT;
+                    o.variant = "best", o.isa = hs_isa_name((hs_isa)isa), o.threads = 1, o.fee = fees[f];
+                    o.has_fee = 1, o.n_periods = P, o.equity = E, o.mtm_max_drawdown = mdd;
+                    hs_error err = {{0}};
+                    memset(E, 0xff, P * COMBOS * sizeof *E);
+                    if (hs_sweep(s.close, n, w, COMBOS, out, &o, &err) != HS_OK) { /* (an eq_set holds 16 windows) */
+                        CHECK(0, "%s best/%s: %s", s.label, o.isa, err.msg);
+                        continue;
+                    }
+                    size_t bad = 0, bad_mdd = 0;
+                    for (size_t i = 0; i < P * COMBOS; i++) bad += !SAME(E[i], wE[i]);
+                    for (size_t c = 0; c < COMBOS; c++) bad_mdd += !SAME(mdd[c], wmdd[c]);
+                    CHECK(bad == 0 && bad_mdd == 0, "%s best/%s fee %g P=%zu: %zu of %zu E cells and %zu of %d drawdowns differ",
+                          s.label, o.isa, fees[f], P, bad, P * COMBOS, bad_mdd, COMBOS);
+                }
+                free(ends), free(wE), free(E);
+            }
+        }
+        free(curve);
+        free(s.close);
+    }
+}
+
 int main(void) {
+    check_lanes();
     check_live();
     check_period_ends();
     check_near_windows();

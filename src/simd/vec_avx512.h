@@ -37,6 +37,28 @@ static inline hs_vi vi_add(hs_vi a, hs_vi b) { return _mm512_add_epi64(a, b); }
 static inline hs_vi vi_loadu(const int64_t *p) { return _mm512_loadu_si512((const void *)p); }
 static inline hs_vd vd_gather(const double *base, hs_vi idx) { return _mm512_i64gather_pd(idx, base, 8); }
 
+/* Lane integers for index arithmetic (vec.h lists them; the equity tracker's lanes, mtm_lanes.h). */
+#define HS_HAVE_VI_LANES 1
+static inline void vi_storeu(int64_t *p, hs_vi v) { _mm512_storeu_si512((void *)p, v); }
+static inline hs_vi vi_sub(hs_vi a, hs_vi b) { return _mm512_sub_epi64(a, b); }
+static inline hs_vi vi_and(hs_vi a, hs_vi b) { return _mm512_and_si512(a, b); }
+static inline hs_vi vi_srl(hs_vi a, unsigned n) { return _mm512_srl_epi64(a, _mm_cvtsi32_si128((int)n)); }
+static inline hs_vi vi_srlv(hs_vi a, hs_vi n) { return _mm512_srlv_epi64(a, n); }
+static inline hs_vi vi_sllv(hs_vi a, hs_vi n) { return _mm512_sllv_epi64(a, n); }
+static inline hs_vmask vi_cmpgt_mask(hs_vi a, hs_vi b) { return _mm512_cmpgt_epi64_mask(a, b); }
+static inline hs_vi vi_blend(hs_vmask m, hs_vi f, hs_vi t) { return _mm512_mask_blend_epi64(m, f, t); }
+static inline hs_vi vi_gather_u32(const uint32_t *base, hs_vi idx) {
+    return _mm512_cvtepu32_epi64(_mm512_i64gather_epi32(idx, (const void *)base, 4));
+}
+static inline hs_vi vi_gather(const int64_t *base, hs_vi idx) { return _mm512_i64gather_epi64(idx, (const void *)base, 8); }
+static inline hs_vi vi_log2(hs_vi x) { /* exact: the double of x < 2^53 is x, its exponent floor(log2 x) */
+    __m512i bits = _mm512_castpd_si512(_mm512_cvtepi64_pd(x));
+    return _mm512_sub_epi64(_mm512_srli_epi64(bits, 52), _mm512_set1_epi64(1023));
+}
+static inline hs_vmask vm_and(hs_vmask a, hs_vmask b) { return a & b; }
+static inline hs_vmask vm_andnot(hs_vmask a, hs_vmask b) { return (hs_vmask)(a & ~b); }
+static inline unsigned vm_bits(hs_vmask m) { return m; }
+
 /* Lane bits (bit k = lane k): sign bits, and |v| > t (false for NaN). */
 static inline unsigned vd_signbits(hs_vd v) { return (unsigned)_mm512_movepi64_mask(_mm512_castpd_si512(v)); }
 static inline unsigned vd_absgt_bits(hs_vd v, hs_vd t) {

@@ -30,6 +30,7 @@ typedef int64x2_t hs_vi;
 static inline hs_vi vi_set1(int64_t x) { return vdupq_n_s64(x); }
 static inline hs_vi vi_add(hs_vi a, hs_vi b) { return vaddq_s64(a, b); }
 static inline hs_vi vi_loadu(const int64_t *p) { return vld1q_s64(p); }
+static inline void vi_storeu(int64_t *p, hs_vi v) { vst1q_s64(p, v); }
 /* NEON has no gather: two lane loads. */
 static inline hs_vd vd_gather(const double *base, hs_vi idx) {
     hs_vd v = vdupq_n_f64(base[vgetq_lane_s64(idx, 0)]);

@@ -35,6 +35,7 @@ typedef __m128i hs_vi;
 static inline hs_vi vi_set1(int64_t x) { return _mm_set1_epi64x(x); }
 static inline hs_vi vi_add(hs_vi a, hs_vi b) { return _mm_add_epi64(a, b); }
 static inline hs_vi vi_loadu(const int64_t *p) { return _mm_loadu_si128((const __m128i *)p); }
+static inline void vi_storeu(int64_t *p, hs_vi v) { _mm_storeu_si128((__m128i *)p, v); }
 /* SSE2 has no gather: two scalar loads. */
 static inline hs_vd vd_gather(const double *base, hs_vi idx) {
     int64_t i[2];

@@ -233,12 +233,12 @@ static inline void near_range(const hs_mtm *m, size_t a, size_t b, double *hi, d
 
 /* The highest and lowest of whole blocks [ka, kb), kb > ka: two windows of the blocks' sparse table when
  * there are fewer than 2^(HS_MTM_BLOCK_LEVELS + 1) blocks, else its top level's windows in turn. */
-static inline void blocks_range(const hs_mtm *m, size_t ka, size_t kb, double *hi, double *lo) {
-    size_t n = kb - ka, blocks = m->ranges.blocks;
+void hs_mtm_blocks_range(const hs_mtm_ranges *r, size_t ka, size_t kb, double *hi, double *lo) {
+    size_t n = kb - ka, blocks = r->blocks;
     unsigned k = 63u - (unsigned)__builtin_clzll((unsigned long long)n);
     if (k > HS_MTM_BLOCK_LEVELS) k = HS_MTM_BLOCK_LEVELS;
     size_t w = (size_t)1 << k;
-    const double *h = m->ranges.hi + k * blocks, *l = m->ranges.lo + k * blocks;
+    const double *h = r->hi + k * blocks, *l = r->lo + k * blocks;
     double x = h[kb - w], y = l[kb - w];
     for (size_t j = ka; j < kb - w; j += w) x = max_of(x, h[j]), y = min_of(y, l[j]); /* once when n < 2w */
     *hi = x, *lo = y;
@@ -269,7 +269,7 @@ static void range_of(const hs_mtm *m, size_t a, size_t b, double *hi, double *lo
     }
     h = max_of(h, h2), l = min_of(l, l2);
     if (kb > ka + 1) {
-        blocks_range(m, ka + 1, kb, &h2, &l2);
+        hs_mtm_blocks_range(&m->ranges, ka + 1, kb, &h2, &l2);
         h = max_of(h, h2), l = min_of(l, l2);
     }
     *hi = h, *lo = l;
@@ -293,6 +293,8 @@ static void held_records(hs_mtm *m, size_t a, size_t b, double sign) {
     }
     mtm_fall(m, worst == best ? e : mtm_at(m, worst));
 }
+
+void hs_mtm_scan(hs_mtm *m, size_t a, size_t b) { held_records(m, a, b, m->pos > 0 ? 1.0 : -1.0); }
 
 /* The drawdown of bars [a, b) held at a constant pnl. */
 static void held(hs_mtm *m, size_t a, size_t b) {

@@ -122,6 +122,14 @@ static inline void hs_mtm_init(hs_mtm *m, const hs_equity_terms *t, size_t c, co
     m->pos = 0, m->from = 0, m->queued = 0;
 }
 
+/* The highest and lowest of the whole blocks [ka, kb), kb > ka (two windows of the blocks' sparse table
+ * under 2^(HS_MTM_BLOCK_LEVELS + 1) blocks, else its top level's windows in turn). */
+void hs_mtm_blocks_range(const hs_mtm_ranges *r, size_t ka, size_t kb, double *hi, double *lo);
+
+/* The drawdown of bars [a, b) held at m's pnl, pos and entry, bar by bar from its records (equity.c): for
+ * a stretch that may set a new peak (mtm_lanes.h takes every other one from its extremes). */
+void hs_mtm_scan(hs_mtm *m, size_t a, size_t b);
+
 /* Account the queued crosses, then bars [from, to) in the state after them (equity.c). */
 void hs_mtm_flush(hs_mtm *m, size_t to);
 

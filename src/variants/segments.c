@@ -42,6 +42,7 @@
 #include "pipeline.h" /* certify.h, and pipeline_d for the tier-0 ranges */
 #include "vec.h"
 #include "book_lanes.h"
+#include "mtm_lanes.h"
 #include "team.h" /* hs_team_run: the caller never waits for a worker that has not started */
 
 /* Steps between re-anchors.  Larger blocks anchor less often but widen TAU (the drift term grows with
@@ -112,6 +113,7 @@ typedef struct {
 typedef struct {
     long long recomputed;
     double *book_table; /* SEG_BOOK_SPAN rows × SEG_BOOK_COLS, +0.0 where nothing is deferred */
+    int64_t *cross_codes; /* the same cells: each trade's cross, coded for the equity lanes (mtm_lanes.h), −1 */
     /* The interleaved series, a window of it at a time (window_rows): rows [xw_base, xw_hi) of XT (step k,
      * lane l = close[l·S − P + k], clamped) at xw[(k − xw_base)·HS_VN + l], room for xw_rows rows. */
     double *xw;
@@ -533,7 +535,8 @@ static double tier0_d(const double *close, const seg_layout *L, seg_thread *t, c
 /* A visit known to be a cross with a position open: the previous bar's sign (certified, = prev) is the
  * opposite of this one.  Exactly what hs_book_step does then, without its tests. */
 static inline void book_reverse(hs_book *b, int negative, double price, size_t bar, hs_pnl_column *col,
-                                hs_mtm *mtm) {
+                                hs_mtm *mtm, int64_t *codes) {
+    if (codes) codes[col->n * col->stride] = (int64_t)bar << 1 | (negative ? 0 : 1);
     double p = hs_book_close_to(b, price, bar, NULL, col);
     hs_book_open(b, negative ? -1 : 1, price);
     b->prev = negative ? -1.0 : 1.0;
@@ -550,13 +553,14 @@ typedef struct {
  * sign), their trades' PnLs deferred into `*col_io`.  They are stepped in local copies: through the
  * pointers, every field would be stored and reloaded per trade (a double field may alias price[]; with
  * the statistics' six fields in the book that cost 6.6% of the sweep, reports/stats.md).  `mtm`: the
- * combo's equity tracker, fed at every cross, or NULL (lane_books and lane_books_mtm below are the two
- * copies: without periods the code is what it was before §9). */
+ * combo's equity tracker, fed at every cross, or NULL; `codes`: the combo's column of the cross codes,
+ * written beside each deferred PnL for the equity lanes (mtm_lanes.h), or NULL (lane_books, lane_books_mtm
+ * and lane_books_codes below are the three copies: without periods the code is what it was before §9). */
 static inline __attribute__((always_inline)) void lane_books_with(const double *close, const seg_layout *L,
                                                                   seg_thread *t, const hs_windows *win, int lane,
                                                                   size_t j_lo, size_t j_hi, int lane_first,
                                                                   seg_cursor *cur, hs_book *io, hs_pnl_column *col_io,
-                                                                  hs_mtm *mtm) {
+                                                                  hs_mtm *mtm, int64_t *codes) {
     hs_book local = *io, *book = &local;
     hs_pnl_column col_local = *col_io, *col = &col_local;
     size_t lane_bar = (size_t)lane * L->seg; /* the global bar of the lane's j = 0 */
@@ -583,7 +587,8 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
             while (visit) {
                 int b = __builtin_ctzll(visit);
                 visit &= visit - 1;
-                book_reverse(book, (int)(s >> b & 1), price[at + (size_t)b], lane_bar + at + (size_t)b, col, mtm);
+                book_reverse(book, (int)(s >> b & 1), price[at + (size_t)b], lane_bar + at + (size_t)b, col, mtm,
+                             codes);
             }
             continue;
         }
@@ -597,7 +602,10 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
             } else {
                 d = (s >> b & 1) ? -1.0 : 1.0; /* certified: the tier-0 d has this sign and is not 0 */
             }
-            if (d == d) hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
+            if (d != d) continue;
+            size_t rows = col->n;
+            hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
+            if (codes && col->n != rows) codes[rows * col->stride] = (int64_t)(lane_bar + j) << 1 | (book->pos > 0);
         }
     }
     cur->prev_sign = prev_sign;
@@ -609,14 +617,21 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
 static __attribute__((noinline)) void lane_books(const double *close, const seg_layout *L, seg_thread *t,
                                                  const hs_windows *win, int lane, size_t j_lo, size_t j_hi,
                                                  int lane_first, seg_cursor *cur, hs_book *io, hs_pnl_column *col_io) {
-    lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, NULL);
+    lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, NULL, NULL);
 }
 
 static __attribute__((noinline)) void lane_books_mtm(const double *close, const seg_layout *L, seg_thread *t,
                                                      const hs_windows *win, int lane, size_t j_lo, size_t j_hi,
                                                      int lane_first, seg_cursor *cur, hs_book *io,
                                                      hs_pnl_column *col_io, hs_mtm *mtm) {
-    lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, mtm);
+    lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, mtm, NULL);
+}
+
+static __attribute__((noinline)) void lane_books_codes(const double *close, const seg_layout *L, seg_thread *t,
+                                                       const hs_windows *win, int lane, size_t j_lo, size_t j_hi,
+                                                       int lane_first, seg_cursor *cur, hs_book *io,
+                                                       hs_pnl_column *col_io, int64_t *codes) {
+    lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, NULL, codes);
 }
 
 /* Book the table's rows [0, rows): each row's HS_VN-combo vectors in turn (independent chains), then
@@ -630,6 +645,37 @@ static void book_table(double *table, hs_pnl_column *col, size_t count, hs_book_
     for (size_t r = 0; r < rows; r++)
         for (size_t v = 0; v < vecs; v++) hs_book_lanes_book(&acc[v], vd_loadu(table + r * SEG_BOOK_COLS + v * HS_VN));
     memset(table, 0, rows * SEG_BOOK_COLS * sizeof(double));
+}
+
+/* Whether a sweep's books feed the equity lanes (mtm_lanes.h): with periods, where the range table has its
+ * windows (the driver makes them for n_combos >= HS_MTM_NEAR_MIN_COMBOS); else the scalar trackers. */
+static int seg_equity_lanes(const hs_equity_terms *eq) { return eq && eq->ranges.near; }
+
+/* book_table with the equity lanes (mtm_lanes.h): each row's crosses accounted from the pnl before it, then
+ * booked; a lane starts at its combo's first row (its first cross from the book).  The codes back to −1. */
+static void book_table_mtm(double *table, int64_t *codes, hs_pnl_column *col, size_t count, hs_book_lanes *acc,
+                           const hs_mtm_lanes_ctx *x, hs_mtm_lanes *ml, const hs_book *book) {
+    size_t rows = 0, vecs = (count + HS_VN - 1) / HS_VN;
+    for (size_t g = 0; g < count; g++) {
+        rows = col[g].n > rows ? col[g].n : rows;
+        hs_mtm_lanes *s = &ml[g / HS_VN];
+        int l = (int)(g % HS_VN);
+        if (col[g].n && s->pos[l] == 0.0) hs_mtm_lanes_start(x, s, l, book[g].first_bar, codes[g] & 1 ? -1 : 1);
+        col[g].n = 0;
+    }
+    /* vector by vector, each over the rows: the lanes are independent, and one vector's state stays in
+     * registers (as an array indexed by a loop over the vectors it lived in memory) */
+    for (size_t v = 0; v < vecs; v++) {
+        mtm_lanes_regs regs;
+        hs_mtm_lanes_load(&ml[v], &regs);
+        for (size_t r = 0, at = v * HS_VN; r < rows; r++, at += SEG_BOOK_COLS) {
+            regs = hs_mtm_lanes_row(x, &ml[v], regs, vi_loadu(codes + at), acc[v].pnl);
+            hs_book_lanes_book(&acc[v], vd_loadu(table + at));
+        }
+        hs_mtm_lanes_store(&ml[v], &regs);
+    }
+    memset(table, 0, rows * SEG_BOOK_COLS * sizeof(double));
+    memset(codes, 0xff, rows * SEG_BOOK_COLS * sizeof(int64_t));
 }
 
 static void combo_consts(seg_consts *c, const int64_t *w) {
@@ -660,10 +706,18 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     size_t first_d[SEG_GROUP];
     hs_book_lanes acc[SEG_BOOK_VECS];
     double *table = slots[0].sh->book_table;
+    int lanes = seg_equity_lanes(eq);
+    int64_t *codes = lanes ? slots[0].sh->cross_codes : NULL;
+    hs_mtm_lanes_ctx x;
+    hs_mtm_lanes ml[SEG_BOOK_VECS];
+    if (lanes) {
+        hs_mtm_lanes_ctx_init(&x, close, L->n, keep, eq);
+        for (size_t v = 0; v < SEG_BOOK_VECS; v++) hs_mtm_lanes_new(&ml[v], &x, c0 + v * HS_VN);
+    }
     for (size_t v = 0; v < SEG_BOOK_VECS; v++) acc[v] = hs_book_lanes_new();
     for (size_t g = 0; g < count; g++) {
         book[g] = hs_book_new(keep);
-        if (eq) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
+        if (eq && !lanes) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
         cur[g] = (seg_cursor){0, 0};
         col[g] = (hs_pnl_column){table + g, SEG_BOOK_COLS, 0, 0};
         first_d[g] = combo_first_d(wins[g].w);
@@ -678,20 +732,32 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
                 size_t j_first = first_d[g] > lo ? first_d[g] - lo : 0;
                 if (j_first >= b) continue;
                 int lane_first = j_first >= a;
-                if (eq)
+                if (lanes)
+                    lane_books_codes(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first,
+                                     &cur[g], &book[g], &col[g], codes + g);
+                else if (eq)
                     lane_books_mtm(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first,
                                    &cur[g], &book[g], &col[g], &mtm[g]);
                 else
                     lane_books(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first, &cur[g],
                                &book[g], &col[g]);
             }
-            book_table(table, col, count, acc);
+            if (lanes) book_table_mtm(table, codes, col, count, acc, &x, ml, book);
+            else book_table(table, col, count, acc);
         }
     }
     for (size_t g = 0; g < count; g++)
-        if (live[g] && book[g].pos != 0) hs_book_close_to(&book[g], close[L->n - 1], L->n - 1, NULL, &col[g]);
-    book_table(table, col, count, acc);
-    for (size_t g = 0; eq && g < count; g++) hs_mtm_finish(&mtm[g], L->n, eq, c0 + g);
+        if (live[g] && book[g].pos != 0) {
+            if (lanes) codes[g + col[g].n * SEG_BOOK_COLS] = (int64_t)L->n << 1 | (book[g].pos < 0); /* after the last bar */
+            hs_book_close_to(&book[g], close[L->n - 1], L->n - 1, NULL, &col[g]);
+        }
+    if (lanes) {
+        book_table_mtm(table, codes, col, count, acc, &x, ml, book);
+        for (size_t g = 0; g < count; g++) hs_mtm_lanes_finish(&x, &ml[g / HS_VN], (int)(g % HS_VN));
+    } else {
+        book_table(table, col, count, acc);
+    }
+    for (size_t g = 0; eq && !lanes && g < count; g++) hs_mtm_finish(&mtm[g], L->n, eq, c0 + g);
     for (size_t g = 0; g < count; g++) {
         out[g] = live[g] ? hs_book_lanes_outcome(&acc[g / HS_VN], (int)(g % HS_VN), book[g].trades, book[g].first_bar,
                                                  col[g].last_bar)
@@ -747,8 +813,9 @@ static size_t mask_bytes(const seg_layout *L) { return (L->seg + 128 + 63) & ~(s
 static size_t window_bytes(size_t rows) { return (rows * HS_VN * sizeof(double) + 63) & ~(size_t)63; }
 static size_t slot_bytes(const seg_layout *L, size_t ring) { return ring_bytes(ring) + 2 * mask_bytes(L); }
 static size_t book_table_bytes(void) { return SEG_BOOK_SPAN * SEG_BOOK_COLS * sizeof(double); }
-static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t group) {
-    return group * slot_bytes(L, ring) + window_bytes(rows) + book_table_bytes();
+/* `lanes`: the equity lanes' cross codes follow the book table (sweeps with periods and the windows). */
+static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t group, int lanes) {
+    return group * slot_bytes(L, ring) + window_bytes(rows) + (lanes ? 2 : 1) * book_table_bytes();
 }
 
 /* Rows of the interleaved window beyond the widest window and a block: it slides (a memmove of the
@@ -759,7 +826,7 @@ static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t
 
 /* The thread zeroes its own bytes (first touch on its core; the uncertain bytes must start zero). */
 static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, const seg_layout *L, size_t ring,
-                        size_t rows, size_t group) {
+                        size_t rows, size_t group, int lanes) {
     size_t masks = mask_bytes(L);
     for (size_t g = 0; g < group; g++, base += slot_bytes(L, ring)) {
         seg_thread *t = &slots[g];
@@ -779,6 +846,10 @@ static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, 
     sh->xw_rows = rows;
     sh->book_table = (double *)(void *)(base + window_bytes(rows));
     memset(sh->book_table, 0, book_table_bytes());
+    if (lanes) {
+        sh->cross_codes = (int64_t *)(void *)(base + window_bytes(rows) + book_table_bytes());
+        memset(sh->cross_codes, 0xff, book_table_bytes()); /* −1: no trade */
+    }
 }
 
 /* Tile maxima of lane l (see seg_layout), tiles [t_from, t_to): lane l's steps are the contiguous bars
@@ -822,7 +893,8 @@ static void seg_seat(void *ctx, int seat) {
     if (atomic_load_explicit(&j->next_group, memory_order_relaxed) >= j->n_groups) return; /* nothing left */
     seg_thread slots[SEG_GROUP];
     seg_shared sh;
-    thread_init(slots, &sh, j->seats_base + (size_t)seat * j->per_seat, j->L, j->ring, j->rows, j->group);
+    thread_init(slots, &sh, j->seats_base + (size_t)seat * j->per_seat, j->L, j->ring, j->rows, j->group,
+                seg_equity_lanes(j->eq));
     for (;;) {
         size_t g = atomic_fetch_add_explicit(&j->next_group, 1, memory_order_relaxed);
         if (g >= j->n_groups) break;
@@ -869,7 +941,8 @@ hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *co
     size_t by_memory = SEG_GROUP_BYTES / (2 * mask_bytes(&L));
     if (group > by_memory) group = by_memory < 1 ? 1 : by_memory;
     size_t n_groups = (n_combos + group - 1) / group;
-    size_t rows = (size_t)widest_any + SEG_BLOCK + SEG_XW, per_thread = thread_bytes(&L, ring, rows, group);
+    size_t rows = (size_t)widest_any + SEG_BLOCK + SEG_XW;
+    size_t per_thread = thread_bytes(&L, ring, rows, group, seg_equity_lanes(eq));
     unsigned char *block = aligned_alloc(64, weight_bytes + (size_t)threads * per_thread);
     if (!block) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the segments kernel (%zu bars)", n);
     L.weight = (double *)(void *)block;
