@@ -11,7 +11,12 @@ differs; reports/validation.md states every difference with figures.
 - purgedcv deflated_sharpe_ratio: the same DSR when given the same SR, skew, kurtosis and variance of trials;
   its own SR uses the population sd (ddof 0) and bias-corrected skew and kurtosis, the spec the sample sd
   (ddof 1) and the plain moment ratios.
-- quantstats sharpe and sortino (annualize=False): the spec's period Sharpe and Sortino."""
+- quantstats sharpe and sortino (annualize=False): the spec's period Sharpe and Sortino.
+- pypbo (esvhd/pypbo, not on PyPI): its CSCV as its pbo.py (commit ddbc631) does it, written here from reading
+  that file (pypbo_cscv below), gives the same pbo, logits, prob_oos_loss and line as hs_cscv where P is a
+  multiple of S; where it is not, pypbo drops the first P mod S periods, and hs_cscv on the same trimmed
+  returns agrees again.  pypbo's own test values (from the papers' worked examples: PSR, DSR, the expected
+  maximum) against hs_deflated_sharpe."""
 import math
 
 import numpy as np
@@ -87,3 +92,90 @@ def test_quantstats_period_sharpe_and_sortino():
         assert rel_close(qs.stats.sortino(s, annualize=False), stats["sortino"][c], 1e-12)
         # its default annualises with 252 periods a year: the spec's period_sharpe·sqrt(ppy)
         assert rel_close(qs.stats.sharpe(s), stats["period_sharpe"][c] * math.sqrt(252), 1e-12)
+
+
+# ---- pypbo's algorithm, written from reading esvhd/pypbo's pypbo/pbo.py (commit ddbc631), not copied -------
+def pypbo_cscv(R, S, metric, threshold=0.0):
+    """pypbo.pbo(M=R, S, metric_func, threshold): drop the first T mod S rows, S equal chunks, every
+    combination of S/2 chunks in itertools order as the in-sample rows (concatenated in chunk order), the
+    complement out of sample; scipy's average ranks; n* = argmax of the in-sample ranks; w = OOS rank/(N+1);
+    pbo = share of logit(w) <= 0; prob_oos_loss = share of OOS metric(n*) < threshold; linregress."""
+    import itertools
+    from scipy.special import logit
+    T, N = R.shape
+    R = R[T % S:]
+    sub = R.shape[0] // S
+    chunks = [R[i * sub:(i + 1) * sub] for i in range(S)]
+    logits, is_best, oos_best = [], [], []
+    for J in itertools.combinations(range(S), S // 2):
+        Jbar = [g for g in range(S) if g not in J]
+        r_is = np.array([metric(c) for c in np.concatenate([chunks[g] for g in J]).T])
+        r_oos = np.array([metric(c) for c in np.concatenate([chunks[g] for g in Jbar]).T])
+        n_star = int(np.argmax(scipy_stats.rankdata(r_is)))
+        w = scipy_stats.rankdata(r_oos)[n_star] / (N + 1)
+        logits.append(logit(w))
+        is_best.append(r_is[n_star])
+        oos_best.append(r_oos[n_star])
+    logits = np.array(logits)
+    line = scipy_stats.linregress(is_best, oos_best)
+    return {"pbo": float(np.mean(logits <= 0)), "logits": logits,
+            "prob_oos_loss": float(np.mean(np.array(oos_best) < threshold)),
+            "slope": line.slope, "intercept": line.intercept}
+
+
+def pypbo_sharpe_iid(x):
+    """pypbo.perf.metrics.sharpe_iid(x, log=True): the mean over the sample sd (ddof 1) of the returns."""
+    return x.mean() / x.std(ddof=1)
+
+
+@pytest.mark.parametrize("P,N,S,seed", [(64, 10, 8, 1), (48, 20, 6, 2), (60, 24, 10, 3), (120, 40, 8, 5)])
+@pytest.mark.parametrize("metric", ["spec", "pypbo"])
+def test_pbo_equals_pypbos_algorithm(P, N, S, seed, metric):
+    E = vs.random_equity(np.random.default_rng(seed), P, N)
+    R = vs.returns_of(E)
+    peer = pypbo_cscv(R, S, spec_metric if metric == "spec" else pypbo_sharpe_iid)
+    got = vs.c_cscv(E, S)
+    assert got["kept"] == got["splits"] == len(peer["logits"])
+    assert peer["pbo"] == got["pbo"]
+    assert peer["prob_oos_loss"] == got["prob_oos_loss"]
+    assert rel_close(peer["logits"], got["lambdas"], 1e-12)
+    assert rel_close(peer["slope"], got["slope"], 1e-9) and rel_close(peer["intercept"], got["intercept"], 1e-9)
+
+
+@pytest.mark.parametrize("P,S,seed", [(67, 8, 11), (50, 6, 12)])
+def test_pbo_pypbo_drops_the_first_p_mod_s_periods(P, S, seed):
+    """pypbo trims the first P mod S periods so that its chunks are equal; the spec keeps them (its groups
+    end at floor((g+1)·P/S)).  On the trimmed returns the two agree again."""
+    E = vs.random_equity(np.random.default_rng(seed), P, 16)
+    R = vs.returns_of(E)
+    peer = pypbo_cscv(R, S, spec_metric)
+    trimmed = np.cumsum(R[P % S:], axis=0)  # an equity whose returns are the trimmed ones
+    got = vs.c_cscv(trimmed, S)
+    assert peer["pbo"] == got["pbo"]
+    assert rel_close(peer["logits"], got["lambdas"], 1e-9)
+
+
+def dsr_of(sharpes, chosen_stats, P, n_trials=0.0):
+    """hs_deflated_sharpe on combos whose period Sharpes are `sharpes` (the first is chosen), with the chosen
+    one's skew and kurtosis."""
+    _, raw = vs.c_period_stats(np.cumsum(np.random.default_rng(0).standard_normal((8, len(sharpes))), axis=0))
+    for c, sr in enumerate(sharpes):
+        raw[c].period_sharpe = float(sr)
+    raw[0].skew, raw[0].kurtosis = chosen_stats
+    return vs.c_dsr(raw, len(sharpes), P, n_trials, 0)
+
+
+def test_psr_dsr_and_expected_maximum_on_pypbos_worked_examples():
+    """pypbo's tests/test_pbo.py values, from the papers' examples (Bailey & López de Prado): PSR 0.9132343...
+    (SR 1.585/sqrt(12), T 24, skew -2.448, kurtosis 10.164), DSR 0.9003968... (SR 2.5/sqrt(250), V 0.5/250,
+    N 100, T 1250, skew -3, kurtosis 10), and the expected maximum of 100 normals 2.5306028932..."""
+    sr = 1.585 / math.sqrt(12)
+    got = dsr_of([sr], (-2.448, 10.164), 24)
+    assert rel_close(got["psr0"], 0.91323430688486018, 1e-12), got["psr0"]
+    # two combos whose Sharpes' sample variance is V (the chosen one the larger), 100 trials
+    sr, V = 2.5 / math.sqrt(250), 0.5 / 250
+    got = dsr_of([sr, sr - math.sqrt(2 * V)], (-3.0, 10.0), 1250, n_trials=100.0)
+    assert rel_close(got["var_sr"], V, 1e-14), got["var_sr"]
+    assert rel_close(got["dsr"], 0.90039683444939034, 1e-12), got["dsr"]
+    got = dsr_of([1.0, 1.0 - math.sqrt(2.0)], (0.0, 3.0), 100, n_trials=100.0)
+    assert rel_close(got["sr0"], 2.5306028932016846, 1e-12), got["sr0"]
