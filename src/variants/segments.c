@@ -602,10 +602,11 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
             } else {
                 d = (s >> b & 1) ? -1.0 : 1.0; /* certified: the tier-0 d has this sign and is not 0 */
             }
-            if (d != d) continue;
-            size_t rows = col->n;
-            hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
-            if (codes && col->n != rows) codes[rows * col->stride] = (int64_t)(lane_bar + j) << 1 | (book->pos > 0);
+            if (d == d) {
+                size_t rows = col->n; /* (dead without codes: the NULL copies compile to what they were) */
+                hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
+                if (codes && col->n != rows) codes[rows * col->stride] = (int64_t)(lane_bar + j) << 1 | (book->pos > 0);
+            }
         }
     }
     cur->prev_sign = prev_sign;
