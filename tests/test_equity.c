@@ -403,9 +403,9 @@ static void check_live(void) {
     for (size_t i = 0; i < SYMS; i++) free(x[i]);
 }
 
-/* Segments' equity lanes (sweeps of >= HS_MTM_NEAR_MIN_COMBOS combos, AVX2 and AVX-512; the other ISAs keep
- * the scalar trackers, checked above) end to end: best at AVX2 and AVX-512 where this CPU runs them (none
- * under qemu's aarch64), against the per-bar oracle, E and mdd bit for bit, on two series whose lanes take their
+/* Segments' equity lanes (sweeps of >= HS_MTM_NEAR_MIN_COMBOS combos at AVX-512; the other ISAs keep the
+ * scalar trackers, checked above) end to end: best at AVX-512 where this CPU has it (and at AVX2, the
+ * trackers, for the same series), against the per-bar oracle, E and mdd bit for bit, on two series whose lanes take their
  * rare paths (counted while writing this, over the check's sweeps on an AVX-512 CPU: 8,312 record scans
  * on the planted edge; 1,688 scans and 144 stretches past 1,024 bars on the slow sine).  Those paths
  * leave these series' results unchanged when cut out; tests/mtm_lanes_check.c is the test that fails

@@ -23,7 +23,8 @@
  * at, bit for bit (the books add the same p in the same order; padding rows add +0.0).
  *
  * Measured (reports/equity.md, Xeon family 6 model 207, main's binary and this one alternated): P = 16
- * costs 1.35x the sweep without at AVX-512 (1.56x with the scalar tracker) and 1.34x at AVX2 (1.37x).
+ * costs 1.32-1.33x the sweep without at AVX-512 (1.46-1.48x with the scalar tracker); at AVX2 the lanes
+ * lost (1.36-1.40x against 1.35-1.37x), so segments uses them at AVX-512 only (seg_equity_lanes).
  * Gathers stayed: eight scalar loads through memory per query were slower in place, though one 8-double
  * gather took 8.5 ns in a loop of them.  Not the 1.10x: that needs work per span of bars, not per trade
  * (the floor measured there).

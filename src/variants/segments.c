@@ -649,12 +649,13 @@ static void book_table(double *table, hs_pnl_column *col, size_t count, hs_book_
 }
 
 /* Whether a sweep's books feed the equity lanes (mtm_lanes.h): with periods, where the range table has its
- * windows (the driver makes them for n_combos >= HS_MTM_NEAR_MIN_COMBOS), on the ISAs with native lane
- * integers (AVX2, AVX-512); else the scalar trackers.  Through memory (vec.h's portable lane integers) the
- * lanes cost more than the trackers: SSE2, P = 16, 2.67x the sweep without against 1.21x (one run of 5
- * rounds, Xeon family 6 model 207); scalar 1.12x against 1.10x. */
+ * windows (the driver makes them for n_combos >= HS_MTM_NEAR_MIN_COMBOS), at AVX-512; else the scalar
+ * trackers, which cost less elsewhere (Xeon family 6 model 207, P = 16 on the default sweep against the
+ * sweep without, interleaved with the trackers' build, reports/equity.md): AVX-512 1.32-1.33x against
+ * 1.46-1.48x, but AVX2 1.36-1.40x against 1.35-1.37x (four lanes: 82% of them busy, gathers of four);
+ * with vec.h's lane integers through memory SSE2 2.67x against 1.21x, scalar 1.12x against 1.10x. */
 static int seg_equity_lanes(const hs_equity_terms *eq) {
-#ifdef HS_HAVE_VI_LANES
+#if defined(HS_HAVE_VI_LANES) && HS_VN >= 8
     return eq && eq->ranges.near;
 #else
     (void)eq;
