@@ -7,9 +7,11 @@
 #                                  without the CI_SKIP gates below; clang --target cross build
 #                                  (+ libomp:arm64, unpacked) + its NEON gates
 #   .ci/aarch64.sh --full          the gcc suite whole (every registered gate on both ISAs)
-#   .ci/aarch64.sh --quick         also without the gates of naive and prealloc and the portable engine/
-#                                  timing tests (see quick_skip); every test a mode
-#                                  leaves out is named in the log
+#   .ci/aarch64.sh --quick         also without the gates of naive and prealloc, the scalar units of every
+#                                  variant gated on neon, and the portable engine/timing tests (see
+#                                  quick_skip); the clang half's gates check every 16th combo of the
+#                                  default run (not every 4th) and leave out simd_wma_omp (same NEON
+#                                  kernel as simd_wma); every test a mode leaves out is named in the log
 #   .ci/aarch64.sh --no-clang      the gcc half only
 #   .ci/aarch64.sh --clang-all     the clang build's whole suite too, not only its NEON gates
 #   .ci/aarch64.sh --no-install    never call apt-get (fail if something is missing)
@@ -135,12 +137,13 @@ not_run() { # not_run DIR REGEX REASON: say which tests a filter leaves out
   names=$(ctest --test-dir "$1" -N -R "$2" | awk '/Test +#/{print $3}' | tr '\n' ' ')
   [[ -z $names ]] || echo "aarch64.sh: NOT RUN ($3): $names"
 }
+gate_stride=4
 ctest_run() { # ctest_run DIR PRESET [ctest args]: the test preset's settings, in DIR (HS_AARCH64_BUILD)
   local dir=$1
   shift 2
-  # Without --full the gates check every 4th combo of the default run (tests/gate_variant.c says why);
-  # the other gate data sets run whole.
-  ((full)) || export HS_GATE_STRIDE=4
+  # Without --full the gates check every $gate_stride-th combo of the default run (4; 16 in the clang
+  # half of --quick: tests/gate_variant.c says why); the other gate data sets run whole.
+  ((full)) || export HS_GATE_STRIDE=$gate_stride
   ctest --test-dir "$dir" --output-on-failure -j "$jobs" --timeout 900 "$@"
 }
 slowest() { # the slowest tests of the last ctest run in DIR
@@ -191,14 +194,35 @@ broken=$(cross_broken "$bdir")
 ci_skip='gate_(x_.*|simd_wma|simd_wma_dot|simd_wma_omp)_scalar'
 ((full)) || exclude+=("$ci_skip")
 ((quick)) && exclude+=('gate_(naive|prealloc)_scalar')
+# --quick: the scalar unit of every MULTI variant whose NEON unit is gated here (the list is read from the
+# registered gates, so a new MULTI variant joins it): the same C as the native scalar unit, which the
+# release suite gates and ASan/UBSan runs; on aarch64 only `--isa scalar` selects it.  The aarch64
+# compiler's scalar code is still proven here by gate_unchecked_scalar, gate_sliding(_omp)_scalar (the
+# scalar-only production variants) and every other test.  Under qemu in CI (1,990 s run): 80 CPU-s of
+# segments, segments_omp, sliding_lanes and sliding_lanes_omp (simd_wma*'s are in ci_skip above).
+multi_scalar=$(ctest --test-dir "$bdir" -N -R '^gate_.*_neon$' | awk '/Test +#/{sub(/_neon$/, "_scalar", $3); print $3}' |
+  grep -Evx "$ci_skip" | paste -sd'|' -)
+[[ -z $multi_scalar ]] || ! ((quick)) || exclude+=("$multi_scalar")
+# --quick, both halves: gate_simd_wma_omp_neon calls the very function gate_simd_wma_neon gates
+# (hs_combo_simd_wma__neon: registry.def gives simd_wma_omp the kernel simd_wma) through the ISA-neutral
+# OpenMP driver, which gate_sliding_omp_scalar (the same COMBO driver) and gate_sliding_lanes_omp_neon
+# (BATCH) run here; 36 CPU-s under qemu.  Gated natively on every x86 ISA and run under ASan+UBSan and TSan.
+same_kernel='gate_simd_wma_omp_neon'
+((quick)) && exclude+=("$same_kernel")
 # --quick also leaves out the heaviest tests that prove nothing of aarch64's arithmetic (388 of the gcc
 # suite's 886 CPU-s under qemu in CI at 24f4e99): the engine's load, fault and cancel tests (portable C; qemu
 # runs the guest with the host's x86 memory order, so it cannot test the shm rings' ordering on real arm64
 # either), the timing-ratio tests (emulation distorts the ratios they bound: test_worst_case at every ISA
 # and the fair-load smoke), the admission test's bursts, the shared-library copy of
-# test_fingerprint, and test_live and test_live_many at the default ISA (their _neon and _scalar copies run).  All of
+# test_fingerprint, test_live and test_live_many at the default ISA and at scalar (the default is neon, and
+# their _neon copies run: live mode's scalar group step is the native scalar unit's C, as above).  All of
 # them run natively, under ASan+UBSan and (the engine's) under TSan.
-quick_skip='test_worst_case(_[a-z0-9]+)?|test_fingerprint_shared|test_cancel|engine_reliability|engine_client|engine_hostile_mix|engine_admission|engine_cost_model|prof_fair_load_smoke|test_live|test_live_many'
+# test_fingerprint too (47-67 CPU-s, one whole 80-combo default sweep of unchecked/scalar, the suite's
+# costliest test): gate_unchecked_scalar runs the same variant on the same series here and checks every
+# 4th combo of it bit for bit against the golden file, combo 0 (the study's 57,029 trades, -5165.58)
+# included; what test_fingerprint adds (combos 1 and 2, the 80 combos' total trades, the grid's lengths)
+# is portable integer and scalar code, checked natively and under ASan+UBSan.
+quick_skip='test_worst_case(_[a-z0-9]+)?|test_fingerprint|test_fingerprint_shared|test_cancel|engine_reliability|engine_client|engine_hostile_mix|engine_admission|engine_cost_model|prof_fair_load_smoke|test_live|test_live_many|test_live_scalar|test_live_many_scalar'
 ((quick)) && exclude+=("$quick_skip")
 ex=()
 if [[ ${#exclude[@]} -gt 0 ]]; then
@@ -207,7 +231,9 @@ if [[ ${#exclude[@]} -gt 0 ]]; then
   [[ -z $broken ]] || not_run "$bdir" "^${broken}\$" "runs the aarch64 CLI without qemu; prof/CMakeLists.txt should pass \${HS_CLI_COMMAND}"
   ((full)) || not_run "$bdir" "^${ci_skip}\$" "CI budget: scalar-only experiments and the scalar units of gated NEON variants; --full runs them"
   ((!quick)) || not_run "$bdir" '^gate_(naive|prealloc)_scalar$' "--quick"
-  ((!quick)) || not_run "$bdir" "^(${quick_skip})\$" "--quick: portable engine/timing tests, run natively and under the sanitizers"
+  [[ -z $multi_scalar ]] || ((!quick)) || not_run "$bdir" "^(${multi_scalar})\$" "--quick: scalar units of variants gated on neon here; gated natively (release) and run under ASan+UBSan"
+  ((!quick)) || not_run "$bdir" "^${same_kernel}\$" "--quick: simd_wma's NEON kernel through the OpenMP driver; gate_simd_wma_neon and gate_sliding_omp_scalar run both here"
+  ((!quick)) || not_run "$bdir" "^(${quick_skip})\$" "--quick: portable engine/timing tests, test_fingerprint (gate_unchecked_scalar checks its sweep here) and live mode's default/scalar copies; all run natively and under ASan+UBSan"
 fi
 gcc_rc=0
 phase "gcc: ctest under qemu ($( ((quick)) && echo quick || { ((full)) && echo 'whole suite' || echo 'CI selection'; }))" ctest_run "$bdir" aarch64 "${ex[@]}" || gcc_rc=$?
@@ -255,7 +281,18 @@ if ((do_clang)); then
       [[ -z $broken ]] || { cex=(-E "^${broken}\$"); not_run "$cdir" "^${broken}\$" "see above"; }
       phase "clang: ctest under qemu (whole suite)" ctest_run "$cdir" aarch64-clang "${cex[@]}" || clang_rc=$?
     else
-      phase "clang: ctest under qemu (NEON gates)" ctest_run "$cdir" aarch64-clang -R '^gate_.*_neon$' || clang_rc=$?
+      cex=()
+      if ((quick)); then
+        # The clang half proves clang's NEON code: each NEON kernel once, so without $same_kernel (as the
+        # gcc half above); sliding_lanes_omp stays (clang's libomp:arm64 at run time) and segments_omp (its
+        # own threaded sweep in segments.c).  Every 16th combo of the default run: the second compiler's
+        # check, beside gcc's every 4th (gate_simd_wma_neon: 35 -> 20 CPU-s under qemu).
+        gate_stride=16
+        cex=(-E "^${same_kernel}\$")
+        not_run "$cdir" "^${same_kernel}\$" "--quick: the clang half runs each NEON kernel once"
+      fi
+      phase "clang: ctest under qemu (NEON gates$( ((quick)) && echo ', every 16th default combo'))" \
+        ctest_run "$cdir" aarch64-clang -R '^gate_.*_neon$' "${cex[@]}" || clang_rc=$?
     fi
     slowest "$cdir"
   fi
