@@ -100,7 +100,10 @@ with tempfile.TemporaryDirectory() as tmp:
                     if send_hello:
                         s.sendall(HELLO)
                     conns.append(s)
-                deadline = time.monotonic() + 5  # refusals come at once; 5 s for a loaded machine
+                # Refusals come at once; the deadline only bounds the wait.  Connections that sent HELLO all
+                # get a reply, so they may wait 30 s (under TSan in CI, 2026-12-06, the 64th came after 5 s);
+                # idle ones that hold a pending slot never reply, so they wait 5 s in all.
+                deadline = time.monotonic() + (30 if send_hello else 5)
                 for s in conns:
                     s.settimeout(max(0.05, deadline - time.monotonic()))
                     try:
