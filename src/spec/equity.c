@@ -100,7 +100,7 @@ static void near_level(double *vh, uint64_t *oh, double *vl, uint64_t *ol, size_
 __attribute__((target("avx2"))) static void near_level_avx2(double *vh, uint64_t *oh, double *vl, uint64_t *ol,
                                                             uint32_t *w, size_t h, size_t m, size_t len, unsigned k) {
     size_t i = 0;
-    unsigned sh = k * (k - 1);
+    unsigned sh = HS_MTM_NEAR_SHIFT(k);
     __m256i step = _mm256_set1_epi64x((long long)h), pick = _mm256_setr_epi32(0, 2, 4, 6, 0, 0, 0, 0);
     __m128i shift = _mm_cvtsi32_si128((int)sh), kk = _mm_cvtsi32_si128((int)k);
     for (; i + 4 <= m; i += 4) {
@@ -147,7 +147,7 @@ static void near_windows(const double *close, size_t n_bars, uint32_t *near) {
         for (size_t i = 0; i < len; i++) vh[i] = vl[i] = close[s + i], oh[i] = ol[i] = w[i] = 0;
         for (unsigned k = 1; k <= HS_MTM_NEAR_LEVELS; k++) {
             size_t h = (size_t)1 << (k - 1), m = len > h ? len - h : 0;
-            unsigned sh = k * (k - 1);
+            unsigned sh = HS_MTM_NEAR_SHIFT(k);
 #ifdef NEAR_AVX2
             if (avx2) {
                 near_level_avx2(vh, oh, vl, ol, w, h, m, len, k);
@@ -205,7 +205,7 @@ hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *tab
         uint32_t *near = per_bar;
         near_windows(close, n_bars, near);
         /* a block is the level-4 window at its first bar (cut at the last bar) */
-        unsigned sh = HS_MTM_BLOCK_SHIFT * (HS_MTM_BLOCK_SHIFT - 1), mask = (unsigned)HS_MTM_BLOCK - 1;
+        unsigned sh = HS_MTM_NEAR_SHIFT(HS_MTM_BLOCK_SHIFT), mask = (unsigned)HS_MTM_BLOCK - 1;
         for (size_t k = 0; k < blocks; k++) {
             size_t a = k << HS_MTM_BLOCK_SHIFT;
             unsigned w = near[a] >> sh;
@@ -226,7 +226,7 @@ static inline void near_range(const hs_mtm *m, size_t a, size_t b, double *hi, d
     const double *c = m->close;
     unsigned k = 31u - (unsigned)__builtin_clz((unsigned)(b - a));
     size_t y = b - ((size_t)1 << k);
-    unsigned sh = k * (k - 1), mask = (1u << k) - 1, ea = m->ranges.near[a] >> sh, ey = m->ranges.near[y] >> sh;
+    unsigned sh = HS_MTM_NEAR_SHIFT(k), mask = (1u << k) - 1, ea = m->ranges.near[a] >> sh, ey = m->ranges.near[y] >> sh;
     *hi = max_of(c[a + (ea & mask)], c[y + (ey & mask)]);
     *lo = min_of(c[a + (ea >> k & mask)], c[y + (ey >> k & mask)]);
 }

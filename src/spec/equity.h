@@ -49,6 +49,8 @@ static inline double hs_trade_pnl(double pos, double entry, double exit, double 
 #define HS_MTM_BLOCK_LEVELS 5
 static inline size_t hs_mtm_block_count(size_t n_bars) { return (n_bars + HS_MTM_BLOCK - 1) >> HS_MTM_BLOCK_SHIFT; }
 #define HS_MTM_NEAR_LEVELS 5
+/* The first bit of level k's offsets in a bar's windows word (the high's k bits, then the low's). */
+#define HS_MTM_NEAR_SHIFT(k) ((k) * ((k) - 1))
 #define HS_MTM_NEAR_BARS ((size_t)2 << HS_MTM_NEAR_LEVELS)
 /* The doubles a range table of n bars takes, with the windows (near) or with the block offsets. */
 static inline size_t hs_mtm_ranges_doubles(size_t n_bars, int near) {

@@ -124,7 +124,10 @@ static inline hs_vd mtm_lanes_u(hs_vd pos, hs_vd entry, hs_vd c, hs_vd keep) {
  * are two windows of the blocks' sparse table; a lane with 64 blocks or more (1,024 bars) takes the scalar
  * query for them. */
 static inline void mtm_lanes_range(const hs_mtm_lanes_ctx *x, hs_vi a, hs_vi b, hs_vd *hi, hs_vd *lo) {
-    static const uint32_t shift_of[HS_MTM_NEAR_LEVELS + 1] = {0, 0, 2, 6, 12, 20}; /* k(k − 1): level k's bits */
+    static const uint32_t shift_of[HS_MTM_NEAR_LEVELS + 1] = {
+        HS_MTM_NEAR_SHIFT(0), HS_MTM_NEAR_SHIFT(1), HS_MTM_NEAR_SHIFT(2),
+        HS_MTM_NEAR_SHIFT(3), HS_MTM_NEAR_SHIFT(4), HS_MTM_NEAR_SHIFT(5)}; /* level k's first bit */
+    _Static_assert(HS_MTM_NEAR_LEVELS == 5, "shift_of lists levels 0-5");
     const hs_mtm_ranges *r = &x->eq->ranges;
     hs_vi one = vi_set1(1), len = vi_sub(b, a), top = vi_set1(HS_MTM_NEAR_LEVELS);
     hs_vi k = vi_log2(len);
