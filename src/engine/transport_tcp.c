@@ -109,35 +109,57 @@ static hs_status tcp_listen(const char *hostport, const hs_listen_options *opt, 
     return HS_OK;
 }
 
-/* The uid owning the other end of a loopback connection: its socket is in this namespace's
- * /proc/net/tcp (or tcp6), with the peer's address as its local address.  -1 where not found (a remote
- * peer, no /proc).  Issue 29 item 3: with no token, another local user's loopback connections took every
- * --max-clients slot; the server refuses them by uid (cli/server/server.c). */
-static long loopback_peer_uid(const struct sockaddr *sa) {
-    char want[64];
-    const char *table;
+/* "ADDR:PORT" as /proc/net/tcp{,6} prints an address (the address words in host order, the port in hex). */
+static int proc_net_address(const struct sockaddr *sa, char *out, size_t cap) {
     if (sa->sa_family == AF_INET) {
         const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
-        snprintf(want, sizeof want, "%08X:%04X", (unsigned)in->sin_addr.s_addr, (unsigned)ntohs(in->sin_port));
-        table = "/proc/net/tcp";
-    } else if (sa->sa_family == AF_INET6) {
+        return snprintf(out, cap, "%08X:%04X", (unsigned)in->sin_addr.s_addr, (unsigned)ntohs(in->sin_port)) > 0;
+    }
+    if (sa->sa_family == AF_INET6) {
         const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
         uint32_t w[4];
         memcpy(w, &in6->sin6_addr, sizeof w);
-        snprintf(want, sizeof want, "%08X%08X%08X%08X:%04X", (unsigned)w[0], (unsigned)w[1], (unsigned)w[2],
-                 (unsigned)w[3], (unsigned)ntohs(in6->sin6_port));
-        table = "/proc/net/tcp6";
-    } else {
-        return -1;
+        return snprintf(out, cap, "%08X%08X%08X%08X:%04X", (unsigned)w[0], (unsigned)w[1], (unsigned)w[2],
+                        (unsigned)w[3], (unsigned)ntohs(in6->sin6_port)) > 0;
     }
+    return 0;
+}
+
+/* One pass over the table: the uid of the socket whose local address is `peer` and remote address is
+ * `self`, not in TIME_WAIT (state 06); -1 where none. */
+static long scan_socket_table(const char *table, const char *peer, const char *self) {
     FILE *f = fopen(table, "re");
     if (!f) return -1;
-    char line[512], local[64];
+    char line[512], local[64], remote[64];
+    unsigned state;
     long uid = -1, found = -1;
     while (found < 0 && fgets(line, sizeof line, f))
-        if (sscanf(line, " %*s %63s %*s %*s %*s %*s %*s %ld", local, &uid) == 2 && !strcmp(local, want)) found = uid;
+        if (sscanf(line, " %*s %63s %63s %x %*s %*s %*s %ld", local, remote, &state, &uid) == 4 && state != 0x06 &&
+            !strcmp(local, peer) && !strcmp(remote, self))
+            found = uid;
     fclose(f);
     return found;
+}
+
+/* The uid owning the other end of a loopback connection: its socket is in this namespace's
+ * /proc/net/tcp (or tcp6), with the peer's address as its local address and ours as its remote one.
+ * -1 where not found (a remote peer, no /proc).  Issue 29 item 3: with no token, another local user's
+ * loopback connections took every --max-clients slot; the server refuses them by uid
+ * (cli/server/server.c).
+ * Why the whole 4-tuple, not the peer's address alone: the peer's port can also be the local port of
+ * TIME_WAIT sockets from its earlier connections elsewhere, and the kernel prints those with uid 0.  In
+ * CI's ASan run (2026-12-06), beside other tests' loopback traffic, 6 of another user's 20 connections
+ * were taken for root's and escaped the per-peer budget; tests/engine/test_admission.py now provokes it.
+ * Why a second pass: the table is read a page at a time, and an entry can be skipped when sockets in
+ * the same hash bucket come or go between reads. */
+static long loopback_peer_uid(const struct sockaddr *peer_sa, const struct sockaddr *self_sa) {
+    char peer[64], self[64];
+    if (peer_sa->sa_family != self_sa->sa_family || !proc_net_address(peer_sa, peer, sizeof peer) ||
+        !proc_net_address(self_sa, self, sizeof self))
+        return -1;
+    const char *table = peer_sa->sa_family == AF_INET ? "/proc/net/tcp" : "/proc/net/tcp6";
+    long uid = scan_socket_table(table, peer, self);
+    return uid >= 0 ? uid : scan_socket_table(table, peer, self);
 }
 
 static void set_nodelay(int fd) {
@@ -176,7 +198,11 @@ hs_status hs_socket_accept(hs_listener *l, hs_stream **out, hs_error *err) {
         const void *addr = sa->sa_family == AF_INET6 ? (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr
                                                      : (const void *)&((const struct sockaddr_in *)sa)->sin_addr;
         if (!inet_ntop(sa->sa_family, addr, (*out)->peer_host, sizeof (*out)->peer_host)) (*out)->peer_host[0] = '\0';
-        (*out)->peer_uid = loopback_peer_uid(sa);
+        struct sockaddr_storage self;
+        socklen_t self_len = sizeof self;
+        (*out)->peer_uid = getsockname(fd, (struct sockaddr *)&self, &self_len) == 0
+                               ? loopback_peer_uid(sa, (const struct sockaddr *)&self)
+                               : -1;
     }
     return HS_OK;
 }

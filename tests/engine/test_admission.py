@@ -10,6 +10,8 @@
       and the owner's Unix clients are served 10 of 10 (before: refused 10 of 10 for up to 300 s);
    b. a token server: another user's 20 idle TCP connections hold at most --max-pending-per-peer (4) pending
       slots, the rest refused at once, and a token holder is served 15 of 15 (before: 1 of 15).
+   c. no token: another user's connection from a port that is also the local port of 30 of root's TIME_WAIT
+      sockets is still refused (the peer is found by its 4-tuple, not its address alone).
 Usage: test_admission.py CLI..."""
 import os, socket, struct, sys, tempfile, threading, time
 
@@ -81,7 +83,7 @@ with tempfile.TemporaryDirectory() as tmp:
     if os.geteuid() != 0:
         print("test_admission: part 3 skipped (needs root to act as another uid)")
     else:
-        def as_other_user(host, port, n, send_hello, hold_s):
+        def as_other_user(host, port, n, send_hello, hold_s, bind_port=None):
             """A child as uid 65534: n connections to host:port; sends what came back on a pipe, then holds
             them.  Returns (pid, the pipe's read end)."""
             rfd, wfd = os.pipe()
@@ -96,7 +98,14 @@ with tempfile.TemporaryDirectory() as tmp:
                 os.setuid(65534)
                 conns, replies = [], []
                 for _ in range(n):
-                    s = socket.create_connection((host, port), timeout=10)
+                    if bind_port is None:
+                        s = socket.create_connection((host, port), timeout=10)
+                    else:  # from a port that root's TIME_WAIT sockets also have (c. below)
+                        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                        s.settimeout(10)
+                        s.bind((host, bind_port))
+                        s.connect((host, port))
                     if send_hello:
                         s.sendall(HELLO)
                     conns.append(s)
@@ -118,13 +127,14 @@ with tempfile.TemporaryDirectory() as tmp:
             finally:
                 os._exit(0)
 
-        def beside_other_user(server_args, n, send_hello, witness, want_witness, marker, want_refused, what):
+        def beside_other_user(server_args, n, send_hello, witness, want_witness, marker, want_refused, what,
+                              bind_port=None):
             """Another uid holds n tcp connections to the server (sending HELLO or idle); `witness()` counts
             the owner's successes meanwhile; then what came back to the other user's connections."""
             server = Server(cli, *server_args)
             try:
                 host, port = server.url("tcp")[6:].rsplit(":", 1)
-                pid, rfd = as_other_user(host, int(port), n, send_hello, 3)
+                pid, rfd = as_other_user(host, int(port), n, send_hello, 3, bind_port)
                 time.sleep(1.0)
                 ok = witness(server)
                 check(ok == want_witness, f"{what}: the owner's clients served {ok} of {want_witness}")
@@ -144,6 +154,40 @@ with tempfile.TemporaryDirectory() as tmp:
         beside_other_user(["--tcp", "127.0.0.1:0", "--token-file", token, "--admit-timeout-ms", "20000"], 20, False,
                           lambda s: sum(hello_ok(s.url("tcp"), token=TOKEN.encode()) for _ in range(15)), 15,
                           b"--max-pending-per-peer", 16, "a token server, another user's 20 idle tcp connections")
+
+        # c. the other user's port is also the local port of 30 of root's TIME_WAIT sockets (the kernel lists
+        # them with uid 0).  Matching the peer by its address alone took it for root's, and a no-token server
+        # served it (CI's ASan run, 2026-12-06: 6 of 20 escaped the per-peer budget); by its 4-tuple, refused.
+        def root_time_wait_port(n):
+            """A loopback port that n TIME_WAIT sockets of this (root) process have as their local port."""
+            first = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            first.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            first.bind(("127.0.0.1", 0))
+            port = first.getsockname()[1]
+            listeners = []
+            for k in range(n):
+                lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                lst.bind(("127.0.0.1", 0))
+                lst.listen(1)
+                listeners.append(lst)
+                c = first if k == 0 else socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                c.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if k:
+                    c.bind(("127.0.0.1", port))
+                c.connect(lst.getsockname())
+                a, _ = lst.accept()
+                c.close()  # the client closes first, so its end (port) waits in TIME_WAIT
+                a.settimeout(5)
+                a.recv(1)
+                a.close()
+            for lst in listeners:
+                lst.close()
+            return port
+
+        tw_port = root_time_wait_port(30)
+        beside_other_user(["--tcp", "127.0.0.1:0", "--max-clients", "64"], 1, True, lambda s: 0, 0, b"no token", 1,
+                          "no token, another user's connection from a port with 30 of root's TIME_WAIT sockets",
+                          bind_port=tw_port)
 
 # Issue 29 item 2: subnormal prices are bad data to the server (every variant is slow on them, unchecked
 # included); SWEEP, LOAD and LIVE_APPEND refuse them with error 1 naming the bar, and the server goes on.
