@@ -224,6 +224,43 @@ static void check_near_windows(void) {
     free(close), free(table), free(edges);
 }
 
+/* The windows' builders (equity.c: AVX-512, AVX2, SSE2 or scalar) give the same words at every width the
+ * CPU runs: lengths around the chunk (256 bars and the 32 read past it) and the vectors' steps, on prices
+ * with many ties (a tie keeps the earlier offset: the compares are strict) and on a random walk. */
+static void check_near_widths(void) {
+    enum { N = 6000 };
+    static const size_t lens[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 255, 256, 257,
+                                  287, 288, 289, 290, 511, 512, 545, 1000, N};
+    double *close = malloc(N * sizeof *close);
+    uint32_t *want = malloc(N * sizeof *want), *got = malloc(N * sizeof *got);
+    CHECK(close && want && got, "windows' widths: set-up");
+    if (!close || !want || !got) return;
+    int ran[9] = {0};
+    size_t bad = 0;
+    for (int series = 0; series < 2; series++) {
+        hs_make_close(7 + (uint64_t)series, N, HS_DEFAULT_VOL * 3, HS_DEFAULT_START, close, NULL);
+        if (series == 0)
+            for (size_t i = 0; i < N; i++) close[i] = 100.0 + (double)((long)(close[i] * 4.0) % 5); /* 5 levels */
+        for (size_t q = 0; q < sizeof lens / sizeof *lens; q++) {
+            size_t n = lens[q];
+            CHECK(hs_mtm_near_windows_with(close, n, want, 2), "windows' widths: width 2 runs everywhere");
+            for (int width = 4; width <= 8; width += 4) {
+                memset(got, 0xa5, n * sizeof *got);
+                if (!hs_mtm_near_windows_with(close, n, got, width)) continue;
+                ran[width] = 1;
+                for (size_t i = 0; i < n; i++)
+                    if (got[i] != want[i] && bad++ < 3)
+                        CHECK(0, "windows' width %d, %s series of %zu bars, bar %zu: word %#x, width 2 %#x", width,
+                              series ? "random" : "tied", n, i, got[i], want[i]);
+            }
+        }
+    }
+    CHECK(bad == 0, "windows' widths: %zu words differ", bad);
+    printf("test_equity: the windows' builders compared: width 2%s%s\n", ran[4] ? ", 4" : "",
+           ran[8] ? ", 8" : " (AVX-512 not on this CPU)");
+    free(close), free(want), free(got);
+}
+
 static void check_period_ends(void) {
     int64_t e[8];
     hs_error err = {{0}};
@@ -476,6 +513,7 @@ int main(void) {
     check_live();
     check_period_ends();
     check_near_windows();
+    check_near_widths();
     check_bad_options();
     for (int k = 0; k < 5; k++) check_set(k);
     check_many();

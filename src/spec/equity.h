@@ -66,11 +66,15 @@ typedef struct {
 } hs_mtm_ranges;
 /* Fill `table` (hs_mtm_ranges_doubles(n_bars, near)) for close and return the view of it; the windows (`near`)
  * only when asked: they cost ~8 ns a bar to make (a P = 16 sweep of 150,000 bars, AVX-512; about half that
- * since they are made with AVX2, equity.c) and save ~0.4 µs a combo per 1,000 bars' trades in the default
+ * since they are made with AVX2, a quarter with AVX-512, equity.c) and save ~0.4 µs a combo per 1,000 bars' trades in the default
  * grid, so they pay from about 40 combos a series (measured with the SSE2 build: 8 combos 2.3x the
  * no-periods sweep with them against 1.8x without, 40 even, 56 1.53x against 1.58x; not measured again). */
 #define HS_MTM_NEAR_MIN_COMBOS 48
 hs_mtm_ranges hs_mtm_ranges_make(const double *close, size_t n_bars, double *table, int near);
+/* The windows' words alone (near), made `width` doubles at a time: 8 (AVX-512), 4 (AVX2) or 2 (SSE2, or
+ * scalar where not x86-64); 0 where the CPU or the build lacks it.  hs_mtm_ranges_make takes the widest;
+ * every width gives the same words (test_equity). */
+int hs_mtm_near_windows_with(const double *close, size_t n_bars, uint32_t *near, int width);
 
 /* What a sweep asks for beyond the results: the period ends (checked, strictly increasing, the last the
  * last bar), where E goes (E[k] of combo c at equity[k·stride + c]; NULL = not wanted), where each
