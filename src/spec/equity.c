@@ -171,6 +171,19 @@ __attribute__((target("avx512f,avx512vl"))) static void near_level1_avx512(const
     for (; i < len; i++) vh[i] = vl[i] = c[i], oh[i] = ol[i] = w[i] = 0; /* the last bar: cut there */
 }
 
+/* One side of a level, bars [i, i + 8): the window's high (`higher`) or low and its offset, in place; the
+ * offsets returned. */
+__attribute__((target("avx512f,avx512vl"), always_inline)) static inline __m256i
+near_side_avx512(double *v, uint32_t *o, size_t i, size_t h, __m256i step, int higher) {
+    __m512d a = _mm512_loadu_pd(v + i), b = _mm512_loadu_pd(v + i + h);
+    __mmask8 take = higher ? _mm512_cmp_pd_mask(b, a, _CMP_GT_OQ) : _mm512_cmp_pd_mask(b, a, _CMP_LT_OQ);
+    __m256i off = _mm256_mask_blend_epi32(take, _mm256_loadu_si256((const __m256i *)(const void *)(o + i)),
+                                          _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(o + i + h)), step));
+    _mm256_storeu_si256((__m256i *)(void *)(o + i), off);
+    _mm512_storeu_pd(v + i, _mm512_mask_blend_pd(take, a, b));
+    return off;
+}
+
 __attribute__((target("avx512f,avx512vl"))) static void near_windows_avx512(const double *close, size_t n_bars,
                                                                            uint32_t *near) {
     double vh[NEAR_CHUNK + NEAR_PAD], vl[NEAR_CHUNK + NEAR_PAD];
@@ -185,20 +198,7 @@ __attribute__((target("avx512f,avx512vl"))) static void near_windows_avx512(cons
             __m256i step = _mm256_set1_epi32((int)h);
             __m128i shift = _mm_cvtsi32_si128((int)sh), kk = _mm_cvtsi32_si128((int)k);
             for (; i + 8 <= m; i += 8) {
-                __m512d a = _mm512_loadu_pd(vh + i), b = _mm512_loadu_pd(vh + i + h);
-                __mmask8 up = _mm512_cmp_pd_mask(b, a, _CMP_GT_OQ);
-                __m256i hi_off = _mm256_mask_blend_epi32(
-                    up, _mm256_loadu_si256((const __m256i *)(const void *)(oh + i)),
-                    _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(oh + i + h)), step));
-                _mm256_storeu_si256((__m256i *)(void *)(oh + i), hi_off);
-                _mm512_storeu_pd(vh + i, _mm512_mask_blend_pd(up, a, b));
-                a = _mm512_loadu_pd(vl + i), b = _mm512_loadu_pd(vl + i + h);
-                __mmask8 down = _mm512_cmp_pd_mask(b, a, _CMP_LT_OQ);
-                __m256i lo_off = _mm256_mask_blend_epi32(
-                    down, _mm256_loadu_si256((const __m256i *)(const void *)(ol + i)),
-                    _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(ol + i + h)), step));
-                _mm256_storeu_si256((__m256i *)(void *)(ol + i), lo_off);
-                _mm512_storeu_pd(vl + i, _mm512_mask_blend_pd(down, a, b));
+                __m256i hi_off = near_side_avx512(vh, oh, i, h, step, 1), lo_off = near_side_avx512(vl, ol, i, h, step, 0);
                 __m256i both = _mm256_sll_epi32(_mm256_or_si256(hi_off, _mm256_sll_epi32(lo_off, kk)), shift);
                 __m256i *wi = (__m256i *)(void *)(w + i);
                 _mm256_storeu_si256(wi, _mm256_or_si256(_mm256_loadu_si256(wi), both));
