@@ -185,7 +185,8 @@ with tempfile.TemporaryDirectory() as tmp:
             return port
 
         tw_port = root_time_wait_port(30)
-        beside_other_user(["--tcp", "127.0.0.1:0", "--max-clients", "64"], 1, True, lambda s: 0, 0, b"no token", 1,
+        beside_other_user(["--tcp", "127.0.0.1:0", "--max-clients", "64"], 1, True,
+                          lambda s: sum(hello_ok(s.url("tcp")) for _ in range(3)), 3, b"no token", 1,
                           "no token, another user's connection from a port with 30 of root's TIME_WAIT sockets",
                           bind_port=tw_port)
 
