@@ -373,11 +373,13 @@ static void fill_report(hs_sweep_report *r, const hs_variant *v, hs_isa isa, int
 
 /* The periods an options struct asks for (§9.3), checked: NULL terms when n_periods is 0 (then equity
  * and mtm_max_drawdown must be NULL), else the terms with the ends (the caller's, checked, or P equal
- * periods) and the close's range table (hs_mtm_ranges_make; its windows for n_combos >=
- * HS_MTM_NEAR_MIN_COMBOS), both in *owned, which the caller frees.  E goes at equity[k·stride + c]. */
+ * periods) and, where `ranges` asks for it, the close's range table (hs_mtm_ranges_make; its windows for
+ * n_combos >= HS_MTM_NEAR_MIN_COMBOS), both in *owned, which the caller frees.  E goes at
+ * equity[k·stride + c].  A whole-sweep kernel (segments) gets no table: it makes one itself where it
+ * needs one (its deferred path does not: 0.4 ms of a 14 ms sweep, reports/equity.md). */
 hs_status hs_options_equity(const hs_sweep_options *known, const double *close, size_t n_bars, size_t n_combos,
-                            size_t stride, hs_equity_terms *terms, const hs_equity_terms **out, void **owned,
-                            hs_error *err) {
+                            size_t stride, int ranges, hs_equity_terms *terms, const hs_equity_terms **out,
+                            void **owned, hs_error *err) {
     *out = NULL;
     *owned = NULL;
     if (known->n_periods == 0) return hs_check_no_periods(known, err);
@@ -386,17 +388,18 @@ hs_status hs_options_equity(const hs_sweep_options *known, const double *close, 
     if (ends && (st = hs_check_period_ends(ends, known->n_periods, n_bars, err)) != HS_OK) return st;
     if (!ends && known->n_periods > n_bars) return hs_period_ends(n_bars, known->n_periods, NULL, err); /* names P */
     int near = n_combos >= HS_MTM_NEAR_MIN_COMBOS;
-    size_t doubles = hs_mtm_ranges_doubles(n_bars, near), made = ends ? 0 : known->n_periods;
-    double *table = malloc(doubles * sizeof *table + made * sizeof *ends);
+    size_t doubles = ranges ? hs_mtm_ranges_doubles(n_bars, near) : 0, made = ends ? 0 : known->n_periods;
+    double *table = malloc(doubles * sizeof *table + made * sizeof *ends + 1);
     if (!table) return out_of_memory(err, "period ends and the close's range table, bars", n_bars);
-    hs_mtm_ranges ranges = hs_mtm_ranges_make(close, n_bars, table, near);
+    hs_mtm_ranges view = {0};
+    if (ranges) view = hs_mtm_ranges_make(close, n_bars, table, near);
     if (!ends) {
         int64_t *mine = (int64_t *)(void *)(table + doubles);
         hs_period_ends(n_bars, known->n_periods, mine, err); /* P checked above */
         ends = mine;
     }
     *owned = table;
-    *terms = (hs_equity_terms){ends, known->n_periods, known->equity, stride, known->mtm_max_drawdown, ranges};
+    *terms = (hs_equity_terms){ends, known->n_periods, known->equity, stride, known->mtm_max_drawdown, view};
     *out = terms;
     return HS_OK;
 }
@@ -427,8 +430,8 @@ hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows 
     hs_equity_terms eq_terms;
     const hs_equity_terms *eq;
     void *owned_ends;
-    if ((st = hs_options_equity(opt, close, n_bars, n_combos, equity_stride ? equity_stride : n_combos, &eq_terms, &eq,
-                                &owned_ends, err)) != HS_OK)
+    if ((st = hs_options_equity(opt, close, n_bars, n_combos, equity_stride ? equity_stride : n_combos,
+                                v->shape != HS_SHAPE_SWEEP, &eq_terms, &eq, &owned_ends, err)) != HS_OK)
         return st;
     int team = hs_sweep_team(v, requested);
     if (library_chooses && team > 1) team = hs_default_team(team, n_bars, n_combos);

@@ -38,11 +38,18 @@
 #include "vec_scalar.h"
 #endif
 
+/* An approximate reciprocal where the header has none (scalar, SSE2, NEON): the division, exact. */
+#ifndef HS_VD_RECIP_ERR
+#define HS_VD_RECIP_ERR 0x1p-53
+static inline hs_vd vd_recip_approx(hs_vd a) { return vd_div(vd_set1(1.0), a); }
+#endif
+
 /* The lane integers for the ISAs whose header has none native (scalar, SSE2, NEON): lane by lane through
  * memory.  Exact integer operations, so every ISA computes the same lanes; only AVX2 and AVX-512 carry the
  * cost targets that needed them native (mtm_lanes.h). */
 #ifndef HS_HAVE_VI_LANES
 #include <stdint.h>
+#include <string.h>
 #define HS_VI_LANEWISE(name, expr)                                                                                    \
     static inline hs_vi name(hs_vi va, hs_vi vb) {                                                                    \
         int64_t a[HS_VN], b[HS_VN];                                                                                   \
@@ -77,6 +84,17 @@ static inline hs_vi vi_blend(hs_vmask m, hs_vi vf, hs_vi vt) {
     unsigned bits = vm_bits(m);
     for (int l = 0; l < HS_VN; l++) f[l] = bits >> l & 1 ? t[l] : f[l];
     return vi_loadu(f);
+}
+/* HS_VN floats widened to doubles, and HS_VN unsigned 32-bit words to lane integers, through memory. */
+static inline hs_vd vd_load_f32(const float *p) {
+    double x[HS_VN];
+    for (int l = 0; l < HS_VN; l++) x[l] = p[l];
+    return vd_loadu(x);
+}
+static inline hs_vi vi_load_u32(const uint32_t *p) {
+    int64_t x[HS_VN];
+    for (int l = 0; l < HS_VN; l++) x[l] = p[l];
+    return vi_loadu(x);
 }
 static inline hs_vi vi_gather(const int64_t *base, hs_vi vidx) {
     int64_t i[HS_VN];

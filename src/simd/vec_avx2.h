@@ -38,6 +38,17 @@ static inline hs_vd vd_gather(const double *base, hs_vi idx) { return _mm256_i64
 
 /* Lane integers for index arithmetic (vec.h lists them; the equity tracker's lanes, mtm_lanes.h). */
 #define HS_HAVE_VI_LANES 1
+/* 1/a within a relative HS_VD_RECIP_ERR, for a in [2^-100, 2^100] (a bound, never a value: mtm_defer.h):
+ * rcpps on the float (|error| <= 1.5·2^-12, plus 2^-24 for the float), one Newton step in double
+ * (r·(2 − a·r): the error squared, plus the roundings), so under 2^-21. */
+#define HS_VD_RECIP_ERR 0x1p-21
+static inline hs_vd vd_recip_approx(hs_vd a) {
+    hs_vd r = _mm256_cvtps_pd(_mm_rcp_ps(_mm256_cvtpd_ps(a)));
+    return _mm256_mul_pd(r, _mm256_sub_pd(_mm256_set1_pd(2.0), _mm256_mul_pd(a, r)));
+}
+/* HS_VN floats widened to doubles (exact), and HS_VN unsigned 32-bit words to lane integers. */
+static inline hs_vd vd_load_f32(const float *p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
+static inline hs_vi vi_load_u32(const uint32_t *p) { return _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)p)); }
 static inline void vi_storeu(int64_t *p, hs_vi v) { _mm256_storeu_si256((__m256i *)p, v); }
 static inline hs_vi vi_sub(hs_vi a, hs_vi b) { return _mm256_sub_epi64(a, b); }
 static inline hs_vi vi_and(hs_vi a, hs_vi b) { return _mm256_and_si256(a, b); }

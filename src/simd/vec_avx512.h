@@ -39,6 +39,13 @@ static inline hs_vd vd_gather(const double *base, hs_vi idx) { return _mm512_i64
 
 /* Lane integers for index arithmetic (vec.h lists them; the equity tracker's lanes, mtm_lanes.h). */
 #define HS_HAVE_VI_LANES 1
+/* 1/a within a relative HS_VD_RECIP_ERR, for a in [2^-100, 2^100] (a bound, never a value: mtm_defer.h):
+ * vrcp14pd's documented error, under 2^-14. */
+#define HS_VD_RECIP_ERR 0x1p-14
+static inline hs_vd vd_recip_approx(hs_vd a) { return _mm512_rcp14_pd(a); }
+/* HS_VN floats widened to doubles (exact), and HS_VN unsigned 32-bit words to lane integers. */
+static inline hs_vd vd_load_f32(const float *p) { return _mm512_cvtps_pd(_mm256_loadu_ps(p)); }
+static inline hs_vi vi_load_u32(const uint32_t *p) { return _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)p)); }
 static inline void vi_storeu(int64_t *p, hs_vi v) { _mm512_storeu_si512((void *)p, v); }
 static inline hs_vi vi_sub(hs_vi a, hs_vi b) { return _mm512_sub_epi64(a, b); }
 static inline hs_vi vi_and(hs_vi a, hs_vi b) { return _mm512_and_si512(a, b); }

@@ -42,7 +42,7 @@
 #include "pipeline.h" /* certify.h, and pipeline_d for the tier-0 ranges */
 #include "vec.h"
 #include "book_lanes.h"
-#include "mtm_lanes.h"
+#include "mtm_defer.h"
 #include "team.h" /* hs_team_run: the caller never waits for a worker that has not started */
 
 /* Steps between re-anchors.  Larger blocks anchor less often but widen TAU (the drift term grows with
@@ -81,6 +81,10 @@ typedef struct {
     size_t n, seg, pad, steps; /* bars, bars per lane (S), warm-up steps (P), P + S */
     double *weight;            /* weight[j] = j + 1 for j below the sweep's widest window (anchors) */
     double *tile_max;          /* tiles × HS_VN: lane l's largest |price| over steps [t·SEG_TILE, (t+1)·SEG_TILE) */
+    /* With periods on the deferred path (mtm_defer.h): per lane and 64-bar chunk of it, the highest and
+     * lowest close rounded outward to float, at [lane·chunks_per_lane + j/64] (NULL otherwise). */
+    float *chunk_hi, *chunk_lo;
+    size_t chunks_per_lane;
 } seg_layout;
 
 /* Steps per tile of the local maxima that scale each block's certification bound (block_tau). */
@@ -113,7 +117,13 @@ typedef struct {
 typedef struct {
     long long recomputed;
     double *book_table; /* SEG_BOOK_SPAN rows × SEG_BOOK_COLS, +0.0 where nothing is deferred */
-    int64_t *cross_codes; /* the same cells: each trade's cross, coded for the equity lanes (mtm_lanes.h), −1 */
+    /* With periods on the deferred path (mtm_defer.h), the same cells of three more planes: what the books
+     * write beside each trade (HS_DEFER_FIELDS words), and pass A's lower bound on e and pnl before each row
+     * (SEG_BOOK_SPAN + 1 rows); and the period ends a vector's pass A meets (SEG_BOOK_SPAN × HS_VN at most:
+     * one a bar). */
+    uint32_t *cells;
+    double *lower, *pnl_at;
+    hs_defer_end *ends_met;
     /* The interleaved series, a window of it at a time (window_rows): rows [xw_base, xw_hi) of XT (step k,
      * lane l = close[l·S − P + k], clamped) at xw[(k − xw_base)·HS_VN + l], room for xw_rows rows. */
     double *xw;
@@ -535,8 +545,7 @@ static double tier0_d(const double *close, const seg_layout *L, seg_thread *t, c
 /* A visit known to be a cross with a position open: the previous bar's sign (certified, = prev) is the
  * opposite of this one.  Exactly what hs_book_step does then, without its tests. */
 static inline void book_reverse(hs_book *b, int negative, double price, size_t bar, hs_pnl_column *col,
-                                hs_mtm *mtm, int64_t *codes) {
-    if (codes) codes[col->n * col->stride] = (int64_t)bar << 1 | (negative ? 0 : 1);
+                                hs_mtm *mtm) {
     double p = hs_book_close_to(b, price, bar, NULL, col);
     hs_book_open(b, negative ? -1 : 1, price);
     b->prev = negative ? -1.0 : 1.0;
@@ -548,25 +557,54 @@ typedef struct {
     uint64_t prev_sign, prev_unc;
 } seg_cursor;
 
+/* One combo's column of the deferred path's cells, and what its books carry between calls: the chunk
+ * bounds of the stretch held now. */
+typedef struct {
+    uint32_t *cells; /* row q's words at [q·HS_DEFER_FIELDS·SEG_BOOK_COLS], a field every SEG_BOOK_COLS */
+    float run_hi, run_lo;
+} seg_dcol;
+
+/* Period end k reached with the book in `b`'s state and `row` rows in the table: flat, E = +0.0 now; else
+ * kept for the table's pass A.  Returns the next end's bar. */
+/* A row's cell (the close at `bar`, the new side `pos`): the chunk bounds of the stretch it closes, its
+ * exit price and its code. */
+static inline void seg_row_cell(uint32_t *cells, size_t row, size_t bar, int pos, double price, float run_hi,
+                                float run_lo) {
+    uint32_t *w = cells + row * HS_DEFER_FIELDS * SEG_BOOK_COLS;
+    float *f = (float *)(void *)w;
+    f[HS_DEFER_HI * SEG_BOOK_COLS] = run_hi, f[HS_DEFER_LO * SEG_BOOK_COLS] = run_lo;
+    f[HS_DEFER_EXIT * SEG_BOOK_COLS] = (float)price;
+    w[HS_DEFER_CODE * SEG_BOOK_COLS] = (uint32_t)(bar << 1 | (pos > 0));
+}
+
 /* The books of lane `lane`, bars [lane·S + j_lo, lane·S + j_hi), continuing `*io` from `*cur` (j_lo a
  * multiple of 64 unless `lane_first`: then j_lo is the lane's first bar with a d, visited whatever its
  * sign), their trades' PnLs deferred into `*col_io`.  They are stepped in local copies: through the
  * pointers, every field would be stored and reloaded per trade (a double field may alias price[]; with
  * the statistics' six fields in the book that cost 6.6% of the sweep, reports/stats.md).  `mtm`: the
- * combo's equity tracker, fed at every cross, or NULL; `codes`: the combo's column of the cross codes,
- * written beside each deferred PnL for the equity lanes (mtm_lanes.h), or NULL (lane_books, lane_books_mtm
- * and lane_books_codes below are the three copies: without periods the code is what it was before §9). */
+ * combo's equity tracker, fed at every cross, or NULL; `dc`: the combo's column of the deferred path's
+ * planes (mtm_defer.h), written beside each deferred PnL, and the period ends it passes, or NULL
+ * (lane_books, lane_books_mtm and lane_books_defer below are the three copies: without periods the code
+ * is what it was before §9). */
 static inline __attribute__((always_inline)) void lane_books_with(const double *close, const seg_layout *L,
                                                                   seg_thread *t, const hs_windows *win, int lane,
                                                                   size_t j_lo, size_t j_hi, int lane_first,
                                                                   seg_cursor *cur, hs_book *io, hs_pnl_column *col_io,
-                                                                  hs_mtm *mtm, int64_t *codes) {
+                                                                  hs_mtm *mtm, seg_dcol *dc) {
     hs_book local = *io, *book = &local;
     hs_pnl_column col_local = *col_io, *col = &col_local;
     size_t lane_bar = (size_t)lane * L->seg; /* the global bar of the lane's j = 0 */
     const double *price = close + lane_bar;
     uint64_t prev_sign = lane_first ? 0 : cur->prev_sign, prev_unc = lane_first ? 0 : cur->prev_unc;
     int any_uncertain = t->uncertain_lanes >> lane & 1; /* usually not: skip reading those bits */
+    float run_hi = 0.0f, run_lo = 0.0f, ch_hi = 0.0f, ch_lo = 0.0f;
+    const float *chunk_hi = NULL, *chunk_lo = NULL;
+    uint32_t *cells = NULL;
+    if (dc) {
+        cells = dc->cells;
+        run_hi = dc->run_hi, run_lo = dc->run_lo;
+        chunk_hi = L->chunk_hi + (size_t)lane * L->chunks_per_lane, chunk_lo = L->chunk_lo + (size_t)lane * L->chunks_per_lane;
+    }
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
         uint64_t s = vb_lane_bits64(t->signs + at, lane), u = any_uncertain ? vb_lane_bits64(t->uncertain + at, lane) : 0;
         uint64_t flips = s ^ (s << 1 | prev_sign), visit = flips | u | (u << 1 | prev_unc);
@@ -578,6 +616,10 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
         if (first_here) visit |= 1ULL << (j_lo - at); /* the lane's first bar */
         if (j_hi < at + 64) visit &= (1ULL << (j_hi - at)) - 1;
         for (int q = 0; q < 8; q++) __builtin_prefetch(price + at + 128 + 8 * q); /* prices two chunks ahead */
+        if (dc) {
+            ch_hi = chunk_hi[at / 64], ch_lo = chunk_lo[at / 64];
+            run_hi = ch_hi > run_hi ? ch_hi : run_hi, run_lo = ch_lo < run_lo ? ch_lo : run_lo;
+        }
         if (!(u | prev_unc_bit) && !first_here && book->pos != 0) {
             /* No bar here or just before is uncertain, so every visit is a sign change between two
              * certified bars (the earlier one is the book's prev) with a position open: a reversal.
@@ -587,8 +629,14 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
             while (visit) {
                 int b = __builtin_ctzll(visit);
                 visit &= visit - 1;
-                book_reverse(book, (int)(s >> b & 1), price[at + (size_t)b], lane_bar + at + (size_t)b, col, mtm,
-                             codes);
+                size_t bar = lane_bar + at + (size_t)b;
+                int negative = (int)(s >> b & 1);
+                if (dc) {
+                    seg_row_cell(cells, col->n, bar, negative ? -1 : 1, price[at + (size_t)b], run_hi,
+                                 run_lo);
+                    run_hi = ch_hi, run_lo = ch_lo;
+                }
+                book_reverse(book, negative, price[at + (size_t)b], bar, col, mtm);
             }
             continue;
         }
@@ -603,12 +651,16 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
                 d = (s >> b & 1) ? -1.0 : 1.0; /* certified: the tier-0 d has this sign and is not 0 */
             }
             if (d == d) {
-                size_t rows = col->n; /* (dead without codes: the NULL copies compile to what they were) */
+                size_t rows = col->n; /* (dead without dc: the NULL copies compile to what they were) */
+                int was = book->pos;
                 hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
-                if (codes && col->n != rows) codes[rows * col->stride] = (int64_t)(lane_bar + j) << 1 | (book->pos > 0);
+                if (dc && col->n != rows)
+                    seg_row_cell(cells, rows, lane_bar + j, book->pos, price[j], run_hi, run_lo);
+                if (dc && (col->n != rows || book->pos != was)) run_hi = ch_hi, run_lo = ch_lo; /* a new stretch */
             }
         }
     }
+    if (dc) dc->run_hi = run_hi, dc->run_lo = run_lo;
     cur->prev_sign = prev_sign;
     cur->prev_unc = prev_unc;
     *io = local;
@@ -628,11 +680,11 @@ static __attribute__((noinline)) void lane_books_mtm(const double *close, const 
     lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, mtm, NULL);
 }
 
-static __attribute__((noinline)) void lane_books_codes(const double *close, const seg_layout *L, seg_thread *t,
+static __attribute__((noinline)) void lane_books_defer(const double *close, const seg_layout *L, seg_thread *t,
                                                        const hs_windows *win, int lane, size_t j_lo, size_t j_hi,
                                                        int lane_first, seg_cursor *cur, hs_book *io,
-                                                       hs_pnl_column *col_io, int64_t *codes) {
-    lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, NULL, codes);
+                                                       hs_pnl_column *col_io, seg_dcol *dc) {
+    lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, NULL, dc);
 }
 
 /* Book the table's rows [0, rows): each row's HS_VN-combo vectors in turn (independent chains), then
@@ -648,46 +700,45 @@ static void book_table(double *table, hs_pnl_column *col, size_t count, hs_book_
     memset(table, 0, rows * SEG_BOOK_COLS * sizeof(double));
 }
 
-/* Whether a sweep's books feed the equity lanes (mtm_lanes.h): with periods, where the range table has its
- * windows (the driver makes them for n_combos >= HS_MTM_NEAR_MIN_COMBOS), at AVX-512; else the scalar
- * trackers, which cost less elsewhere (Xeon family 6 model 207, P = 16 on the default sweep against the
- * sweep without, interleaved with the trackers' build, reports/equity.md): AVX-512 1.32-1.33x against
- * 1.46-1.48x, but AVX2 1.36-1.40x against 1.35-1.37x (four lanes: 82% of them busy, gathers of four);
- * with vec.h's lane integers through memory SSE2 2.67x against 1.21x, scalar 1.12x against 1.10x. */
-static int seg_equity_lanes(const hs_equity_terms *eq) {
-#if defined(HS_HAVE_VI_LANES) && HS_VN >= 8
-    return eq && eq->ranges.near;
+/* Whether a sweep's books take the deferred path (mtm_defer.h): with periods, at an ISA with vector lane
+ * integers (AVX2, AVX-512), on prices in [2^-256, 2^256] with keep >= 2^-20 (where its bounds are finite
+ * and its margin covers every rounding; the sweep checks the prices when it makes the chunk table);
+ * else the exact scalar trackers (equity.c). */
+static int seg_equity_defer(const hs_equity_terms *eq, double keep) {
+#if defined(HS_HAVE_VI_LANES) && HS_VN >= 4
+    return eq && keep >= 0x1p-20;
 #else
-    (void)eq;
+    (void)eq, (void)keep;
     return 0;
 #endif
 }
 
-/* book_table with the equity lanes (mtm_lanes.h): each row's crosses accounted from the pnl before it, then
- * booked; a lane starts at its combo's first row (its first cross from the book).  The codes back to −1. */
-static void book_table_mtm(double *table, int64_t *codes, hs_pnl_column *col, size_t count, hs_book_lanes *acc,
-                           const hs_mtm_lanes_ctx *x, hs_mtm_lanes *ml, const hs_book *book) {
+/* book_table on the deferred path: pass A books each row (mtm_defer.h), pass B the rows that may hold
+ * an epoch's lowest e, then E at the period ends the books passed.  A lane starts at its combo's first
+ * row (its first cross from the book).  The planes back to +0.0 and −1. */
+static void book_table_defer(seg_shared *sh, hs_pnl_column *col, size_t count, hs_book_lanes *acc,
+                             const hs_defer_ctx *x, hs_defer_lanes *dl, const hs_book *book, int last_table) {
     size_t rows = 0, vecs = (count + HS_VN - 1) / HS_VN;
+    for (size_t g = 0; g < vecs * HS_VN; g++) dl[g / HS_VN].rows[g % HS_VN] = 0; /* lanes past count: none */
     for (size_t g = 0; g < count; g++) {
         rows = col[g].n > rows ? col[g].n : rows;
-        hs_mtm_lanes *s = &ml[g / HS_VN];
+        hs_defer_lanes *s = &dl[g / HS_VN];
         int l = (int)(g % HS_VN);
-        if (col[g].n && s->pos[l] == 0.0) hs_mtm_lanes_start(x, s, l, book[g].first_bar, codes[g] & 1 ? -1 : 1);
+        if (col[g].n && s->pos0[l] == 0.0) hs_defer_lanes_start(x, s, l, book[g].first_bar, sh->cells[HS_DEFER_CODE * SEG_BOOK_COLS + g] & 1 ? -1 : 1);
+        s->rows[l] = col[g].n;
         col[g].n = 0;
     }
-    /* vector by vector, each over the rows: the lanes are independent, and one vector's state stays in
-     * registers (as an array indexed by a loop over the vectors it lived in memory) */
     for (size_t v = 0; v < vecs; v++) {
-        mtm_lanes_regs regs;
-        hs_mtm_lanes_load(&ml[v], &regs);
-        for (size_t r = 0, at = v * HS_VN; r < rows; r++, at += SEG_BOOK_COLS) {
-            regs = hs_mtm_lanes_row(x, &ml[v], regs, vi_loadu(codes + at), acc[v].pnl);
-            hs_book_lanes_book(&acc[v], vd_loadu(table + at));
-        }
-        hs_mtm_lanes_store(&ml[v], &regs);
+        size_t c = v * HS_VN;
+        hs_defer_table t = {sh->cells + c, sh->book_table + c, sh->lower + c, sh->pnl_at + c, SEG_BOOK_COLS,
+                            sh->ends_met, 0};
+        if (last_table) hs_defer_pass_a(x, &dl[v], &t, rows, &acc[v], 1);
+        else hs_defer_pass_a(x, &dl[v], &t, rows, &acc[v], 0);
+        hs_defer_pass_b(x, &dl[v], &t, rows);
+        hs_defer_put_ends(x, &dl[v], &t);
+        hs_defer_next_table(x, &dl[v], &t);
     }
-    memset(table, 0, rows * SEG_BOOK_COLS * sizeof(double));
-    memset(codes, 0xff, rows * SEG_BOOK_COLS * sizeof(int64_t));
+    memset(sh->book_table, 0, rows * SEG_BOOK_COLS * sizeof(double));
 }
 
 static void combo_consts(seg_consts *c, const int64_t *w) {
@@ -717,19 +768,24 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     hs_pnl_column col[SEG_GROUP];
     size_t first_d[SEG_GROUP];
     hs_book_lanes acc[SEG_BOOK_VECS];
-    double *table = slots[0].sh->book_table;
-    int lanes = seg_equity_lanes(eq);
-    int64_t *codes = lanes ? slots[0].sh->cross_codes : NULL;
-    hs_mtm_lanes_ctx x;
-    hs_mtm_lanes ml[SEG_BOOK_VECS];
-    if (lanes) {
-        hs_mtm_lanes_ctx_init(&x, close, L->n, keep, eq);
-        for (size_t v = 0; v < SEG_BOOK_VECS; v++) hs_mtm_lanes_new(&ml[v], &x, c0 + v * HS_VN);
+    seg_shared *sh = slots[0].sh;
+    double *table = sh->book_table;
+    int defer = L->chunk_hi != NULL; /* the sweep made the chunk table: eq on the deferred path */
+    hs_defer_ctx x;
+    hs_defer_lanes dl[SEG_BOOK_VECS];
+    seg_dcol dc[SEG_GROUP];
+    if (defer) {
+        hs_defer_ctx_init(&x, close, L->n, keep, eq);
+        for (size_t v = 0; v < SEG_BOOK_VECS; v++) hs_defer_lanes_new(&x, &dl[v], c0 + v * HS_VN);
     }
     for (size_t v = 0; v < SEG_BOOK_VECS; v++) acc[v] = hs_book_lanes_new();
     for (size_t g = 0; g < count; g++) {
         book[g] = hs_book_new(keep);
-        if (eq && !lanes) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
+        if (eq && !defer) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
+        if (defer) {
+            size_t q = g;
+            dc[g] = (seg_dcol){sh->cells + q, 0.0f, 0.0f};
+        }
         cur[g] = (seg_cursor){0, 0};
         col[g] = (hs_pnl_column){table + g, SEG_BOOK_COLS, 0, 0};
         first_d[g] = combo_first_d(wins[g].w);
@@ -744,9 +800,9 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
                 size_t j_first = first_d[g] > lo ? first_d[g] - lo : 0;
                 if (j_first >= b) continue;
                 int lane_first = j_first >= a;
-                if (lanes)
-                    lane_books_codes(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first,
-                                     &cur[g], &book[g], &col[g], codes + g);
+                if (defer)
+                    lane_books_defer(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first,
+                                     &cur[g], &book[g], &col[g], &dc[g]);
                 else if (eq)
                     lane_books_mtm(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first,
                                    &cur[g], &book[g], &col[g], &mtm[g]);
@@ -754,22 +810,30 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
                     lane_books(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first, &cur[g],
                                &book[g], &col[g]);
             }
-            if (lanes) book_table_mtm(table, codes, col, count, acc, &x, ml, book);
+            if (defer) book_table_defer(sh, col, count, acc, &x, dl, book, 0);
             else book_table(table, col, count, acc);
         }
     }
     for (size_t g = 0; g < count; g++)
         if (live[g] && book[g].pos != 0) {
-            if (lanes) codes[g + col[g].n * SEG_BOOK_COLS] = (int64_t)L->n << 1 | (book[g].pos < 0); /* after the last bar */
+            if (defer) { /* the close after the last bar, coded at bar n: its stretch takes the last bar */
+                seg_row_cell(dc[g].cells, col[g].n, L->n, -book[g].pos, close[L->n - 1], dc[g].run_hi,
+                             dc[g].run_lo);
+            }
             hs_book_close_to(&book[g], close[L->n - 1], L->n - 1, NULL, &col[g]);
         }
-    if (lanes) {
-        book_table_mtm(table, codes, col, count, acc, &x, ml, book);
-        for (size_t g = 0; g < count; g++) hs_mtm_lanes_finish(&x, &ml[g / HS_VN], (int)(g % HS_VN));
+    if (defer) {
+        book_table_defer(sh, col, count, acc, &x, dl, book, 1);
+        for (size_t g = 0; g < count; g++) {
+            hs_defer_lanes *s = &dl[g / HS_VN];
+            int l = (int)(g % HS_VN);
+            while (s->next_end[l] != INT64_MAX) hs_defer_put(&x, s, l, 0.0); /* never opened: flat */
+            hs_defer_lanes_finish(&x, s, l);
+        }
     } else {
         book_table(table, col, count, acc);
     }
-    for (size_t g = 0; eq && !lanes && g < count; g++) hs_mtm_finish(&mtm[g], L->n, eq, c0 + g);
+    for (size_t g = 0; eq && !defer && g < count; g++) hs_mtm_finish(&mtm[g], L->n, eq, c0 + g);
     for (size_t g = 0; g < count; g++) {
         out[g] = live[g] ? hs_book_lanes_outcome(&acc[g / HS_VN], (int)(g % HS_VN), book[g].trades, book[g].first_bar,
                                                  col[g].last_bar)
@@ -825,9 +889,14 @@ static size_t mask_bytes(const seg_layout *L) { return (L->seg + 128 + 63) & ~(s
 static size_t window_bytes(size_t rows) { return (rows * HS_VN * sizeof(double) + 63) & ~(size_t)63; }
 static size_t slot_bytes(const seg_layout *L, size_t ring) { return ring_bytes(ring) + 2 * mask_bytes(L); }
 static size_t book_table_bytes(void) { return SEG_BOOK_SPAN * SEG_BOOK_COLS * sizeof(double); }
-/* `lanes`: the equity lanes' cross codes follow the book table (sweeps with periods and the windows). */
-static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t group, int lanes) {
-    return group * slot_bytes(L, ring) + window_bytes(rows) + (lanes ? 2 : 1) * book_table_bytes();
+/* `defer`: the deferred path's planes follow the book table (mtm_defer.h: the codes, the bounds, the exit
+ * prices, the pnl before each row and the period ends met). */
+static size_t pnl_at_bytes(void) { return ((SEG_BOOK_SPAN + 1) * SEG_BOOK_COLS * sizeof(double) + 63) & ~(size_t)63; }
+static size_t defer_bytes(void) {
+    return 3 * book_table_bytes() + pnl_at_bytes() + ((SEG_BOOK_SPAN * SEG_BOOK_COLS * sizeof(hs_defer_end) + 63) & ~(size_t)63);
+}
+static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t group, int defer) {
+    return group * slot_bytes(L, ring) + window_bytes(rows) + book_table_bytes() + (defer ? defer_bytes() : 0);
 }
 
 /* Rows of the interleaved window beyond the widest window and a block: it slides (a memmove of the
@@ -838,7 +907,7 @@ static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t
 
 /* The thread zeroes its own bytes (first touch on its core; the uncertain bytes must start zero). */
 static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, const seg_layout *L, size_t ring,
-                        size_t rows, size_t group, int lanes) {
+                        size_t rows, size_t group, int defer) {
     size_t masks = mask_bytes(L);
     for (size_t g = 0; g < group; g++, base += slot_bytes(L, ring)) {
         seg_thread *t = &slots[g];
@@ -858,9 +927,15 @@ static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, 
     sh->xw_rows = rows;
     sh->book_table = (double *)(void *)(base + window_bytes(rows));
     memset(sh->book_table, 0, book_table_bytes());
-    if (lanes) {
-        sh->cross_codes = (int64_t *)(void *)(base + window_bytes(rows) + book_table_bytes());
-        memset(sh->cross_codes, 0xff, book_table_bytes()); /* −1: no trade */
+    if (defer) {
+        unsigned char *d = base + window_bytes(rows) + book_table_bytes();
+        size_t plane = book_table_bytes(), pnl_bytes = pnl_at_bytes();
+        _Static_assert(HS_DEFER_FIELDS * sizeof(uint32_t) == 2 * sizeof(double), "a row's words are two planes");
+        sh->cells = (uint32_t *)(void *)d;
+        memset(sh->cells, 0xff, 2 * plane); /* code HS_DEFER_NONE: no trade */
+        sh->lower = (double *)(void *)(d + 2 * plane);
+        sh->pnl_at = (double *)(void *)(d + 3 * plane);
+        sh->ends_met = (hs_defer_end *)(void *)(d + 3 * plane + pnl_bytes);
     }
 }
 
@@ -877,6 +952,27 @@ static void fill_tile_max(const double *close, size_t t_from, size_t t_to, seg_l
             for (int64_t b = b0 < 0 ? 0 : b0; b < b1 && b < (int64_t)L->n; b++) m = fabs(close[b]) > m ? fabs(close[b]) : m;
             L->tile_max[tile * HS_VN + (size_t)l] = m;
         }
+}
+
+/* The deferred path's chunk table (seg_layout): per lane and 64-bar chunk of it, the highest and lowest
+ * close.  Returns whether every price is in [2^-256, 2^256], where the path's bounds hold (mtm_defer.h). */
+static int fill_chunks(const double *close, const seg_layout *L, float *hi) {
+    float *lo = hi + HS_VN * L->chunks_per_lane;
+    double all_hi = 0.0, all_lo = INFINITY;
+    for (size_t l = 0; l < HS_VN; l++)
+        for (size_t k = 0; k < L->chunks_per_lane; k++) {
+            size_t a = l * L->seg + k * HS_DEFER_CHUNK, b = a + HS_DEFER_CHUNK;
+            b = b < (l + 1) * L->seg ? b : (l + 1) * L->seg;
+            b = b < L->n ? b : L->n;
+            double h = 0.0, m = INFINITY;
+            for (size_t i = a; i < b; i++) h = close[i] > h ? close[i] : h, m = close[i] < m ? close[i] : m;
+            all_hi = h > all_hi ? h : all_hi, all_lo = m < all_lo ? m : all_lo;
+            if (!(h <= 0x1p100 && m >= 0x1p-100)) return 0; /* (an empty chunk of the last lane: h 0, m +inf) */
+            float fh = (float)h, fm = (float)m;
+            hi[l * L->chunks_per_lane + k] = (double)fh < h ? nextafterf(fh, INFINITY) : fh;
+            lo[l * L->chunks_per_lane + k] = (double)fm > m ? nextafterf(fm, 0.0f) : fm;
+        }
+    return all_hi <= 0x1p100 && all_lo >= 0x1p-100 && L->n < ((size_t)1 << 31); /* a code is 32 bits */
 }
 
 /* The sweep's job for its team (src/team/team.c): each seat claims groups of `group` combos in grid order
@@ -906,7 +1002,7 @@ static void seg_seat(void *ctx, int seat) {
     seg_thread slots[SEG_GROUP];
     seg_shared sh;
     thread_init(slots, &sh, j->seats_base + (size_t)seat * j->per_seat, j->L, j->ring, j->rows, j->group,
-                seg_equity_lanes(j->eq));
+                j->L->chunk_hi != NULL);
     for (;;) {
         size_t g = atomic_fetch_add_explicit(&j->next_group, 1, memory_order_relaxed);
         if (g >= j->n_groups) break;
@@ -925,7 +1021,7 @@ hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *co
                              size_t n_combos, double keep, hs_result *out, hs_stats *stats,
                              int threads, hs_cancel *cancel, const hs_equity_terms *eq, hs_error *err) {
     if (n_combos == 0) return HS_OK;
-    seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL};
+    seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL, NULL, NULL, 0};
     int64_t widest = 1, widest_any = 1;
     for (size_t c = 0; c < n_combos; c++) {
         L.pad = (size_t)imax((int64_t)L.pad, combo_lookback(combos[c].w));
@@ -954,18 +1050,42 @@ hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *co
     if (group > by_memory) group = by_memory < 1 ? 1 : by_memory;
     size_t n_groups = (n_combos + group - 1) / group;
     size_t rows = (size_t)widest_any + SEG_BLOCK + SEG_XW;
-    size_t per_thread = thread_bytes(&L, ring, rows, group, seg_equity_lanes(eq));
+    int defer = seg_equity_defer(eq, keep);
+    L.chunks_per_lane = (L.seg + HS_DEFER_CHUNK - 1) / HS_DEFER_CHUNK;
+    size_t chunk_bytes = defer ? (2 * HS_VN * L.chunks_per_lane * sizeof(float) + 63) & ~(size_t)63 : 0;
+    weight_bytes += chunk_bytes; /* then the chunk table */
+    size_t per_thread = thread_bytes(&L, ring, rows, group, defer);
     unsigned char *block = aligned_alloc(64, weight_bytes + (size_t)threads * per_thread);
     if (!block) return hs_fail(err, HS_ERR_NOMEM, "out of memory for the segments kernel (%zu bars)", n);
     L.weight = (double *)(void *)block;
     for (int64_t j = 0; j < widest_any; j++) L.weight[j] = (double)(j + 1);
-    L.tile_max = (double *)(void *)(block + weight_bytes - tile_bytes);
+    L.tile_max = (double *)(void *)(block + weight_bytes - chunk_bytes - tile_bytes);
     fill_tile_max(close, 0, tiles, &L); /* one pass over the bars, before any seat reads them */
+    if (defer && fill_chunks(close, &L, (float *)(void *)(block + weight_bytes - chunk_bytes))) {
+        L.chunk_hi = (float *)(void *)(block + weight_bytes - chunk_bytes);
+        L.chunk_lo = L.chunk_hi + HS_VN * L.chunks_per_lane;
+    }
+    /* Periods without the deferred path: the exact trackers, with the close's range table (the driver
+     * makes none for a whole-sweep kernel: sweep.c hs_options_equity). */
+    hs_equity_terms own_eq;
+    double *own_table = NULL;
+    if (eq && !L.chunk_hi && !eq->ranges.hi) {
+        int near = n_combos >= HS_MTM_NEAR_MIN_COMBOS;
+        own_table = malloc(hs_mtm_ranges_doubles(n, near) * sizeof *own_table);
+        if (!own_table) {
+            free(block);
+            return hs_fail(err, HS_ERR_NOMEM, "out of memory for the close's range table (%zu bars)", n);
+        }
+        own_eq = *eq;
+        own_eq.ranges = hs_mtm_ranges_make(close, n, own_table, near);
+        eq = &own_eq;
+    }
     seg_team job = {close, &L, combos, n_combos, keep, out, stats, cancel, eq, block + weight_bytes, per_thread, ring,
                     rows, group, n_groups, 0, 0};
     hs_team_run(threads, seg_seat, &job);
     recomputed = atomic_load_explicit(&job.recomputed, memory_order_relaxed);
     free(L.weight); /* the start of the one allocation */
+    free(own_table);
     hs_kernel_count_recomputed(recomputed);
     return HS_OK;
 }

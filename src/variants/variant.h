@@ -152,10 +152,10 @@ hs_status hs_run_variant_terms(const hs_variant *v, hs_isa isa, int threads, con
  * its full row so each unit writes its own columns). */
 hs_status hs_sweep_strided(const double *close, size_t n_bars, const hs_windows *combos, size_t n_combos,
                            hs_result *out, const hs_sweep_options *opt, size_t equity_stride, hs_error *err);
-/* The periods an options struct asks for, checked (sweep.c). */
+/* The periods an options struct asks for, checked, and the close's range table where `ranges` (sweep.c). */
 hs_status hs_options_equity(const hs_sweep_options *known, const double *close, size_t n_bars, size_t n_combos,
-                            size_t stride, hs_equity_terms *terms, const hs_equity_terms **out, void **owned,
-                            hs_error *err);
+                            size_t stride, int ranges, hs_equity_terms *terms, const hs_equity_terms **out,
+                            void **owned, hs_error *err);
 
 
 /* The number of threads a variant runs with for a --threads request (0 = default). */

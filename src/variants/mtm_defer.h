@@ -1,0 +1,387 @@
+/* The mark-to-market drawdown of segments' books, deferred (docs/spec.md §9.1-§9.2): exact, with exact work
+ * only where a stretch can matter.  Written against the vector vocabulary (vec.h, the including unit's ISA).
+ *
+ * Why: the exact tracker (mtm_lanes.h, equity.c) evaluates every held stretch exactly: a range query (a
+ * table of the close's windows, gathered) and two divisions per trade.  That cost 1.30x (AVX-512) and 1.32x
+ * (AVX2) the sweep without periods, where issue 27 allows 1.10x (reports/equity.md).  Most stretches cannot
+ * change the result:
+ *   - within an epoch (a run of bars with the same peak) §9.2's drawdown is fl(peak − the lowest e), since
+ *     fl(peak − x) is monotone in x.  An epoch can be cut anywhere: the larger of fl(p − m1) and fl(p − m2)
+ *     is fl(p − min(m1, m2));
+ *   - e at a cross is known exactly without a close's range: the new position opens at close[b], so
+ *     u = fl(fl(keep − 1)·100) there (c/entry = 1), e = fl(pnl after the close + that);
+ *   - so a stretch whose lower bound on e is not below the lowest e known in its epoch cannot hold the
+ *     epoch's minimum, and a stretch whose upper bound is not above the peak sets no new peak.
+ * The books (segments.c) write beside each deferred PnL the stretch's bounds on the close: the highest and
+ * lowest close of the 64-bar chunks of its lane that it touches (a min and a max per chunk walked, no
+ * gather), and the exit price (the next entry).  Per row of the book table (one cross per combo):
+ *   - bounds on e over the stretch, without a division: u(c) = A + s·c with s = ±100·keep/entry (one per
+ *     stretch) and A = −100 (long) or 100·(2·keep − 1) (short), the extremes at the chunk bounds, widened by
+ *     a margin that covers every rounding of the exact expression (below);
+ *   - pass A, rows in order: a stretch whose upper bound exceeds the peak (or the close after the last bar)
+ *     is a barrier: the epoch's deferred rows are resolved, the epoch is closed into the drawdown, and the
+ *     stretch is scanned bar by bar from its records (equity.c hs_mtm_scan, the exact per-bar rule);
+ *     otherwise its lower bound is kept, and the lowest known e of the epoch follows the crosses;
+ *   - pass B, after the table: only the rows whose lower bound is below the epoch's lowest known e are
+ *     evaluated exactly (their stretch's worst close, one pass over its bars, and hs_trade_pnl).
+ * The epoch's lowest e then carries into the next table; the drawdown is closed at each barrier and at the
+ * end.  Every value that reaches E or the drawdown is computed with the spec's own operations; the bounds
+ * only decide which exact work is skipped.
+ *
+ * The margin.  The exact e at close c is fl(pnl + fl(u(c))), u evaluated as ((1 + pos·(c/entry − 1))·keep −
+ * 1)·100: its roundings are within 100·(q + 2)·2^-50 (q = c/entry) and (|pnl| + |u|)·2^-52 of the real
+ * value.  The bound's A + s·c differs from u by s's and the product's roundings (2^-52 of |s·c|) and the
+ * adds (|pnl| + 200 + |s·c|)·2^-52.  With keep >= 2^-20, |s·c| = 100·keep·q >= 100·q·2^-20, so
+ * |s·hi|·2^-12 + (|pnl| + 200)·2^-44 covers all of them with room (and would cover a 14-bit reciprocal).
+ * The fast path is taken only for prices in [2^-256, 2^256] and keep >= 2^-20 (no overflow, no NaN: the
+ * bounds are finite); other sweeps take the exact trackers (seg_equity_defer).
+ */
+#ifndef HS_MTM_DEFER_H
+#define HS_MTM_DEFER_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "book_lanes.h"
+#include "equity.h"
+#include "vec.h"
+
+/* Bars per chunk of the books' bounds: the books already walk each lane in 64-bar chunks (one word of
+ * sign bits).  study/equity/deferred_bounds.py: with 64-bar chunks 5.14% of the default sweep's stretches
+ * still take exact work (2.81% with each stretch's own extremes). */
+#define HS_DEFER_CHUNK 64
+
+/* The sweep's constants. */
+typedef struct {
+    const double *close;
+    size_t n_bars;
+    double keep;
+    double at_open;          /* fl(fl(keep − 1)·100): u on the bar a position opens */
+    double s_long, s_short;  /* ±100·keep: s = this / entry */
+    double a_long, a_short;  /* A: −100, 100·(2·keep − 1) */
+    const hs_equity_terms *eq;
+} hs_defer_ctx;
+
+static inline void hs_defer_ctx_init(hs_defer_ctx *x, const double *close, size_t n_bars, double keep,
+                                     const hs_equity_terms *eq) {
+    x->close = close, x->n_bars = n_bars, x->keep = keep, x->eq = eq;
+    x->at_open = (keep - 1.0) * 100.0;
+    x->s_long = 100.0 * keep, x->s_short = -100.0 * keep;
+    x->a_long = -100.0, x->a_short = 100.0 * (2.0 * keep - 1.0);
+}
+
+/* A stretch that may hold its epoch's lowest e, kept until the epoch's end (or until the list is full):
+ * by then the epoch's lowest known e is usually below its bound, and it is dropped unevaluated. */
+typedef struct {
+    double lb, pnl;
+    int64_t from, b; /* bars [from, b) */
+    double pos;
+} hs_defer_cand;
+#define HS_DEFER_CANDS 32
+
+/* HS_VN combos' state between tables. */
+typedef struct {
+    /* the stretch held at the table's first row (pos 0.0: not started), its bounds' slope and shift */
+    double pos0[HS_VN], entry0[HS_VN], slope[HS_VN], shift[HS_VN];
+    int64_t from0[HS_VN];
+    double peak[HS_VN], mdd[HS_VN], low[HS_VN]; /* low: the epoch's lowest e known exactly (+inf: none) */
+    size_t combo[HS_VN];
+    size_t rows[HS_VN], part[HS_VN]; /* the lane's rows in this table; the first not yet resolved (barriers) */
+    int64_t next_end[HS_VN]; /* the next period end's bar (INT64_MAX: none left, or E not wanted) */
+    size_t k[HS_VN];         /* and its index */
+    int n_cand[HS_VN];
+    hs_defer_cand cand[HS_VN][HS_DEFER_CANDS];
+} hs_defer_lanes;
+
+static inline void hs_defer_lanes_new(const hs_defer_ctx *x, hs_defer_lanes *s, size_t first_combo) {
+    for (int l = 0; l < HS_VN; l++) {
+        s->k[l] = 0;
+        s->next_end[l] = x->eq->equity && x->eq->n_ends ? x->eq->ends[0] : INT64_MAX;
+        s->pos0[l] = s->entry0[l] = s->slope[l] = s->shift[l] = 0.0;
+        s->peak[l] = s->mdd[l] = 0.0;
+        s->low[l] = INFINITY;
+        s->from0[l] = 0;
+        s->combo[l] = first_combo + (size_t)l;
+        s->n_cand[l] = 0;
+    }
+}
+
+/* E at lane l's next period end (+0.0 while flat), and the end after it. */
+static inline void hs_defer_put(const hs_defer_ctx *x, hs_defer_lanes *s, int l, double e) {
+    const hs_equity_terms *eq = x->eq;
+    eq->equity[s->k[l] * eq->stride + s->combo[l]] = e;
+    s->k[l]++;
+    s->next_end[l] = s->k[l] < eq->n_ends ? eq->ends[s->k[l]] : INT64_MAX;
+}
+
+/* Lane l's first stretch: opened at first_bar, to side pos (+1, −1); flat before it (E = +0.0). */
+static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s, int l, int64_t first_bar, int pos) {
+    while (s->next_end[l] < first_bar) hs_defer_put(x, s, l, 0.0);
+    double entry = x->close[first_bar];
+    s->pos0[l] = pos > 0 ? 1.0 : -1.0;
+    s->entry0[l] = entry;
+    s->slope[l] = (pos > 0 ? x->s_long : x->s_short) / entry;
+    s->shift[l] = pos > 0 ? x->a_long : x->a_short;
+    s->from0[l] = first_bar;
+}
+
+/* What the books write beside a trade's deferred PnL, as 32-bit words: the chunk bounds on its stretch's
+ * closes (rounded outward to float), its exit price (to float: only the bounds' slope reads it) and its
+ * cross, coded bar·2 + (the new side is long).  Per row of the table, each field's words for all the
+ * columns in turn (HS_DEFER_FIELDS × cols words), so a vector of lanes loads each field with one widening
+ * load.  (As four planes of doubles the books' stores touched four more lines a trade, and cost more than
+ * the rest of the accounting; as one 16-byte record per trade, one line, pass A's transposes cost more.) */
+enum { HS_DEFER_HI, HS_DEFER_LO, HS_DEFER_EXIT, HS_DEFER_CODE, HS_DEFER_FIELDS };
+
+/* A period end inside row `row`'s stretch, for lane `lane` (E once the table's pnl is known). */
+typedef struct {
+    uint32_t k, row, lane;
+} hs_defer_end;
+
+/* The book table's planes, at the first column of a vector of lanes: row q of lane l at [q·cols + l]. */
+typedef struct {
+    const uint32_t *cells; /* row q, field f, lane l at [(q·HS_DEFER_FIELDS + f)·cols + l] (floats but the code) */
+    const double *p;
+    double *lb;     /* pass A: each row's lower bound on e (+inf: none, or taken exactly) */
+    double *pnl_at; /* pass A: the pnl before each row (rows + 1 of them) */
+    size_t cols;
+    hs_defer_end *ends; /* pass A: the period ends met (room for a row's worth per bar) */
+    size_t n_ends;
+} hs_defer_table;
+
+/* The lowest (long) or highest (short) close of [a, b), b > a: HS_VN closes per compare (min and max are
+ * exact, in any order: the prices are finite and positive). */
+static inline double hs_defer_worst(const double *c, int64_t a, int64_t b, int is_long) {
+    double m = c[a];
+    int64_t j = a + 1;
+    if (b - j >= HS_VN) {
+        hs_vd v = vd_loadu(c + j);
+        for (j += HS_VN; j + HS_VN <= b; j += HS_VN) v = is_long ? vd_min(v, vd_loadu(c + j)) : vd_max(v, vd_loadu(c + j));
+        v = is_long ? vd_min(v, vd_loadu(c + b - HS_VN)) : vd_max(v, vd_loadu(c + b - HS_VN)); /* the tail, overlapping */
+        double w[HS_VN];
+        vd_storeu(w, v);
+        for (int l = 0; l < HS_VN; l++) m = is_long ? (w[l] < m ? w[l] : m) : (w[l] > m ? w[l] : m);
+        return m;
+    }
+    for (; j < b; j++) m = is_long ? (c[j] < m ? c[j] : m) : (c[j] > m ? c[j] : m);
+    return m;
+}
+
+static inline uint32_t hs_defer_code(const hs_defer_table *t, size_t q, int l) {
+    return t->cells[(q * HS_DEFER_FIELDS + HS_DEFER_CODE) * t->cols + (size_t)l];
+}
+
+/* The stretch row q of lane l closes: held from bar *from at side *pos, entered at *entry. */
+static inline void hs_defer_row_stretch(const double *x_close, const hs_defer_lanes *s, const hs_defer_table *t, int l, size_t q, int64_t *from,
+                                        double *pos, double *entry) {
+    if (q == 0) {
+        *from = s->from0[l], *pos = s->pos0[l], *entry = s->entry0[l];
+    } else {
+        uint32_t c = hs_defer_code(t, q - 1, l);
+        *from = (int64_t)(c >> 1), *pos = c & 1 ? 1.0 : -1.0, *entry = x_close[c >> 1];
+    }
+}
+
+/* A candidate's lowest e, exactly: the pnl it was held at plus u at its worst close (§9.1's operations;
+ * e is monotone in the close). */
+static inline double hs_defer_cand_low(const hs_defer_ctx *x, const hs_defer_cand *c) {
+    double worst = hs_defer_worst(x->close, c->from, c->b, c->pos > 0.0);
+    return c->pnl + hs_trade_pnl(c->pos, x->close[c->from], worst, x->keep);
+}
+
+/* Lane l's candidates settled against its lowest known e, the lowest bound first (its exact e most often
+ * rules out the rest); low returned exact for the epoch so far, the list empty. */
+static double hs_defer_settle(const hs_defer_ctx *x, hs_defer_lanes *s, int l, double low) {
+    hs_defer_cand *c = s->cand[l];
+    for (int n = s->n_cand[l]; n > 0;) {
+        int best = 0;
+        for (int i = 1; i < n; i++) best = c[i].lb < c[best].lb ? i : best;
+        if (!(c[best].lb < low)) break;
+        double e = hs_defer_cand_low(x, &c[best]);
+        low = e < low ? e : low;
+        c[best] = c[--n];
+    }
+    s->n_cand[l] = 0;
+    return low;
+}
+
+/* Row q of the table into lane l's candidates (its stretch's bound is below the lowest known e `low`);
+ * a full list is first cut to the rows still below, then settled.  Returns low. */
+static double hs_defer_keep(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t, int l, size_t q,
+                            double low) {
+    if (s->n_cand[l] == HS_DEFER_CANDS) {
+        int n = 0;
+        for (int i = 0; i < HS_DEFER_CANDS; i++)
+            if (s->cand[l][i].lb < low) s->cand[l][n++] = s->cand[l][i];
+        s->n_cand[l] = n;
+        if (n == HS_DEFER_CANDS) low = hs_defer_settle(x, s, l, low);
+    }
+    hs_defer_cand *c = &s->cand[l][s->n_cand[l]++];
+    double entry;
+    hs_defer_row_stretch(x->close, s, t, l, q, &c->from, &c->pos, &entry);
+    c->b = (int64_t)(hs_defer_code(t, q, l) >> 1);
+    c->lb = t->lb[q * t->cols + (size_t)l];
+    c->pnl = t->pnl_at[q * t->cols + (size_t)l];
+    return low;
+}
+
+typedef struct {
+    hs_vd peak, low;
+} hs_defer_pl;
+
+/* The barrier lanes of row r (rare): each lane's deferred rows of the table resolved against its epoch's
+ * lowest known e, the epoch closed into the drawdown, then the stretch scanned bar by bar (the exact rule,
+ * which may set new peaks), and a new epoch. */
+static __attribute__((noinline)) hs_defer_pl hs_defer_barrier(const hs_defer_ctx *x, hs_defer_lanes *s,
+                                                              const hs_defer_table *t, size_t r, unsigned lanes,
+                                                              hs_defer_pl in) {
+    double peak[HS_VN], low[HS_VN];
+    vd_storeu(peak, in.peak), vd_storeu(low, in.low);
+    for (int l = 0; l < HS_VN; l++) {
+        if (!(lanes >> l & 1)) continue;
+        int64_t from, b = (int64_t)(hs_defer_code(t, r, l) >> 1);
+        double pos, entry, pnl = t->pnl_at[r * t->cols + (size_t)l];
+        hs_defer_row_stretch(x->close, s, t, l, r, &from, &pos, &entry);
+        double m = low[l];
+        for (size_t q = s->part[l]; q < r; q++) {
+            double *lb = &t->lb[q * t->cols + (size_t)l];
+            if (*lb < m) m = hs_defer_keep(x, s, t, l, q, m);
+            *lb = INFINITY;
+        }
+        m = hs_defer_settle(x, s, l, m);
+        double fall = peak[l] - m; /* −inf when the epoch knows no e yet */
+        double mdd = fall > s->mdd[l] ? fall : s->mdd[l];
+        hs_mtm w; /* the fields the scan reads */
+        w.close = x->close, w.keep = x->keep, w.pnl = pnl, w.entry = entry, w.pos = pos > 0.0 ? 1 : -1;
+        w.peak = peak[l], w.mdd = mdd;
+        hs_mtm_scan(&w, (size_t)from, (size_t)b);
+        peak[l] = w.peak, s->mdd[l] = w.mdd;
+        low[l] = INFINITY;
+        t->lb[r * t->cols + (size_t)l] = INFINITY;
+        s->part[l] = r + 1;
+    }
+    return (hs_defer_pl){vd_loadu(peak), vd_loadu(low)};
+}
+
+/* The lanes of row r whose stretch holds period ends (rare: P = 1000 on the default sweep, a row in ~6). */
+static __attribute__((noinline)) hs_vi hs_defer_ends_due(const hs_defer_ctx *x, hs_defer_lanes *s, hs_defer_table *t,
+                                                        size_t r, unsigned lanes, hs_vi vb) {
+    int64_t b[HS_VN];
+    vi_storeu(b, vb);
+    const hs_equity_terms *eq = x->eq;
+    for (int l = 0; l < HS_VN; l++)
+        for (; lanes >> l & 1 && s->next_end[l] < b[l]; s->k[l]++) {
+            t->ends[t->n_ends++] = (hs_defer_end){(uint32_t)s->k[l], (uint32_t)r, (uint32_t)l};
+            s->next_end[l] = s->k[l] + 1 < eq->n_ends ? eq->ends[s->k[l] + 1] : INT64_MAX;
+        }
+    return vi_loadu(s->next_end);
+}
+
+/* E at the ends pass A met, from the pnl before their rows. */
+static inline void hs_defer_put_ends(const hs_defer_ctx *x, const hs_defer_lanes *s, hs_defer_table *t) {
+    const hs_equity_terms *eq = x->eq;
+    for (size_t q = 0; q < t->n_ends; q++) {
+        const hs_defer_end *e = &t->ends[q];
+        int64_t from;
+        double pos, entry;
+        hs_defer_row_stretch(x->close, s, t, (int)e->lane, e->row, &from, &pos, &entry);
+        eq->equity[e->k * eq->stride + s->combo[e->lane]] =
+            t->pnl_at[(size_t)e->row * t->cols + e->lane] + hs_trade_pnl(pos, entry, x->close[eq->ends[e->k]], x->keep);
+    }
+    t->n_ends = 0;
+}
+
+/* Pass A over a table's rows for one vector of lanes, booking each row into `acc` as book_table does
+ * (the pnl before a row is the pnl its stretch was held at: the books add the same p in the same order).
+ * Per row and lane: u(c) ≈ shift + slope·c (slope ±100·keep/entry from an approximate reciprocal), so e
+ * over the stretch lies within [base + min(slope·hi, slope·lo) − m, base + max(…) + m], base = pnl +
+ * shift, m = ρ·|slope|·hi + (|pnl| + 200)·2^-44 with ρ = 4·HS_VD_RECIP_ERR + 2^-28 (the header's
+ * margin). */
+static inline __attribute__((always_inline)) void hs_defer_pass_a(const hs_defer_ctx *x, hs_defer_lanes *s,
+                                                                  hs_defer_table *t, size_t rows, hs_book_lanes *acc_io,
+                                                                  int last_table) {
+    hs_book_lanes acc_local = *acc_io, *acc = &acc_local; /* in registers, not stored back per row */
+    for (int l = 0; l < HS_VN; l++) s->part[l] = 0;
+    hs_vd slope = vd_loadu(s->slope), shift = vd_loadu(s->shift);
+    hs_defer_pl pl = {vd_loadu(s->peak), vd_loadu(s->low)};
+    const hs_vd inf = vd_set1(INFINITY), at_open = vd_set1(x->at_open), rho = vd_set1(4.0 * HS_VD_RECIP_ERR + 0x1p-21);
+    const hs_vd tau = vd_set1(0x1p-44), tau200 = vd_set1(200.0 * 0x1p-44);
+    const hs_vd s_long = vd_set1(x->s_long), s_short = vd_set1(x->s_short), a_long = vd_set1(x->a_long),
+                a_short = vd_set1(x->a_short);
+    const hs_vi last = vi_set1((int64_t)x->n_bars - 1), ione = vi_set1(1), izero = vi_set1(0);
+    int64_t n_rows[HS_VN];
+    for (int l = 0; l < HS_VN; l++) n_rows[l] = (int64_t)s->rows[l];
+    hs_vi left = vi_loadu(n_rows); /* rows left in each lane: a row is valid while it is positive */
+    hs_vi next_end = vi_loadu(s->next_end);
+    size_t at = 0;
+    for (size_t r = 0; r < rows; r++, at += t->cols, left = vi_sub(left, ione)) {
+        const uint32_t *w = t->cells + r * HS_DEFER_FIELDS * t->cols;
+        const float *f = (const float *)(const void *)w;
+        hs_vd hi = vd_load_f32(f + HS_DEFER_HI * t->cols), lo = vd_load_f32(f + HS_DEFER_LO * t->cols);
+        hs_vi code = vi_load_u32(w + HS_DEFER_CODE * t->cols);
+        hs_vmask valid = vi_cmpgt_mask(left, izero);
+        hs_vd pnl = acc->pnl;
+        vd_storeu(t->pnl_at + at, pnl);
+        hs_vd sh = vd_mul(slope, hi), sl = vd_mul(slope, lo);
+        hs_vd margin = vd_fma(vd_abs(sh), rho, vd_fma(vd_abs(pnl), tau, tau200));
+        hs_vd base = vd_add(pnl, shift);
+        hs_vd ub = vd_add(vd_add(base, vd_max(sh, sl)), margin);
+        hs_vd lb = vd_sub(vd_add(base, vd_min(sh, sl)), margin);
+        hs_vi b = vi_srl(code, 1);
+        /* the close after the last bar (only the sweep's last table has it): always a barrier */
+        hs_vmask fin = last_table ? vi_cmpgt_mask(b, last) : vi_cmpgt_mask(izero, izero);
+        unsigned barrier = vm_bits(vm_and(valid, vd_cmpgt_mask(ub, pl.peak)));
+        if (last_table) barrier |= vm_bits(vm_and(valid, fin));
+        vd_storeu(t->lb + at, vd_blend(valid, inf, lb));
+        if (barrier) pl = hs_defer_barrier(x, s, t, r, barrier, pl);
+        unsigned due = vm_bits(vm_and(valid, vi_cmpgt_mask(b, next_end)));
+        if (due) next_end = hs_defer_ends_due(x, s, t, r, due, b);
+        hs_book_lanes_book(acc, vd_loadu(t->p + at));
+        hs_vmask known = last_table ? vm_andnot(valid, fin) : valid;
+        pl.low = vd_blend(known, pl.low, vd_min(pl.low, vd_add(acc->pnl, at_open)));
+        hs_vmask is_long = vi_cmpgt_mask(vi_and(code, ione), izero);
+        hs_vd exit = vd_load_f32(f + HS_DEFER_EXIT * t->cols);
+        hs_vd next = vd_mul(vd_recip_approx(exit), vd_blend(is_long, s_short, s_long));
+        slope = vd_blend(valid, slope, next);
+        shift = vd_blend(valid, shift, vd_blend(is_long, a_short, a_long));
+    }
+    vd_storeu(t->pnl_at + at, acc->pnl);
+    *acc_io = acc_local;
+    vd_storeu(s->slope, slope), vd_storeu(s->shift, shift);
+    vd_storeu(s->peak, pl.peak), vd_storeu(s->low, pl.low);
+}
+
+/* After a table's passes: the stretch each lane holds into the next table (its last row's cross). */
+static inline void hs_defer_next_table(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t) {
+    for (int l = 0; l < HS_VN; l++)
+        if (s->rows[l]) {
+            uint32_t c = hs_defer_code(t, s->rows[l] - 1, l);
+            s->from0[l] = (int64_t)(c >> 1), s->pos0[l] = c & 1 ? 1.0 : -1.0;
+            s->entry0[l] = x->close[c >> 1 < x->n_bars ? c >> 1 : x->n_bars - 1];
+        }
+}
+
+/* Pass B: the rows whose lower bound is below the epoch's lowest known e become candidates (evaluated at
+ * the epoch's end, if still below then). */
+static inline void hs_defer_pass_b(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t, size_t rows) {
+    hs_vd low = vd_loadu(s->low);
+    size_t at = 0;
+    for (size_t r = 0; r < rows; r++, at += t->cols) {
+        unsigned below = vm_bits(vd_cmpgt_mask(low, vd_loadu(t->lb + at)));
+        if (!below) continue;
+        for (int l = 0; l < HS_VN; l++)
+            if (below >> l & 1) s->low[l] = hs_defer_keep(x, s, t, l, r, s->low[l]);
+        low = vd_loadu(s->low);
+    }
+}
+
+/* After the last table: the last epoch closed into the drawdown, to mtm[combo]. */
+static inline void hs_defer_lanes_finish(const hs_defer_ctx *x, hs_defer_lanes *s, int l) {
+    s->low[l] = hs_defer_settle(x, s, l, s->low[l]);
+    double fall = s->peak[l] - s->low[l];
+    if (fall > s->mdd[l]) s->mdd[l] = fall;
+    if (x->eq->mtm) x->eq->mtm[s->combo[l]] = s->mdd[l];
+}
+
+#endif
