@@ -88,16 +88,12 @@ typedef struct {
     double peak[HS_VN], mdd[HS_VN], low[HS_VN]; /* low: the epoch's lowest e known exactly (+inf: none) */
     size_t combo[HS_VN];
     size_t rows[HS_VN], part[HS_VN]; /* the lane's rows in this table; the first not yet resolved (barriers) */
-    int64_t next_end[HS_VN]; /* the next period end's bar (INT64_MAX: none left, or E not wanted) */
-    size_t k[HS_VN];         /* and its index */
     int n_cand[HS_VN];
     hs_defer_cand cand[HS_VN][HS_DEFER_CANDS];
 } hs_defer_lanes;
 
-static inline void hs_defer_lanes_new(const hs_defer_ctx *x, hs_defer_lanes *s, size_t first_combo) {
+static inline void hs_defer_lanes_new(hs_defer_lanes *s, size_t first_combo) {
     for (int l = 0; l < HS_VN; l++) {
-        s->k[l] = 0;
-        s->next_end[l] = x->eq->equity && x->eq->n_ends ? x->eq->ends[0] : INT64_MAX;
         s->pos0[l] = s->entry0[l] = s->slope[l] = s->shift[l] = 0.0;
         s->peak[l] = s->mdd[l] = 0.0;
         s->low[l] = INFINITY;
@@ -107,17 +103,8 @@ static inline void hs_defer_lanes_new(const hs_defer_ctx *x, hs_defer_lanes *s, 
     }
 }
 
-/* E at lane l's next period end (+0.0 while flat), and the end after it. */
-static inline void hs_defer_put(const hs_defer_ctx *x, hs_defer_lanes *s, int l, double e) {
-    const hs_equity_terms *eq = x->eq;
-    eq->equity[s->k[l] * eq->stride + s->combo[l]] = e;
-    s->k[l]++;
-    s->next_end[l] = s->k[l] < eq->n_ends ? eq->ends[s->k[l]] : INT64_MAX;
-}
-
-/* Lane l's first stretch: opened at first_bar, to side pos (+1, −1); flat before it (E = +0.0). */
+/* Lane l's first stretch: opened at first_bar, to side pos (+1, −1). */
 static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s, int l, int64_t first_bar, int pos) {
-    while (s->next_end[l] < first_bar) hs_defer_put(x, s, l, 0.0);
     double entry = x->close[first_bar];
     s->pos0[l] = pos > 0 ? 1.0 : -1.0;
     s->entry0[l] = entry;
@@ -134,9 +121,10 @@ static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s
  * the rest of the accounting; as one 16-byte record per trade, one line, pass A's transposes cost more.) */
 enum { HS_DEFER_HI, HS_DEFER_LO, HS_DEFER_EXIT, HS_DEFER_CODE, HS_DEFER_FIELDS };
 
-/* A period end inside row `row`'s stretch, for lane `lane` (E once the table's pnl is known). */
+/* A period end the books passed with a position open: inside the stretch that row `row` of column `col`
+ * closes (E once the table's pnl is known). */
 typedef struct {
-    uint32_t k, row, lane;
+    uint32_t k, row, col;
 } hs_defer_end;
 
 /* The book table's planes, at the first column of a vector of lanes: row q of lane l at [q·cols + l]. */
@@ -146,8 +134,6 @@ typedef struct {
     double *lb;     /* pass A: each row's lower bound on e (+inf: none, or taken exactly) */
     double *pnl_at; /* pass A: the pnl before each row (rows + 1 of them) */
     size_t cols;
-    hs_defer_end *ends; /* pass A: the period ends met (room for a row's worth per bar) */
-    size_t n_ends;
 } hs_defer_table;
 
 /* The lowest (long) or highest (short) close of [a, b), b > a: HS_VN closes per compare (min and max are
@@ -264,32 +250,23 @@ static __attribute__((noinline)) hs_defer_pl hs_defer_barrier(const hs_defer_ctx
     return (hs_defer_pl){vd_loadu(peak), vd_loadu(low)};
 }
 
-/* The lanes of row r whose stretch holds period ends (rare: P = 1000 on the default sweep, a row in ~6). */
-static __attribute__((noinline)) hs_vi hs_defer_ends_due(const hs_defer_ctx *x, hs_defer_lanes *s, hs_defer_table *t,
-                                                        size_t r, unsigned lanes, hs_vi vb) {
-    int64_t b[HS_VN];
-    vi_storeu(b, vb);
+/* E at the period ends the books passed (`ends`, n of them), from the pnl before their rows.  `s` and
+ * `t`: each vector's lanes and table view (the stretch of a row 0 is the lanes' state at the table's
+ * start).  One at a time: HS_VN at a time through arrays, one division for all, cost more (the vector
+ * loads of the arrays just written wait for the stores: 0.5 ms of the default sweep at P = 1000). */
+static inline void hs_defer_put_ends(const hs_defer_ctx *x, const hs_defer_lanes *s, const hs_defer_table *t,
+                                     const hs_defer_end *ends, size_t n) {
     const hs_equity_terms *eq = x->eq;
-    for (int l = 0; l < HS_VN; l++)
-        for (; lanes >> l & 1 && s->next_end[l] < b[l]; s->k[l]++) {
-            t->ends[t->n_ends++] = (hs_defer_end){(uint32_t)s->k[l], (uint32_t)r, (uint32_t)l};
-            s->next_end[l] = s->k[l] + 1 < eq->n_ends ? eq->ends[s->k[l] + 1] : INT64_MAX;
-        }
-    return vi_loadu(s->next_end);
-}
-
-/* E at the ends pass A met, from the pnl before their rows. */
-static inline void hs_defer_put_ends(const hs_defer_ctx *x, const hs_defer_lanes *s, hs_defer_table *t) {
-    const hs_equity_terms *eq = x->eq;
-    for (size_t q = 0; q < t->n_ends; q++) {
-        const hs_defer_end *e = &t->ends[q];
+    for (size_t q = 0; q < n; q++) {
+        const hs_defer_end *d = &ends[q];
+        size_t v = d->col / HS_VN;
+        int l = (int)(d->col % HS_VN);
         int64_t from;
         double pos, entry;
-        hs_defer_row_stretch(x->close, s, t, (int)e->lane, e->row, &from, &pos, &entry);
-        eq->equity[e->k * eq->stride + s->combo[e->lane]] =
-            t->pnl_at[(size_t)e->row * t->cols + e->lane] + hs_trade_pnl(pos, entry, x->close[eq->ends[e->k]], x->keep);
+        hs_defer_row_stretch(x->close, &s[v], &t[v], l, d->row, &from, &pos, &entry);
+        eq->equity[d->k * eq->stride + s[v].combo[l]] =
+            t[v].pnl_at[(size_t)d->row * t[v].cols + (size_t)l] + hs_trade_pnl(pos, entry, x->close[eq->ends[d->k]], x->keep);
     }
-    t->n_ends = 0;
 }
 
 /* Pass A over a table's rows for one vector of lanes, booking each row into `acc` as book_table does
@@ -313,7 +290,6 @@ static inline __attribute__((always_inline)) void hs_defer_pass_a(const hs_defer
     int64_t n_rows[HS_VN];
     for (int l = 0; l < HS_VN; l++) n_rows[l] = (int64_t)s->rows[l];
     hs_vi left = vi_loadu(n_rows); /* rows left in each lane: a row is valid while it is positive */
-    hs_vi next_end = vi_loadu(s->next_end);
     size_t at = 0;
     for (size_t r = 0; r < rows; r++, at += t->cols, left = vi_sub(left, ione)) {
         const uint32_t *w = t->cells + r * HS_DEFER_FIELDS * t->cols;
@@ -335,8 +311,6 @@ static inline __attribute__((always_inline)) void hs_defer_pass_a(const hs_defer
         if (last_table) barrier |= vm_bits(vm_and(valid, fin));
         vd_storeu(t->lb + at, vd_blend(valid, inf, lb));
         if (barrier) pl = hs_defer_barrier(x, s, t, r, barrier, pl);
-        unsigned due = vm_bits(vm_and(valid, vi_cmpgt_mask(b, next_end)));
-        if (due) next_end = hs_defer_ends_due(x, s, t, r, due, b);
         hs_book_lanes_book(acc, vd_loadu(t->p + at));
         hs_vmask known = last_table ? vm_andnot(valid, fin) : valid;
         pl.low = vd_blend(known, pl.low, vd_min(pl.low, vd_add(acc->pnl, at_open)));

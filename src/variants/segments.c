@@ -119,11 +119,12 @@ typedef struct {
     double *book_table; /* SEG_BOOK_SPAN rows × SEG_BOOK_COLS, +0.0 where nothing is deferred */
     /* With periods on the deferred path (mtm_defer.h), the same cells of three more planes: what the books
      * write beside each trade (HS_DEFER_FIELDS words), and pass A's lower bound on e and pnl before each row
-     * (SEG_BOOK_SPAN + 1 rows); and the period ends a vector's pass A meets (SEG_BOOK_SPAN × HS_VN at most:
-     * one a bar). */
+     * (SEG_BOOK_SPAN + 1 rows); and the period ends the books passed (SEG_BOOK_SPAN × SEG_BOOK_COLS at
+     * most: one a bar). */
     uint32_t *cells;
     double *lower, *pnl_at;
     hs_defer_end *ends_met;
+    size_t n_ends_met;
     /* The interleaved series, a window of it at a time (window_rows): rows [xw_base, xw_hi) of XT (step k,
      * lane l = close[l·S − P + k], clamped) at xw[(k − xw_base)·HS_VN + l], room for xw_rows rows. */
     double *xw;
@@ -558,11 +559,27 @@ typedef struct {
 } seg_cursor;
 
 /* One combo's column of the deferred path's cells, and what its books carry between calls: the chunk
- * bounds of the stretch held now. */
+ * bounds of the stretch held now, and the next period end. */
 typedef struct {
     uint32_t *cells; /* row q's words at [q·HS_DEFER_FIELDS·SEG_BOOK_COLS], a field every SEG_BOOK_COLS */
     float run_hi, run_lo;
+    size_t k, next_end; /* the next end's index and bar (SIZE_MAX: none left, or E not wanted) */
+    size_t col, combo;
+    seg_shared *sh;
+    const hs_equity_terms *eq;
 } seg_dcol;
+
+/* Period end k reached with the book at side `pos` and `row` rows in the table: flat, E = +0.0 now; else
+ * noted for the table's hs_defer_put_ends.  Returns the next end's bar.  (Checked per trade and per chunk
+ * in the books, a compare against a register: in pass A, per row, the same check and its updates cost
+ * 5-8% of the sweep at P = 1000.) */
+static __attribute__((noinline)) size_t seg_end_met(seg_dcol *d, int pos, size_t row) {
+    const hs_equity_terms *eq = d->eq;
+    if (pos == 0) eq->equity[d->k * eq->stride + d->combo] = 0.0;
+    else d->sh->ends_met[d->sh->n_ends_met++] = (hs_defer_end){(uint32_t)d->k, (uint32_t)row, (uint32_t)d->col};
+    d->k++;
+    return d->k < eq->n_ends ? (size_t)eq->ends[d->k] : SIZE_MAX;
+}
 
 /* Period end k reached with the book in `b`'s state and `row` rows in the table: flat, E = +0.0 now; else
  * kept for the table's pass A.  Returns the next end's bar. */
@@ -600,10 +617,12 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
     float run_hi = 0.0f, run_lo = 0.0f, ch_hi = 0.0f, ch_lo = 0.0f;
     const float *chunk_hi = NULL, *chunk_lo = NULL;
     uint32_t *cells = NULL;
+    size_t next_end = SIZE_MAX;
     if (dc) {
         cells = dc->cells;
-        run_hi = dc->run_hi, run_lo = dc->run_lo;
+        run_hi = dc->run_hi, run_lo = dc->run_lo, next_end = dc->next_end;
         chunk_hi = L->chunk_hi + (size_t)lane * L->chunks_per_lane, chunk_lo = L->chunk_lo + (size_t)lane * L->chunks_per_lane;
+        while (lane_first && next_end < lane_bar + j_lo) next_end = seg_end_met(dc, 0, col->n); /* flat */
     }
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
         uint64_t s = vb_lane_bits64(t->signs + at, lane), u = any_uncertain ? vb_lane_bits64(t->uncertain + at, lane) : 0;
@@ -616,6 +635,7 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
         if (first_here) visit |= 1ULL << (j_lo - at); /* the lane's first bar */
         if (j_hi < at + 64) visit &= (1ULL << (j_hi - at)) - 1;
         for (int q = 0; q < 8; q++) __builtin_prefetch(price + at + 128 + 8 * q); /* prices two chunks ahead */
+        size_t chunk_end = lane_bar + (j_hi < at + 64 ? j_hi : at + 64);
         if (dc) {
             ch_hi = chunk_hi[at / 64], ch_lo = chunk_lo[at / 64];
             run_hi = ch_hi > run_hi ? ch_hi : run_hi, run_lo = ch_lo < run_lo ? ch_lo : run_lo;
@@ -632,12 +652,14 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
                 size_t bar = lane_bar + at + (size_t)b;
                 int negative = (int)(s >> b & 1);
                 if (dc) {
+                    while (next_end < bar) next_end = seg_end_met(dc, book->pos, col->n);
                     seg_row_cell(cells, col->n, bar, negative ? -1 : 1, price[at + (size_t)b], run_hi,
                                  run_lo);
                     run_hi = ch_hi, run_lo = ch_lo;
                 }
                 book_reverse(book, negative, price[at + (size_t)b], bar, col, mtm);
             }
+            while (dc && next_end < chunk_end) next_end = seg_end_met(dc, book->pos, col->n);
             continue;
         }
         while (visit) {
@@ -653,14 +675,17 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
             if (d == d) {
                 size_t rows = col->n; /* (dead without dc: the NULL copies compile to what they were) */
                 int was = book->pos;
+                if (dc)
+                    while (next_end < lane_bar + j) next_end = seg_end_met(dc, book->pos, rows);
                 hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
                 if (dc && col->n != rows)
                     seg_row_cell(cells, rows, lane_bar + j, book->pos, price[j], run_hi, run_lo);
                 if (dc && (col->n != rows || book->pos != was)) run_hi = ch_hi, run_lo = ch_lo; /* a new stretch */
             }
         }
+        while (dc && next_end < chunk_end) next_end = seg_end_met(dc, book->pos, col->n);
     }
-    if (dc) dc->run_hi = run_hi, dc->run_lo = run_lo;
+    if (dc) dc->run_hi = run_hi, dc->run_lo = run_lo, dc->next_end = next_end;
     cur->prev_sign = prev_sign;
     cur->prev_unc = prev_unc;
     *io = local;
@@ -724,20 +749,25 @@ static void book_table_defer(seg_shared *sh, hs_pnl_column *col, size_t count, h
         rows = col[g].n > rows ? col[g].n : rows;
         hs_defer_lanes *s = &dl[g / HS_VN];
         int l = (int)(g % HS_VN);
-        if (col[g].n && s->pos0[l] == 0.0) hs_defer_lanes_start(x, s, l, book[g].first_bar, sh->cells[HS_DEFER_CODE * SEG_BOOK_COLS + g] & 1 ? -1 : 1);
+        /* a lane starts with its book's first position: before its first close (the first row's new side is
+         * the other one), or still open with no close yet (a period end may lie in it) */
+        if (s->pos0[l] == 0.0 && (col[g].n || book[g].pos))
+            hs_defer_lanes_start(x, s, l, book[g].first_bar,
+                                 !col[g].n ? book[g].pos : sh->cells[HS_DEFER_CODE * SEG_BOOK_COLS + g] & 1 ? -1 : 1);
         s->rows[l] = col[g].n;
         col[g].n = 0;
     }
+    hs_defer_table t[SEG_BOOK_VECS];
     for (size_t v = 0; v < vecs; v++) {
         size_t c = v * HS_VN;
-        hs_defer_table t = {sh->cells + c, sh->book_table + c, sh->lower + c, sh->pnl_at + c, SEG_BOOK_COLS,
-                            sh->ends_met, 0};
-        if (last_table) hs_defer_pass_a(x, &dl[v], &t, rows, &acc[v], 1);
-        else hs_defer_pass_a(x, &dl[v], &t, rows, &acc[v], 0);
-        hs_defer_pass_b(x, &dl[v], &t, rows);
-        hs_defer_put_ends(x, &dl[v], &t);
-        hs_defer_next_table(x, &dl[v], &t);
+        t[v] = (hs_defer_table){sh->cells + c, sh->book_table + c, sh->lower + c, sh->pnl_at + c, SEG_BOOK_COLS};
+        if (last_table) hs_defer_pass_a(x, &dl[v], &t[v], rows, &acc[v], 1);
+        else hs_defer_pass_a(x, &dl[v], &t[v], rows, &acc[v], 0);
+        hs_defer_pass_b(x, &dl[v], &t[v], rows);
     }
+    hs_defer_put_ends(x, dl, t, sh->ends_met, sh->n_ends_met);
+    sh->n_ends_met = 0;
+    for (size_t v = 0; v < vecs; v++) hs_defer_next_table(x, &dl[v], &t[v]);
     memset(sh->book_table, 0, rows * SEG_BOOK_COLS * sizeof(double));
 }
 
@@ -776,7 +806,8 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     seg_dcol dc[SEG_GROUP];
     if (defer) {
         hs_defer_ctx_init(&x, close, L->n, keep, eq);
-        for (size_t v = 0; v < SEG_BOOK_VECS; v++) hs_defer_lanes_new(&x, &dl[v], c0 + v * HS_VN);
+        for (size_t v = 0; v < SEG_BOOK_VECS; v++) hs_defer_lanes_new(&dl[v], c0 + v * HS_VN);
+        sh->n_ends_met = 0;
     }
     for (size_t v = 0; v < SEG_BOOK_VECS; v++) acc[v] = hs_book_lanes_new();
     for (size_t g = 0; g < count; g++) {
@@ -784,7 +815,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
         if (eq && !defer) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
         if (defer) {
             size_t q = g;
-            dc[g] = (seg_dcol){sh->cells + q, 0.0f, 0.0f};
+            dc[g] = (seg_dcol){sh->cells + q, 0.0f, 0.0f, 0, eq->equity ? (size_t)eq->ends[0] : SIZE_MAX, g, c0 + g, sh, eq};
         }
         cur[g] = (seg_cursor){0, 0};
         col[g] = (hs_pnl_column){table + g, SEG_BOOK_COLS, 0, 0};
@@ -825,10 +856,8 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     if (defer) {
         book_table_defer(sh, col, count, acc, &x, dl, book, 1);
         for (size_t g = 0; g < count; g++) {
-            hs_defer_lanes *s = &dl[g / HS_VN];
-            int l = (int)(g % HS_VN);
-            while (s->next_end[l] != INT64_MAX) hs_defer_put(&x, s, l, 0.0); /* never opened: flat */
-            hs_defer_lanes_finish(&x, s, l);
+            for (; eq->equity && dc[g].k < eq->n_ends; dc[g].k++) eq->equity[dc[g].k * eq->stride + c0 + g] = 0.0; /* never opened */
+            hs_defer_lanes_finish(&x, &dl[g / HS_VN], (int)(g % HS_VN));
         }
     } else {
         book_table(table, col, count, acc);
@@ -965,7 +994,10 @@ static int fill_chunks(const double *close, const seg_layout *L, float *hi) {
             b = b < (l + 1) * L->seg ? b : (l + 1) * L->seg;
             b = b < L->n ? b : L->n;
             double h = 0.0, m = INFINITY;
-            for (size_t i = a; i < b; i++) h = close[i] > h ? close[i] : h, m = close[i] < m ? close[i] : m;
+            if (a < b) { /* HS_VN closes a compare (the scalar loop was 1% of the sweep) */
+                h = hs_defer_worst(close, (int64_t)a, (int64_t)b, 0);
+                m = hs_defer_worst(close, (int64_t)a, (int64_t)b, 1);
+            }
             all_hi = h > all_hi ? h : all_hi, all_lo = m < all_lo ? m : all_lo;
             if (!(h <= 0x1p100 && m >= 0x1p-100)) return 0; /* (an empty chunk of the last lane: h 0, m +inf) */
             float fh = (float)h, fm = (float)m;
