@@ -646,20 +646,31 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
              * (The common case: no branch on the cross conditions.)  With an uncertain bar just before,
              * its tier-0 d may be 0 or of the other sign: the general path below (the qemu NEON gate
              * caught that on the flat-stretch quotes). */
+            if (dc && next_end < chunk_end) { /* a period end in this chunk (rare below P = 1000) */
+                while (visit) {
+                    int b = __builtin_ctzll(visit);
+                    visit &= visit - 1;
+                    size_t bar = lane_bar + at + (size_t)b;
+                    int negative = (int)(s >> b & 1);
+                    while (next_end < bar) next_end = seg_end_met(dc, book->pos, col->n);
+                    seg_row_cell(cells, col->n, bar, negative ? -1 : 1, price[at + (size_t)b], run_hi, run_lo);
+                    run_hi = ch_hi, run_lo = ch_lo;
+                    book_reverse(book, negative, price[at + (size_t)b], bar, col, mtm);
+                }
+                while (next_end < chunk_end) next_end = seg_end_met(dc, book->pos, col->n);
+                continue;
+            }
             while (visit) {
                 int b = __builtin_ctzll(visit);
                 visit &= visit - 1;
                 size_t bar = lane_bar + at + (size_t)b;
                 int negative = (int)(s >> b & 1);
                 if (dc) {
-                    while (next_end < bar) next_end = seg_end_met(dc, book->pos, col->n);
-                    seg_row_cell(cells, col->n, bar, negative ? -1 : 1, price[at + (size_t)b], run_hi,
-                                 run_lo);
+                    seg_row_cell(cells, col->n, bar, negative ? -1 : 1, price[at + (size_t)b], run_hi, run_lo);
                     run_hi = ch_hi, run_lo = ch_lo;
                 }
                 book_reverse(book, negative, price[at + (size_t)b], bar, col, mtm);
             }
-            while (dc && next_end < chunk_end) next_end = seg_end_met(dc, book->pos, col->n);
             continue;
         }
         while (visit) {
@@ -761,9 +772,12 @@ static void book_table_defer(seg_shared *sh, hs_pnl_column *col, size_t count, h
     for (size_t v = 0; v < vecs; v++) {
         size_t c = v * HS_VN;
         t[v] = (hs_defer_table){sh->cells + c, sh->book_table + c, sh->lower + c, sh->pnl_at + c, SEG_BOOK_COLS};
-        if (last_table) hs_defer_pass_a(x, &dl[v], &t[v], rows, &acc[v], 1);
-        else hs_defer_pass_a(x, &dl[v], &t[v], rows, &acc[v], 0);
-        hs_defer_pass_b(x, &dl[v], &t[v], rows);
+        /* only this vector's rows: the rest would book +0.0, which changes no total (book_lanes.h) */
+        size_t mine = 0;
+        for (int l = 0; l < HS_VN; l++) mine = dl[v].rows[l] > mine ? dl[v].rows[l] : mine;
+        if (last_table) hs_defer_pass_a(x, &dl[v], &t[v], mine, &acc[v], 1);
+        else hs_defer_pass_a(x, &dl[v], &t[v], mine, &acc[v], 0);
+        hs_defer_pass_b(x, &dl[v], &t[v], mine);
     }
     hs_defer_put_ends(x, dl, t, sh->ends_met, sh->n_ends_met);
     sh->n_ends_met = 0;
