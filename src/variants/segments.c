@@ -583,15 +583,15 @@ static __attribute__((noinline)) size_t seg_end_met(seg_dcol *d, int pos, size_t
 
 /* Period end k reached with the book in `b`'s state and `row` rows in the table: flat, E = +0.0 now; else
  * kept for the table's pass A.  Returns the next end's bar. */
-/* A row's cell (the close at `bar`, the new side `pos`): the chunk bounds of the stretch it closes, its
- * exit price and its code. */
-static inline void seg_row_cell(uint32_t *cells, size_t row, size_t bar, int pos, double price, float run_hi,
+/* A row's cell (the close at `bar`, the new side long when `to_long` is 1, else 0): the chunk bounds of the
+ * stretch it closes, its exit price and its code. */
+static inline void seg_row_cell(uint32_t *cells, size_t row, size_t bar, unsigned to_long, double price, float run_hi,
                                 float run_lo) {
     uint32_t *w = cells + row * HS_DEFER_FIELDS * SEG_BOOK_COLS;
     float *f = (float *)(void *)w;
     f[HS_DEFER_HI * SEG_BOOK_COLS] = run_hi, f[HS_DEFER_LO * SEG_BOOK_COLS] = run_lo;
     f[HS_DEFER_EXIT * SEG_BOOK_COLS] = (float)price;
-    w[HS_DEFER_CODE * SEG_BOOK_COLS] = (uint32_t)(bar << 1 | (pos > 0));
+    w[HS_DEFER_CODE * SEG_BOOK_COLS] = (uint32_t)bar << 1 | to_long;
 }
 
 /* The books of lane `lane`, bars [lane·S + j_lo, lane·S + j_hi), continuing `*io` from `*cur` (j_lo a
@@ -653,7 +653,7 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
                     size_t bar = lane_bar + at + (size_t)b;
                     int negative = (int)(s >> b & 1);
                     while (next_end < bar) next_end = seg_end_met(dc, book->pos, col->n);
-                    seg_row_cell(cells, col->n, bar, negative ? -1 : 1, price[at + (size_t)b], run_hi, run_lo);
+                    seg_row_cell(cells, col->n, bar, (unsigned)negative ^ 1u, price[at + (size_t)b], run_hi, run_lo);
                     run_hi = ch_hi, run_lo = ch_lo;
                     book_reverse(book, negative, price[at + (size_t)b], bar, col, mtm);
                 }
@@ -666,7 +666,7 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
                 size_t bar = lane_bar + at + (size_t)b;
                 int negative = (int)(s >> b & 1);
                 if (dc) {
-                    seg_row_cell(cells, col->n, bar, negative ? -1 : 1, price[at + (size_t)b], run_hi, run_lo);
+                    seg_row_cell(cells, col->n, bar, (unsigned)negative ^ 1u, price[at + (size_t)b], run_hi, run_lo);
                     run_hi = ch_hi, run_lo = ch_lo;
                 }
                 book_reverse(book, negative, price[at + (size_t)b], bar, col, mtm);
@@ -690,7 +690,7 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
                     while (next_end < lane_bar + j) next_end = seg_end_met(dc, book->pos, rows);
                 hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
                 if (dc && col->n != rows)
-                    seg_row_cell(cells, rows, lane_bar + j, book->pos, price[j], run_hi, run_lo);
+                    seg_row_cell(cells, rows, lane_bar + j, book->pos > 0, price[j], run_hi, run_lo);
                 if (dc && (col->n != rows || book->pos != was)) run_hi = ch_hi, run_lo = ch_lo; /* a new stretch */
             }
         }
@@ -862,7 +862,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     for (size_t g = 0; g < count; g++)
         if (live[g] && book[g].pos != 0) {
             if (defer) { /* the close after the last bar, coded at bar n: its stretch takes the last bar */
-                seg_row_cell(dc[g].cells, col[g].n, L->n, -book[g].pos, close[L->n - 1], dc[g].run_hi,
+                seg_row_cell(dc[g].cells, col[g].n, L->n, book[g].pos < 0, close[L->n - 1], dc[g].run_hi,
                              dc[g].run_lo);
             }
             hs_book_close_to(&book[g], close[L->n - 1], L->n - 1, NULL, &col[g]);
