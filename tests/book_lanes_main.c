@@ -1,5 +1,5 @@
-/* test_book_lanes_<isa> (tests/CMakeLists.txt): the books' lane form against the book and the equity tracker's against
- * the scalar tracker, for one ISA (book_lanes_check.c and mtm_lanes_check.c, built with
+/* test_book_lanes_<isa> (tests/CMakeLists.txt): the books' lane form against the book and the deferred drawdown against
+ * the scalar tracker, for one ISA (book_lanes_check.c and mtm_defer_check.c, built with
  * that ISA's flags).  This half is built without them, so that a CPU without the ISA gets exit 77 (ctest:
  * Skipped, with the reason) before any of its instructions run. */
 #include <stdio.h>
@@ -21,6 +21,6 @@ int main(void) {
         printf("SKIPPED: cpu-isa: this CPU cannot run %s\n", hs_isa_name(isa)); /* tests/skips.allow */
         return 77;
     }
-    int equity = mtm_lanes_check();
+    int equity = mtm_defer_check();
     return book_lanes_check() || equity;
 }

@@ -4,9 +4,9 @@
  * series, real-ish quotes, a random walk with a planted edge (new equity highs all the time: the worst
  * case of the tracker's skips), free windows and a 2-D grid, at fee 0 and the default, for P in {1, 2,
  * 16, 1000, bars}.  E[P] == pnl bit for bit.  Bad periods are HS_ERR_USAGE naming the value.
- * Sweeps of HS_MTM_NEAR_MIN_COMBOS combos or more take segments' equity lanes (src/variants/mtm_lanes.h):
- * check_lanes runs them end to end against the oracle (their rare paths, one by one, are
- * test_book_lanes_<isa>'s: tests/mtm_lanes_check.c). */
+ * Segments at AVX2 and AVX-512 takes the deferred drawdown (src/variants/mtm_defer.h) on every sweep with
+ * periods: check_deferred runs it end to end against the oracle, at the price limits of its fast path and
+ * past them (its paths one by one are test_book_lanes_<isa>'s: tests/mtm_defer_check.c). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -440,20 +440,22 @@ static void check_live(void) {
     for (size_t i = 0; i < SYMS; i++) free(x[i]);
 }
 
-/* Segments' equity lanes (sweeps of >= HS_MTM_NEAR_MIN_COMBOS combos at AVX-512; the other ISAs keep the
- * scalar trackers, checked above) end to end: best at AVX-512 where this CPU has it (and at AVX2, the
- * trackers, for the same series), against the per-bar oracle, E and mdd bit for bit, on two series whose lanes take their
- * rare paths (counted while writing this, over the check's sweeps on an AVX-512 CPU: 8,312 record scans
- * on the planted edge; 1,688 scans and 144 stretches past 1,024 bars on the slow sine).  Those paths
- * leave these series' results unchanged when cut out; tests/mtm_lanes_check.c is the test that fails
- * then. */
-static void check_lanes(void) {
-    enum { COMBOS = 56 };
-    static const size_t bars[2] = {6000, 8000}; /* under qemu (aarch64 CI) this check is ~30x slower */
-    static const char *labels[2] = {"lanes, planted edge", "lanes, slow sine"};
+/* Segments' deferred drawdown (src/variants/mtm_defer.h: every sweep with periods at AVX2 and AVX-512;
+ * the other ISAs keep the scalar trackers, checked above) end to end: best at AVX-512 and AVX2 where this
+ * CPU has them, against the per-bar oracle, E and mdd bit for bit, 56 combos, on
+ *   - a planted edge (new peaks all the time: barriers) and a slow sine (stretches of thousands of bars);
+ *   - the slow sine scaled to the fast path's price limits (x 2^99 and x 2^-99: its bounds' products and
+ *     reciprocals near their ranges) and past them (x 2^101: the scalar trackers), and at a fee that
+ *     leaves keep = 2^-21 (below the path's 2^-20: the scalar trackers). */
+static void check_deferred(void) {
+    enum { COMBOS = 56, SETS = 5 };
+    static const size_t bars[SETS] = {6000, 8000, 8000, 8000, 8000}; /* under qemu (aarch64 CI) ~30x slower */
+    static const char *labels[SETS] = {"deferred, planted edge", "deferred, slow sine", "deferred, slow sine x 2^99",
+                                       "deferred, slow sine x 2^-99", "deferred, slow sine x 2^101"};
+    static const double scale[SETS] = {1.0, 1.0, 0x1p99, 0x1p-99, 0x1p101};
     hs_windows w[COMBOS];
     for (size_t c = 0; c < COMBOS; c++) hs_windows_from_length(c < 48 ? (int64_t)(2 + c) : (int64_t)(60 + 40 * (c - 48)), &w[c], NULL);
-    for (int which = 0; which < 2; which++) {
+    for (int which = 0; which < SETS; which++) {
         size_t n = bars[which];
         eq_set s = {labels[which], malloc(n * sizeof(double)), n, {{{0}}}, COMBOS};
         double *curve = malloc(n * COMBOS * sizeof *curve), wmdd[COMBOS], mdd[COMBOS];
@@ -466,11 +468,11 @@ static void check_lanes(void) {
             double level = 0.0;
             for (size_t i = 0; i < n; i++) {
                 level += 0.0004 * sin((double)i * 2.0 * 3.141592653589793 / 8000.0);
-                s.close[i] *= exp(level);
+                s.close[i] *= exp(level) * scale[which];
             }
         }
-        const double fees[] = {HS_DEFAULT_FEE, 0.0};
-        for (size_t f = 0; f < 2; f++) {
+        const double fees[] = {HS_DEFAULT_FEE, 0.0, 1.0 - 0x1p-21}; /* the last: keep 2^-21 */
+        for (size_t f = 0; f < (which == 1 ? 3u : 2u); f++) {
             int ok = curve != NULL && s.close != NULL;
             for (size_t c = 0; ok && c < COMBOS; c++) ok = oracle_equity(s.close, n, &w[c], fees[f], curve + c * n, &wmdd[c]);
             CHECK(ok, "%s: the oracle's trade log failed", s.label);
@@ -509,7 +511,7 @@ static void check_lanes(void) {
 }
 
 int main(void) {
-    check_lanes();
+    check_deferred();
     check_live();
     check_period_ends();
     check_near_windows();

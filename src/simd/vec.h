@@ -46,7 +46,7 @@ static inline hs_vd vd_recip_approx(hs_vd a) { return vd_div(vd_set1(1.0), a); }
 
 /* The lane integers for the ISAs whose header has none native (scalar, SSE2, NEON): lane by lane through
  * memory.  Exact integer operations, so every ISA computes the same lanes; only AVX2 and AVX-512 carry the
- * cost targets that needed them native (mtm_lanes.h). */
+ * cost targets that needed them native (mtm_defer.h). */
 #ifndef HS_HAVE_VI_LANES
 #include <stdint.h>
 #include <string.h>

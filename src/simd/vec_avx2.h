@@ -36,7 +36,7 @@ static inline hs_vi vi_add(hs_vi a, hs_vi b) { return _mm256_add_epi64(a, b); }
 static inline hs_vi vi_loadu(const int64_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 static inline hs_vd vd_gather(const double *base, hs_vi idx) { return _mm256_i64gather_pd(base, idx, 8); }
 
-/* Lane integers for index arithmetic (vec.h lists them; the equity tracker's lanes, mtm_lanes.h). */
+/* Lane integers for index arithmetic (vec.h lists them; the deferred drawdown, mtm_defer.h). */
 #define HS_HAVE_VI_LANES 1
 /* 1/a within a relative HS_VD_RECIP_ERR, for a in [2^-100, 2^100] (a bound, never a value: mtm_defer.h):
  * rcpps on the float (|error| <= 1.5·2^-12, plus 2^-24 for the float), one Newton step in double

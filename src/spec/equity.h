@@ -3,8 +3,9 @@
  * e[i] and mtm_max_drawdown depend only on the trade sequence (the bar of each cross, the new side, its
  * entry price, the PnL p booked there) and the close.  So one tracker, hs_mtm, follows a combo's crosses
  * as every book path meets them (tier0.h hs_book_step_mtm: the reference, the ports, the pipelines,
- * sliding_lanes' lanes, segments' deferred books, live mode), and the driver finishes it after the
- * kernel.  It keeps its OWN running pnl: the same p values summed in the same order from +0.0, so it is
+ * sliding_lanes' lanes, segments' deferred books at scalar, SSE2 and NEON, live mode), and the driver
+ * finishes it after the kernel.  (Segments at AVX2 and AVX-512 takes the deferred drawdown instead,
+ * src/variants/mtm_defer.h: the same bits, checked against this tracker.)  It keeps its OWN running pnl: the same p values summed in the same order from +0.0, so it is
  * bit-identical to the book's pnl even where the book defers its booking (segments).
  *
  * At a cross at bar i the tracker first accounts bars [from, i) with the state they were held in (the
@@ -133,7 +134,7 @@ static inline void hs_mtm_init(hs_mtm *m, const hs_equity_terms *t, size_t c, co
 void hs_mtm_blocks_range(const hs_mtm_ranges *r, size_t ka, size_t kb, double *hi, double *lo);
 
 /* The drawdown of bars [a, b) held at m's pnl, pos and entry, bar by bar from its records (equity.c): for
- * a stretch that may set a new peak (mtm_lanes.h takes every other one from its extremes). */
+ * a stretch that may set a new peak (and for mtm_defer.h's barriers). */
 void hs_mtm_scan(hs_mtm *m, size_t a, size_t b);
 
 /* Account the queued crosses, then bars [from, to) in the state after them (equity.c). */

@@ -1,10 +1,12 @@
-/* The mark-to-market drawdown of segments' books, deferred (docs/spec.md §9.1-§9.2): exact, with exact work
- * only where a stretch can matter.  Written against the vector vocabulary (vec.h, the including unit's ISA).
+/* The mark-to-market drawdown and E of segments' books, deferred (docs/spec.md §9.1-§9.3): exact, with exact
+ * work only where a stretch can matter.  Written against the vector vocabulary (vec.h, the including unit's
+ * ISA); segments takes it at AVX2 and AVX-512 (seg_equity_defer), every ISA runs it in
+ * test_book_lanes_<isa> (tests/mtm_defer_check.c).
  *
- * Why: the exact tracker (mtm_lanes.h, equity.c) evaluates every held stretch exactly: a range query (a
- * table of the close's windows, gathered) and two divisions per trade.  That cost 1.30x (AVX-512) and 1.32x
- * (AVX2) the sweep without periods, where issue 27 allows 1.10x (reports/equity.md).  Most stretches cannot
- * change the result:
+ * Why: the exact trackers evaluate every held stretch: a range query on a table of the close's windows and
+ * two divisions per trade.  In vector lanes that cost 1.30x (AVX-512) and 1.32x (AVX2) the sweep without
+ * periods at P = 16, where issue 27 allows 1.10x (reports/equity.md).  Most stretches cannot change the
+ * result:
  *   - within an epoch (a run of bars with the same peak) §9.2's drawdown is fl(peak − the lowest e), since
  *     fl(peak − x) is monotone in x.  An epoch can be cut anywhere: the larger of fl(p − m1) and fl(p − m2)
  *     is fl(p − min(m1, m2));
@@ -12,29 +14,36 @@
  *     u = fl(fl(keep − 1)·100) there (c/entry = 1), e = fl(pnl after the close + that);
  *   - so a stretch whose lower bound on e is not below the lowest e known in its epoch cannot hold the
  *     epoch's minimum, and a stretch whose upper bound is not above the peak sets no new peak.
- * The books (segments.c) write beside each deferred PnL the stretch's bounds on the close: the highest and
- * lowest close of the 64-bar chunks of its lane that it touches (a min and a max per chunk walked, no
- * gather), and the exit price (the next entry).  Per row of the book table (one cross per combo):
- *   - bounds on e over the stretch, without a division: u(c) = A + s·c with s = ±100·keep/entry (one per
- *     stretch) and A = −100 (long) or 100·(2·keep − 1) (short), the extremes at the chunk bounds, widened by
- *     a margin that covers every rounding of the exact expression (below);
- *   - pass A, rows in order: a stretch whose upper bound exceeds the peak (or the close after the last bar)
- *     is a barrier: the epoch's deferred rows are resolved, the epoch is closed into the drawdown, and the
- *     stretch is scanned bar by bar from its records (equity.c hs_mtm_scan, the exact per-bar rule);
- *     otherwise its lower bound is kept, and the lowest known e of the epoch follows the crosses;
- *   - pass B, after the table: only the rows whose lower bound is below the epoch's lowest known e are
- *     evaluated exactly (their stretch's worst close, one pass over its bars, and hs_trade_pnl).
- * The epoch's lowest e then carries into the next table; the drawdown is closed at each barrier and at the
- * end.  Every value that reaches E or the drawdown is computed with the spec's own operations; the bounds
- * only decide which exact work is skipped.
+ * The books (segments.c) write beside each deferred PnL a cell (HS_DEFER_FIELDS words): the stretch's
+ * bounds on the close, the highest and lowest close of the 64-bar chunks of its lane that it touches (a
+ * min and a max per chunk walked, no gather), its exit price and its cross; and they note the period ends
+ * they pass.  Per table of rows (one close per combo and row):
+ *   - bounds on e over the stretch, without a division: u(c) = A + s·c with s = ±100·keep/entry (one
+ *     approximate reciprocal per stretch) and A = −100 (long) or 100·(2·keep − 1) (short), the extremes at
+ *     the chunk bounds, widened by a margin that covers every rounding of the exact expression (below);
+ *   - pass A, rows in order, booking them (book_lanes.h): a stretch whose upper bound exceeds the peak (or
+ *     the close after the last bar) is a barrier: the epoch's candidates are settled, the epoch is closed
+ *     into the drawdown, and the stretch is scanned bar by bar from its records (equity.c hs_mtm_scan, the
+ *     exact per-bar rule); otherwise its lower bound is kept, and the lowest known e follows the crosses;
+ *   - pass B: the rows whose lower bound is below the epoch's lowest known e become candidates, kept per
+ *     lane (their pnl and bars) until the epoch ends, when most are below no more and are dropped
+ *     unevaluated; the others are evaluated exactly (their stretch's worst close and hs_trade_pnl), the
+ *     lowest bound first.  Counted on the default sweep (AVX-512, P = 16): 473,381 stretches, 22,910
+ *     candidates kept, 366 evaluated, 684 barriers (45,072 bars scanned);
+ *   - E at the ends the books noted: the pnl before the row whose stretch holds the end, plus u there.
+ * Every value that reaches E or the drawdown is computed with the spec's own operations; the bounds only
+ * decide which exact work is skipped.
  *
  * The margin.  The exact e at close c is fl(pnl + fl(u(c))), u evaluated as ((1 + pos·(c/entry − 1))·keep −
  * 1)·100: its roundings are within 100·(q + 2)·2^-50 (q = c/entry) and (|pnl| + |u|)·2^-52 of the real
- * value.  The bound's A + s·c differs from u by s's and the product's roundings (2^-52 of |s·c|) and the
- * adds (|pnl| + 200 + |s·c|)·2^-52.  With keep >= 2^-20, |s·c| = 100·keep·q >= 100·q·2^-20, so
- * |s·hi|·2^-12 + (|pnl| + 200)·2^-44 covers all of them with room (and would cover a 14-bit reciprocal).
- * The fast path is taken only for prices in [2^-256, 2^256] and keep >= 2^-20 (no overflow, no NaN: the
- * bounds are finite); other sweeps take the exact trackers (seg_equity_defer).
+ * value.  The bound's A + s·c differs from u by s's relative error (the reciprocal's HS_VD_RECIP_ERR, the
+ * exit price's rounding to float 2^-24, the product's 2^-53) and the adds' (|pnl| + 200 + |s·c|)·2^-52.
+ * With keep >= 2^-20, |s·c| = 100·keep·q >= 100·q·2^-20, so ρ·|s·hi| + (|pnl| + 200)·2^-44 with
+ * ρ = 4·HS_VD_RECIP_ERR + 2^-21 covers all of them with room.  The fast path is taken only for prices in
+ * [2^-100, 2^100] (the exit price and the bounds as floats, the reciprocal's range) and keep >= 2^-20;
+ * other sweeps take the exact trackers (segments.c seg_equity_defer, fill_chunks).  No test fails when the
+ * margin is cut to 0: random cases do not reach a stretch whose lowest e is within the reciprocal's error
+ * of the epoch's; the margin rests on this bound, not on a test.
  */
 #ifndef HS_MTM_DEFER_H
 #define HS_MTM_DEFER_H
@@ -48,8 +57,9 @@
 #include "vec.h"
 
 /* Bars per chunk of the books' bounds: the books already walk each lane in 64-bar chunks (one word of
- * sign bits).  study/equity/deferred_bounds.py: with 64-bar chunks 5.14% of the default sweep's stretches
- * still take exact work (2.81% with each stretch's own extremes). */
+ * sign bits).  study/equity/deferred_bounds.py: with 64-bar chunks, and each table's candidates evaluated
+ * at its end, 5.14% of the default sweep's stretches would take exact work (2.81% with each stretch's own
+ * extremes); kept to the epoch's end, 0.08% do (366 of 473,381, counted). */
 #define HS_DEFER_CHUNK 64
 
 /* The sweep's constants. */

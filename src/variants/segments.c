@@ -736,10 +736,11 @@ static void book_table(double *table, hs_pnl_column *col, size_t count, hs_book_
     memset(table, 0, rows * SEG_BOOK_COLS * sizeof(double));
 }
 
-/* Whether a sweep's books take the deferred path (mtm_defer.h): with periods, at an ISA with vector lane
- * integers (AVX2, AVX-512), on prices in [2^-256, 2^256] with keep >= 2^-20 (where its bounds are finite
- * and its margin covers every rounding; the sweep checks the prices when it makes the chunk table);
- * else the exact scalar trackers (equity.c). */
+/* Whether a sweep's books take the deferred path (mtm_defer.h): with periods, at an ISA with native vector
+ * lane integers (AVX2, AVX-512), with keep >= 2^-20, and (fill_chunks, when the sweep makes its chunk
+ * table) on prices in [2^-100, 2^100] and fewer than 2^31 bars: where its bounds hold.  Else the exact
+ * scalar trackers (equity.c), which cost less at the other ISAs (reports/equity.md: at SSE2 the lane
+ * integers go through memory). */
 static int seg_equity_defer(const hs_equity_terms *eq, double keep) {
 #if defined(HS_HAVE_VI_LANES) && HS_VN >= 4
     return eq && keep >= 0x1p-20;
@@ -749,9 +750,10 @@ static int seg_equity_defer(const hs_equity_terms *eq, double keep) {
 #endif
 }
 
-/* book_table on the deferred path: pass A books each row (mtm_defer.h), pass B the rows that may hold
- * an epoch's lowest e, then E at the period ends the books passed.  A lane starts at its combo's first
- * row (its first cross from the book).  The planes back to +0.0 and −1. */
+/* book_table on the deferred path (mtm_defer.h): per vector of lanes pass A (books each row) and pass B
+ * (the rows that may hold an epoch's lowest e become candidates), then E at the period ends the books
+ * passed, then each lane's stretch into the next table.  `last_table`: the table of the closes after the
+ * last bar.  The book table back to +0.0 (the cells need no reset: a lane's rows are counted). */
 static void book_table_defer(seg_shared *sh, hs_pnl_column *col, size_t count, hs_book_lanes *acc,
                              const hs_defer_ctx *x, hs_defer_lanes *dl, const hs_book *book, int last_table) {
     size_t rows = 0, vecs = (count + HS_VN - 1) / HS_VN;

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """How much exact work would a deferred mark-to-market tracker still do? (issue 27's cost, reports/equity.md)
 
-The tracker in segments (src/variants/mtm_lanes.h) accounts every held stretch exactly: a range query
-and two divisions per trade, ~24% of the sweep.  The design reports/equity.md leaves unbuilt defers that
-work: within an epoch (between two new peaks) the drawdown is fl(peak - min e), so only the stretches that
-can hold the epoch's lowest e need an exact value.  Per book table of segments (8 lanes of ceil(n/8)
+Written before the design was built (src/variants/mtm_defer.h, which keeps candidates to the epoch's end
+and evaluates 0.08% of the stretches exactly).  The tracker it replaced (src/variants/mtm_lanes.h, removed)
+accounted every held stretch exactly: a range query and two divisions per trade, ~24% of the sweep.  The
+design defers that work: within an epoch (between two new peaks) the drawdown is fl(peak - min e), so
+only the stretches that can hold the epoch's lowest e need an exact value.  Per book table of segments (8 lanes of ceil(n/8)
 bars, spans of 2,048 bars of a lane), the lowest e known exactly is the lowest pnl after a close in the
 table (and the epoch's lowest so far); a stretch whose lower bound is not below that cannot hold the
 epoch's minimum.  A stretch whose upper bound exceeds the peak may set a new one and is taken in order.

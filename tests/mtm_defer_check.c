@@ -1,0 +1,209 @@
+/* The deferred drawdown (src/variants/mtm_defer.h) against the scalar tracker (src/spec/equity.c, hs_mtm),
+ * lane by lane and bit for bit: E at every period end and mtm_max_drawdown.  Compiled with one ISA's flags
+ * and vector header (CMake builds it into test_book_lanes_<isa>; segments takes the path at AVX2 and
+ * AVX-512, and it is written against the vector vocabulary, so every ISA runs it here).
+ *
+ * Each lane is its own combo over one close series, fed as segments' books feed it: tables of rows (a
+ * close per row and lane, its cell: the stretch's bounds on the close, its exit price, its code), each
+ * table's pass A and B, the period ends the books would note, and a last table with the closes after the
+ * last bar.  The cases reach every path:
+ *   - crosses from 1 to 5,000 bars apart, and a pnl walk with jumps that set new peaks (barriers, and
+ *     candidates kept from earlier tables resolved there);
+ *   - lanes that lose steadily for thousands of rows (more candidates than a lane's list holds: the list
+ *     cut and settled);
+ *   - bounds from 64-bar chunks (as the books make them) or each stretch's own extremes (as tight as a bound
+ *     can be, where the margin alone keeps it below e);
+ *   - period ends several to a stretch (P = bars), noted in the row's table or, at a table's edge, in the
+ *     table before at the row after its last (both happen in segments);
+ *   - lanes that never cross, rows of unequal counts, tables of 1 to 2,048 rows. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "book_lanes_check.h"
+#include "check.h"
+#include "splitmix.h"
+#include "hmasweep.h"
+#include "vec.h"
+#include "mtm_defer.h"
+
+enum { MAX_ROWS = 6000, MAX_TABLE = 2048 };
+
+static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+typedef struct {
+    int64_t first_bar; /* −1: never crosses */
+    int first_pos, rows;
+    int64_t bar[MAX_ROWS]; /* each close's bar (the last at n: the close after the last bar) */
+    double p[MAX_ROWS];
+} lane_trades;
+
+/* A lane's crosses: gaps drawn from one of four scales per lane; p a walk with rare jumps, or (one lane in
+ * four) a steady loss. */
+static void make_trades(lane_trades *t, size_t n, uint64_t *s) {
+    t->rows = 0;
+    if (splitmix_next(s) % 10 == 0) {
+        t->first_bar = -1;
+        return;
+    }
+    static const double scales[4] = {3.0, 8.0, 120.0, 5000.0};
+    double scale = scales[splitmix_next(s) % 4];
+    int losing = splitmix_next(s) % 4 == 0;
+    t->first_bar = (int64_t)(splitmix_unit(s) * (double)n / 4);
+    t->first_pos = splitmix_next(s) & 1 ? 1 : -1;
+    int64_t b = t->first_bar;
+    for (;;) {
+        b += 1 + (int64_t)(splitmix_unit(s) * scale);
+        if (b >= (int64_t)n - 1 || t->rows == MAX_ROWS - 1) break;
+        t->bar[t->rows] = b;
+        t->p[t->rows++] = losing                       ? -0.2 * splitmix_unit(s)
+                          : splitmix_unit(s) < 0.03 ? 40.0 * splitmix_unit(s)
+                                                    : 2.0 * (splitmix_unit(s) - 0.55);
+    }
+    t->bar[t->rows] = (int64_t)n; /* the close after the last bar */
+    t->p[t->rows++] = splitmix_unit(s) - 0.5;
+}
+
+static float up(double x) { float f = (float)x; return (double)f < x ? nextafterf(f, INFINITY) : f; }
+static float down(double x) { float f = (float)x; return (double)f > x ? nextafterf(f, 0.0f) : f; }
+
+/* The bounds the books write for the stretch [from, b] (b the close's bar, n for the close after the last
+ * bar): the 64-bar chunks it touches, or its own extremes. */
+static void stretch_bounds(const double *close, size_t n, int64_t from, int64_t b, int tight, float *hi, float *lo) {
+    int64_t a = tight ? from : from / 64 * 64, z = tight ? b + 1 : (b / 64 + 1) * 64;
+    if (z > (int64_t)n) z = (int64_t)n;
+    double h = close[a], m = close[a];
+    for (int64_t i = a; i < z; i++) h = close[i] > h ? close[i] : h, m = close[i] < m ? close[i] : m;
+    *hi = up(h), *lo = down(m);
+}
+
+/* One case: close series, HS_VN lanes, P ends; 0 when every E cell and drawdown matched. */
+static int one_case(uint64_t *s, size_t n, size_t P, double keep, int tight) {
+    double *close = malloc(n * sizeof *close);
+    int64_t *ends = malloc(P * sizeof *ends);
+    double *E1 = malloc(P * HS_VN * sizeof *E1), *E2 = malloc(P * HS_VN * sizeof *E2);
+    lane_trades *t = malloc(HS_VN * sizeof *t);
+    hs_defer_lanes *st = malloc(sizeof *st);
+    uint32_t *cells = malloc(MAX_TABLE * HS_DEFER_FIELDS * HS_VN * sizeof *cells);
+    double *p = malloc(MAX_TABLE * HS_VN * sizeof *p), *lb = malloc(MAX_TABLE * HS_VN * sizeof *lb);
+    double *pnl_at = malloc((MAX_TABLE + 1) * HS_VN * sizeof *pnl_at);
+    hs_defer_end *noted = malloc((P + 1) * HS_VN * sizeof *noted);
+    double mdd1[HS_VN], mdd2[HS_VN];
+    if (!close || !ends || !E1 || !E2 || !t || !st || !cells || !p || !lb || !pnl_at || !noted) {
+        CHECK(0, "mtm defer: out of memory");
+        free(close), free(ends), free(E1), free(E2), free(t), free(st), free(cells), free(p), free(lb), free(pnl_at);
+        free(noted);
+        return 1;
+    }
+    double x = 100.0, vol = splitmix_next(s) & 1 ? 0.02 : 0.001;
+    for (size_t i = 0; i < n; i++) {
+        x *= 1.0 + vol * (splitmix_unit(s) - 0.5);
+        close[i] = splitmix_unit(s) < 0.002 ? x * (splitmix_unit(s) < 0.5 ? 1.3 : 0.7) : x; /* one-bar spikes mid-stretch */
+    }
+    hs_period_ends(n, P, ends, NULL);
+    hs_equity_terms one = {ends, P, E1, HS_VN, mdd1, {0}}, lanes = {ends, P, E2, HS_VN, mdd2, {0}};
+    /* the scalar tracker, lane by lane (no range table: it scans) */
+    for (int l = 0; l < HS_VN; l++) {
+        make_trades(&t[l], n, s);
+        hs_mtm m;
+        hs_mtm_init(&m, &one, (size_t)l, close, keep);
+        if (t[l].first_bar >= 0) {
+            hs_mtm_cross(&m, (size_t)t[l].first_bar, 0.0, t[l].first_pos);
+            for (int r = 0, pos = t[l].first_pos; r + 1 < t[l].rows; r++) {
+                pos = -pos;
+                hs_mtm_cross(&m, (size_t)t[l].bar[r], t[l].p[r], pos);
+            }
+        }
+        hs_mtm_finish(&m, n, &one, (size_t)l);
+    }
+    /* the deferred lanes: tables of random sizes, then a last table with the closes after the last bar */
+    hs_defer_ctx cx;
+    hs_defer_ctx_init(&cx, close, n, keep, &lanes);
+    hs_defer_lanes_new(st, 0);
+    hs_book_lanes acc = hs_book_lanes_new();
+    int done[HS_VN], pos[HS_VN];
+    size_t k[HS_VN];
+    for (int l = 0; l < HS_VN; l++) {
+        done[l] = 0, pos[l] = t[l].first_pos, k[l] = 0;
+        for (; t[l].first_bar >= 0 && k[l] < P && ends[k[l]] < t[l].first_bar; k[l]++) E2[k[l] * HS_VN + (size_t)l] = 0.0;
+        if (t[l].first_bar >= 0) hs_defer_lanes_start(&cx, st, l, t[l].first_bar, t[l].first_pos);
+    }
+    for (int last = 0; last < 2; last++) {
+        for (;;) {
+            size_t size = 1 + (size_t)(splitmix_next(s) % (splitmix_next(s) & 1 ? 40 : MAX_TABLE)), rows = 0, n_noted = 0;
+            int any = 0;
+            memset(p, 0, MAX_TABLE * HS_VN * sizeof *p);
+            for (int l = 0; l < HS_VN; l++) {
+                int stop = last ? t[l].rows : t[l].rows - 1; /* the close after the last bar: the last table */
+                size_t r = 0;
+                for (; r < size && done[l] < stop; r++, done[l]++) {
+                    int q = done[l];
+                    int64_t from = q ? t[l].bar[q - 1] : t[l].first_bar, b = t[l].bar[q];
+                    float hi, lo;
+                    stretch_bounds(close, n, from, b < (int64_t)n ? b : (int64_t)n - 1, tight, &hi, &lo);
+                    uint32_t *w = cells + r * HS_DEFER_FIELDS * HS_VN + (size_t)l;
+                    pos[l] = -pos[l];
+                    float *f = (float *)(void *)w;
+                    f[HS_DEFER_HI * HS_VN] = hi, f[HS_DEFER_LO * HS_VN] = lo;
+                    f[HS_DEFER_EXIT * HS_VN] = (float)close[b < (int64_t)n ? b : (int64_t)n - 1];
+                    w[HS_DEFER_CODE * HS_VN] = (uint32_t)b << 1 | (pos[l] > 0);
+                    p[r * HS_VN + (size_t)l] = t[l].p[q];
+                    /* the ends in this stretch, noted here; one at the table's first row may instead have been
+                     * noted in the table before (its row after the last): segments does both */
+                    for (; k[l] < P && ends[k[l]] < b; k[l]++)
+                        noted[n_noted++] = (hs_defer_end){(uint32_t)k[l], (uint32_t)r, (uint32_t)l};
+                }
+                st->rows[l] = r;
+                rows = r > rows ? r : rows;
+                any |= done[l] < stop;
+                /* a table's edge inside a stretch: its ends up to a random bar noted at the row after the last */
+                if (!last && done[l] < stop && splitmix_next(s) & 1) {
+                    int64_t b = t[l].bar[done[l]];
+                    for (; k[l] < P && ends[k[l]] < b && splitmix_next(s) & 1; k[l]++)
+                        noted[n_noted++] = (hs_defer_end){(uint32_t)k[l], (uint32_t)r, (uint32_t)l};
+                }
+            }
+            hs_defer_table tv = {cells, p, lb, pnl_at, HS_VN};
+            if (last) hs_defer_pass_a(&cx, st, &tv, rows, &acc, 1);
+            else hs_defer_pass_a(&cx, st, &tv, rows, &acc, 0);
+            hs_defer_pass_b(&cx, st, &tv, rows);
+            hs_defer_put_ends(&cx, st, &tv, noted, n_noted);
+            hs_defer_next_table(&cx, st, &tv);
+            if (last || !any) break;
+        }
+    }
+    for (int l = 0; l < HS_VN; l++) {
+        for (; k[l] < P; k[l]++) E2[k[l] * HS_VN + (size_t)l] = 0.0; /* never crossed */
+        hs_defer_lanes_finish(&cx, st, l);
+    }
+    int bad = 0;
+    for (size_t i = 0; i < P * HS_VN; i++)
+        if (!same_bits(E1[i], E2[i]) && bad++ < 3)
+            CHECK(0, "mtm defer (%s, %zu bars, P = %zu, keep %.17g): E[%zu] of lane %zu is %.17g, the scalar tracker's %.17g",
+                  HS_VEC_STR(HS_ISA_NAME), n, P, keep, i / HS_VN, i % HS_VN, E2[i], E1[i]);
+    for (int l = 0; l < HS_VN; l++)
+        if (!same_bits(mdd1[l], mdd2[l]) && bad++ < 3)
+            CHECK(0, "mtm defer (%s, %zu bars, P = %zu, %s bounds): lane %d's mtm_max_drawdown %.17g, the scalar tracker's %.17g",
+                  HS_VEC_STR(HS_ISA_NAME), n, P, tight ? "tight" : "chunk", l, mdd2[l], mdd1[l]);
+    CHECK(bad == 0, "mtm defer (%s, %zu bars, P = %zu, keep %.17g): %d differences", HS_VEC_STR(HS_ISA_NAME), n, P, keep,
+          bad);
+    free(close), free(ends), free(E1), free(E2), free(t), free(st), free(cells), free(p), free(lb), free(pnl_at);
+    free(noted);
+    return bad;
+}
+
+int mtm_defer_check(void) {
+    uint64_t s = 0x5eed;
+    int failed = 0;
+    for (int k = 0; k < 120; k++) {
+        size_t n = 2000 + (size_t)(splitmix_next(&s) % 28000);
+        static const size_t Ps[4] = {1, 16, 1000, 0};
+        size_t P = Ps[k % 4] ? Ps[k % 4] : n;
+        if (P > n) P = n;
+        double keep = k % 3 ? 1.0 - 0.0009 : 1.0;
+        failed += one_case(&s, n, P, keep, k % 5 == 0) != 0;
+    }
+    CHECK(failed == 0, "mtm defer (%s): %d of 120 cases differ from the scalar tracker", HS_VEC_STR(HS_ISA_NAME), failed);
+    return hs_check_summary("test_book_lanes (deferred drawdown)"); /* this file's checks (check.h counts per file) */
+}
