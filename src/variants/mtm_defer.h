@@ -168,6 +168,26 @@ static inline uint32_t hs_defer_code(const hs_defer_table *t, size_t q, int l) {
     return t->cells[(q * HS_DEFER_FIELDS + HS_DEFER_CODE) * t->cols + (size_t)l];
 }
 
+/* The highest and lowest close of [a, b), b > a, in one pass (HS_VN closes a compare: segments' chunk
+ * table; scalar, its loop was 1% of the sweep). */
+static inline void hs_defer_extremes(const double *c, int64_t a, int64_t b, double *hi, double *lo) {
+    double h = c[a], m = c[a];
+    int64_t j = a + 1;
+    if (b - j >= HS_VN) {
+        hs_vd vh = vd_loadu(c + j), vm = vh, t = vd_loadu(c + b - HS_VN); /* the tail, overlapping */
+        for (j += HS_VN; j + HS_VN <= b; j += HS_VN) {
+            hs_vd v = vd_loadu(c + j);
+            vh = vd_max(vh, v), vm = vd_min(vm, v);
+        }
+        double wh[HS_VN], wm[HS_VN];
+        vd_storeu(wh, vd_max(vh, t)), vd_storeu(wm, vd_min(vm, t));
+        for (int l = 0; l < HS_VN; l++) h = wh[l] > h ? wh[l] : h, m = wm[l] < m ? wm[l] : m;
+    } else {
+        for (; j < b; j++) h = c[j] > h ? c[j] : h, m = c[j] < m ? c[j] : m;
+    }
+    *hi = h, *lo = m;
+}
+
 /* The stretch row q of lane l closes: held from bar *from at side *pos, entered at *entry. */
 static inline void hs_defer_row_stretch(const double *x_close, const hs_defer_lanes *s, const hs_defer_table *t, int l, size_t q, int64_t *from,
                                         double *pos, double *entry) {

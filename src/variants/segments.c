@@ -82,8 +82,9 @@ typedef struct {
     double *weight;            /* weight[j] = j + 1 for j below the sweep's widest window (anchors) */
     double *tile_max;          /* tiles × HS_VN: lane l's largest |price| over steps [t·SEG_TILE, (t+1)·SEG_TILE) */
     /* With periods on the deferred path (mtm_defer.h): per lane and 64-bar chunk of it, the highest and
-     * lowest close rounded outward to float, at [lane·chunks_per_lane + j/64] (NULL otherwise). */
-    float *chunk_hi, *chunk_lo;
+     * lowest close rounded outward to float, at [2·(lane·chunks_per_lane + j/64)] and the float after it
+     * (NULL otherwise; one pointer for both: the books' locals spill). */
+    float *chunks;
     size_t chunks_per_lane;
 } seg_layout;
 
@@ -615,14 +616,13 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
     uint64_t prev_sign = lane_first ? 0 : cur->prev_sign, prev_unc = lane_first ? 0 : cur->prev_unc;
     int any_uncertain = t->uncertain_lanes >> lane & 1; /* usually not: skip reading those bits */
     float run_hi = 0.0f, run_lo = 0.0f, ch_hi = 0.0f, ch_lo = 0.0f;
-    const float *chunk_hi = NULL, *chunk_lo = NULL;
+    const float *chunk = NULL;
     uint32_t *cells = NULL;
-    size_t next_end = SIZE_MAX;
-    if (dc) {
+    if (dc) { /* (the next period end stays in dc: compared once per chunk, it is not worth a register) */
         cells = dc->cells;
-        run_hi = dc->run_hi, run_lo = dc->run_lo, next_end = dc->next_end;
-        chunk_hi = L->chunk_hi + (size_t)lane * L->chunks_per_lane, chunk_lo = L->chunk_lo + (size_t)lane * L->chunks_per_lane;
-        while (lane_first && next_end < lane_bar + j_lo) next_end = seg_end_met(dc, 0, col->n); /* flat */
+        run_hi = dc->run_hi, run_lo = dc->run_lo;
+        chunk = L->chunks + 2 * (size_t)lane * L->chunks_per_lane;
+        while (lane_first && dc->next_end < lane_bar + j_lo) dc->next_end = seg_end_met(dc, 0, col->n); /* flat */
     }
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
         uint64_t s = vb_lane_bits64(t->signs + at, lane), u = any_uncertain ? vb_lane_bits64(t->uncertain + at, lane) : 0;
@@ -637,7 +637,7 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
         for (int q = 0; q < 8; q++) __builtin_prefetch(price + at + 128 + 8 * q); /* prices two chunks ahead */
         size_t chunk_end = lane_bar + (j_hi < at + 64 ? j_hi : at + 64);
         if (dc) {
-            ch_hi = chunk_hi[at / 64], ch_lo = chunk_lo[at / 64];
+            ch_hi = chunk[at / 32], ch_lo = chunk[at / 32 + 1]; /* chunk at/64's pair */
             run_hi = ch_hi > run_hi ? ch_hi : run_hi, run_lo = ch_lo < run_lo ? ch_lo : run_lo;
         }
         if (!(u | prev_unc_bit) && !first_here && book->pos != 0) {
@@ -646,7 +646,8 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
              * (The common case: no branch on the cross conditions.)  With an uncertain bar just before,
              * its tier-0 d may be 0 or of the other sign: the general path below (the qemu NEON gate
              * caught that on the flat-stretch quotes). */
-            if (dc && next_end < chunk_end) { /* a period end in this chunk (rare below P = 1000) */
+            if (dc && dc->next_end < chunk_end) { /* a period end in this chunk (rare below P = 1000) */
+                size_t next_end = dc->next_end;
                 while (visit) {
                     int b = __builtin_ctzll(visit);
                     visit &= visit - 1;
@@ -658,6 +659,7 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
                     book_reverse(book, negative, price[at + (size_t)b], bar, col, mtm);
                 }
                 while (next_end < chunk_end) next_end = seg_end_met(dc, book->pos, col->n);
+                dc->next_end = next_end;
                 continue;
             }
             while (visit) {
@@ -687,16 +689,16 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
                 size_t rows = col->n; /* (dead without dc: the NULL copies compile to what they were) */
                 int was = book->pos;
                 if (dc)
-                    while (next_end < lane_bar + j) next_end = seg_end_met(dc, book->pos, rows);
+                    while (dc->next_end < lane_bar + j) dc->next_end = seg_end_met(dc, book->pos, rows);
                 hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
                 if (dc && col->n != rows)
                     seg_row_cell(cells, rows, lane_bar + j, book->pos > 0, price[j], run_hi, run_lo);
                 if (dc && (col->n != rows || book->pos != was)) run_hi = ch_hi, run_lo = ch_lo; /* a new stretch */
             }
         }
-        while (dc && next_end < chunk_end) next_end = seg_end_met(dc, book->pos, col->n);
+        while (dc && dc->next_end < chunk_end) dc->next_end = seg_end_met(dc, book->pos, col->n);
     }
-    if (dc) dc->run_hi = run_hi, dc->run_lo = run_lo, dc->next_end = next_end;
+    if (dc) dc->run_hi = run_hi, dc->run_lo = run_lo;
     cur->prev_sign = prev_sign;
     cur->prev_unc = prev_unc;
     *io = local;
@@ -816,7 +818,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     hs_book_lanes acc[SEG_BOOK_VECS];
     seg_shared *sh = slots[0].sh;
     double *table = sh->book_table;
-    int defer = L->chunk_hi != NULL; /* the sweep made the chunk table: eq on the deferred path */
+    int defer = L->chunks != NULL; /* the sweep made the chunk table: eq on the deferred path */
     hs_defer_ctx x;
     hs_defer_lanes dl[SEG_BOOK_VECS];
     seg_dcol dc[SEG_GROUP];
@@ -1001,8 +1003,7 @@ static void fill_tile_max(const double *close, size_t t_from, size_t t_to, seg_l
 
 /* The deferred path's chunk table (seg_layout): per lane and 64-bar chunk of it, the highest and lowest
  * close.  Returns whether every price is in [2^-256, 2^256], where the path's bounds hold (mtm_defer.h). */
-static int fill_chunks(const double *close, const seg_layout *L, float *hi) {
-    float *lo = hi + HS_VN * L->chunks_per_lane;
+static int fill_chunks(const double *close, const seg_layout *L, float *pairs) {
     double all_hi = 0.0, all_lo = INFINITY;
     for (size_t l = 0; l < HS_VN; l++)
         for (size_t k = 0; k < L->chunks_per_lane; k++) {
@@ -1010,15 +1011,12 @@ static int fill_chunks(const double *close, const seg_layout *L, float *hi) {
             b = b < (l + 1) * L->seg ? b : (l + 1) * L->seg;
             b = b < L->n ? b : L->n;
             double h = 0.0, m = INFINITY;
-            if (a < b) { /* HS_VN closes a compare (the scalar loop was 1% of the sweep) */
-                h = hs_defer_worst(close, (int64_t)a, (int64_t)b, 0);
-                m = hs_defer_worst(close, (int64_t)a, (int64_t)b, 1);
-            }
+            if (a < b) hs_defer_extremes(close, (int64_t)a, (int64_t)b, &h, &m);
             all_hi = h > all_hi ? h : all_hi, all_lo = m < all_lo ? m : all_lo;
             if (!(h <= 0x1p100 && m >= 0x1p-100)) return 0; /* (an empty chunk of the last lane: h 0, m +inf) */
             float fh = (float)h, fm = (float)m;
-            hi[l * L->chunks_per_lane + k] = (double)fh < h ? nextafterf(fh, INFINITY) : fh;
-            lo[l * L->chunks_per_lane + k] = (double)fm > m ? nextafterf(fm, 0.0f) : fm;
+            pairs[2 * (l * L->chunks_per_lane + k)] = (double)fh < h ? nextafterf(fh, INFINITY) : fh;
+            pairs[2 * (l * L->chunks_per_lane + k) + 1] = (double)fm > m ? nextafterf(fm, 0.0f) : fm;
         }
     return all_hi <= 0x1p100 && all_lo >= 0x1p-100 && L->n < ((size_t)1 << 31); /* a code is 32 bits */
 }
@@ -1050,7 +1048,7 @@ static void seg_seat(void *ctx, int seat) {
     seg_thread slots[SEG_GROUP];
     seg_shared sh;
     thread_init(slots, &sh, j->seats_base + (size_t)seat * j->per_seat, j->L, j->ring, j->rows, j->group,
-                j->L->chunk_hi != NULL);
+                j->L->chunks != NULL);
     for (;;) {
         size_t g = atomic_fetch_add_explicit(&j->next_group, 1, memory_order_relaxed);
         if (g >= j->n_groups) break;
@@ -1069,7 +1067,7 @@ hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *co
                              size_t n_combos, double keep, hs_result *out, hs_stats *stats,
                              int threads, hs_cancel *cancel, const hs_equity_terms *eq, hs_error *err) {
     if (n_combos == 0) return HS_OK;
-    seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL, NULL, NULL, 0};
+    seg_layout L = {n, (n + HS_VN - 1) / HS_VN, 0, 0, NULL, NULL, NULL, 0};
     int64_t widest = 1, widest_any = 1;
     for (size_t c = 0; c < n_combos; c++) {
         L.pad = (size_t)imax((int64_t)L.pad, combo_lookback(combos[c].w));
@@ -1110,14 +1108,13 @@ hs_status HS_SWEEP(segments)(const double *close, size_t n, const hs_windows *co
     L.tile_max = (double *)(void *)(block + weight_bytes - chunk_bytes - tile_bytes);
     fill_tile_max(close, 0, tiles, &L); /* one pass over the bars, before any seat reads them */
     if (defer && fill_chunks(close, &L, (float *)(void *)(block + weight_bytes - chunk_bytes))) {
-        L.chunk_hi = (float *)(void *)(block + weight_bytes - chunk_bytes);
-        L.chunk_lo = L.chunk_hi + HS_VN * L.chunks_per_lane;
+        L.chunks = (float *)(void *)(block + weight_bytes - chunk_bytes);
     }
     /* Periods without the deferred path: the exact trackers, with the close's range table (the driver
      * makes none for a whole-sweep kernel: sweep.c hs_options_equity). */
     hs_equity_terms own_eq;
     double *own_table = NULL;
-    if (eq && !L.chunk_hi && !eq->ranges.hi) {
+    if (eq && !L.chunks && !eq->ranges.hi) {
         int near = n_combos >= HS_MTM_NEAR_MIN_COMBOS;
         own_table = malloc(hs_mtm_ranges_doubles(n, near) * sizeof *own_table);
         if (!own_table) {
