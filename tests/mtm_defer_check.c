@@ -78,34 +78,26 @@ static void stretch_bounds(const double *close, size_t n, int64_t from, int64_t 
     *hi = up(h), *lo = down(m);
 }
 
-/* One case: close series, HS_VN lanes, P ends; 0 when every E cell and drawdown matched. */
-static int one_case(uint64_t *s, size_t n, size_t P, double keep, int tight) {
-    double *close = malloc(n * sizeof *close);
+/* One case: the close series and HS_VN lanes' trades t, P ends; 0 when every E cell and drawdown matched.
+ * `s` draws the tables' sizes and where ends are noted. */
+static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, size_t P, double keep, int tight) {
     int64_t *ends = malloc(P * sizeof *ends);
     double *E1 = malloc(P * HS_VN * sizeof *E1), *E2 = malloc(P * HS_VN * sizeof *E2);
-    lane_trades *t = malloc(HS_VN * sizeof *t);
     hs_defer_lanes *st = malloc(sizeof *st);
     uint32_t *cells = malloc(MAX_TABLE * HS_DEFER_FIELDS * HS_VN * sizeof *cells);
     double *p = malloc(MAX_TABLE * HS_VN * sizeof *p), *lb = malloc(MAX_TABLE * HS_VN * sizeof *lb);
     double *pnl_at = malloc((MAX_TABLE + 1) * HS_VN * sizeof *pnl_at);
     hs_defer_end *noted = malloc((P + 1) * HS_VN * sizeof *noted);
     double mdd1[HS_VN], mdd2[HS_VN];
-    if (!close || !ends || !E1 || !E2 || !t || !st || !cells || !p || !lb || !pnl_at || !noted) {
+    if (!ends || !E1 || !E2 || !st || !cells || !p || !lb || !pnl_at || !noted) {
         CHECK(0, "mtm defer: out of memory");
-        free(close), free(ends), free(E1), free(E2), free(t), free(st), free(cells), free(p), free(lb), free(pnl_at);
-        free(noted);
+        free(ends), free(E1), free(E2), free(st), free(cells), free(p), free(lb), free(pnl_at), free(noted);
         return 1;
-    }
-    double x = 100.0, vol = splitmix_next(s) & 1 ? 0.02 : 0.001;
-    for (size_t i = 0; i < n; i++) {
-        x *= 1.0 + vol * (splitmix_unit(s) - 0.5);
-        close[i] = splitmix_unit(s) < 0.002 ? x * (splitmix_unit(s) < 0.5 ? 1.3 : 0.7) : x; /* one-bar spikes mid-stretch */
     }
     hs_period_ends(n, P, ends, NULL);
     hs_equity_terms one = {ends, P, E1, HS_VN, mdd1, {0}}, lanes = {ends, P, E2, HS_VN, mdd2, {0}};
     /* the scalar tracker, lane by lane (no range table: it scans) */
     for (int l = 0; l < HS_VN; l++) {
-        make_trades(&t[l], n, s);
         hs_mtm m;
         hs_mtm_init(&m, &one, (size_t)l, close, keep);
         if (t[l].first_bar >= 0) {
@@ -188,8 +180,69 @@ static int one_case(uint64_t *s, size_t n, size_t P, double keep, int tight) {
                   HS_VEC_STR(HS_ISA_NAME), n, P, tight ? "tight" : "chunk", l, mdd2[l], mdd1[l]);
     CHECK(bad == 0, "mtm defer (%s, %zu bars, P = %zu, keep %.17g): %d differences", HS_VEC_STR(HS_ISA_NAME), n, P, keep,
           bad);
-    free(close), free(ends), free(E1), free(E2), free(t), free(st), free(cells), free(p), free(lb), free(pnl_at);
-    free(noted);
+    free(ends), free(E1), free(E2), free(st), free(cells), free(p), free(lb), free(pnl_at), free(noted);
+    return bad;
+}
+
+/* A case's close series (n bars) and HS_VN lanes' trades; 0 (checked) when out of memory. */
+static int case_buffers(size_t n, double **close, lane_trades **t) {
+    *close = malloc(n * sizeof **close), *t = malloc(HS_VN * sizeof **t);
+    if (*close && *t) return 1;
+    CHECK(0, "mtm defer: out of memory");
+    free(*close), free(*t);
+    return 0;
+}
+
+/* A random case: a walk with one-bar spikes, HS_VN lanes of random trades. */
+static int one_case(uint64_t *s, size_t n, size_t P, double keep, int tight) {
+    double *close;
+    lane_trades *t;
+    if (!case_buffers(n, &close, &t)) return 1;
+    double x = 100.0, vol = splitmix_next(s) & 1 ? 0.02 : 0.001;
+    for (size_t i = 0; i < n; i++) {
+        x *= 1.0 + vol * (splitmix_unit(s) - 0.5);
+        close[i] = splitmix_unit(s) < 0.002 ? x * (splitmix_unit(s) < 0.5 ? 1.3 : 0.7) : x; /* one-bar spikes mid-stretch */
+    }
+    for (int l = 0; l < HS_VN; l++) make_trades(&t[l], n, s);
+    int bad = run_case(s, close, n, t, P, keep, tight);
+    free(close), free(t);
+    return bad;
+}
+
+/* The margin's case: a stretch whose lowest e lies a hair (1e-6 pp) below the epoch's lowest known e,
+ * closer than the bounds' own error without their margin (the reciprocal's, ~100·keep·2^-14 pp at AVX-512
+ * and ~2^-22 of 100·keep at AVX2; the division's elsewhere is far smaller).  One entry price per round for
+ * every lane, a flat close but for one dip per lane.  Lane l: a short from bar 25l + 2 (flat), a long
+ * from 25l + 5 over its dip at 25l + 12 (its slope from pass A's reciprocal of the float exit), closed at
+ * 25l + 20 with p set so that the cross's e is the dip's e + 1e-6 (the p values are the test's, as in the
+ * random cases), then a short to the end, which gains at the other lanes' dips.  The drawdown is the
+ * dip's: a bound above it without the margin rules the stretch out and gives the cross's instead (cut to
+ * 0, the margin fails these cases at AVX-512 and AVX2). */
+static int near_tie_case(uint64_t *s, int tight) {
+    enum { N = 200, P = 16 };
+    _Static_assert(25 * HS_VN <= N, "a lane's 25 bars each");
+    const double keep = 1.0 - 0.0009;
+    int bad = 0;
+    for (int round = 0; round < 16; round++) {
+        double *close;
+        lane_trades *t;
+        if (!case_buffers(N, &close, &t)) return 1;
+        double entry = 50.0 + 97.0 * splitmix_unit(s);
+        for (int i = 0; i < N; i++) close[i] = entry;
+        for (int l = 0; l < HS_VN; l++) {
+            double dip = entry * (1.0 - 1e-7 * (1.0 + splitmix_unit(s)));
+            close[25 * l + 12] = dip;
+            t[l].first_bar = 25 * l + 2;
+            t[l].first_pos = -1;
+            t[l].rows = 3;
+            t[l].bar[0] = 25 * l + 5, t[l].p[0] = 0.0;
+            t[l].bar[1] = 25 * l + 20;
+            t[l].p[1] = hs_trade_pnl(1.0, entry, dip, keep) - (keep - 1.0) * 100.0 + 1e-6;
+            t[l].bar[2] = N, t[l].p[2] = 0.0; /* the close after the last bar */
+        }
+        bad += run_case(s, close, N, t, P, keep, tight) != 0;
+        free(close), free(t);
+    }
     return bad;
 }
 
@@ -204,6 +257,8 @@ int mtm_defer_check(void) {
         double keep = k % 3 ? 1.0 - 0.0009 : 1.0;
         failed += one_case(&s, n, P, keep, k % 5 == 0) != 0;
     }
+    failed += near_tie_case(&s, 0) != 0;
+    failed += near_tie_case(&s, 1) != 0;
     CHECK(failed == 0, "mtm defer (%s): %d of 120 cases differ from the scalar tracker", HS_VEC_STR(HS_ISA_NAME), failed);
     return hs_check_summary("test_book_lanes (deferred drawdown)"); /* this file's checks (check.h counts per file) */
 }

@@ -41,9 +41,9 @@
  * With keep >= 2^-20, |s·c| = 100·keep·q >= 100·q·2^-20, so ρ·|s·hi| + (|pnl| + 200)·2^-44 with
  * ρ = 4·HS_VD_RECIP_ERR + 2^-21 covers all of them with room.  The fast path is taken only for prices in
  * [2^-100, 2^100] (the exit price and the bounds as floats, the reciprocal's range) and keep >= 2^-20;
- * other sweeps take the exact trackers (segments.c seg_equity_defer, fill_chunks).  No test fails when the
- * margin is cut to 0: random cases do not reach a stretch whose lowest e is within the reciprocal's error
- * of the epoch's; the margin rests on this bound, not on a test.
+ * other sweeps take the exact trackers (segments.c seg_equity_defer, fill_chunks).  With the margin cut
+ * to 0, tests/mtm_defer_check.c's near ties (a stretch's lowest e 1e-6 pp below the epoch's lowest known
+ * e) fail at AVX-512 (105 checks) and AVX2 (6); the random cases alone never reached one.
  */
 #ifndef HS_MTM_DEFER_H
 #define HS_MTM_DEFER_H
