@@ -189,13 +189,13 @@ static inline void hs_defer_extremes(const double *c, int64_t a, int64_t b, doub
 }
 
 /* The stretch row q of lane l closes: held from bar *from at side *pos, entered at *entry. */
-static inline void hs_defer_row_stretch(const double *x_close, const hs_defer_lanes *s, const hs_defer_table *t, int l, size_t q, int64_t *from,
-                                        double *pos, double *entry) {
+static inline void hs_defer_row_stretch(const double *close, const hs_defer_lanes *s, const hs_defer_table *t, int l,
+                                        size_t q, int64_t *from, double *pos, double *entry) {
     if (q == 0) {
         *from = s->from0[l], *pos = s->pos0[l], *entry = s->entry0[l];
     } else {
         uint32_t c = hs_defer_code(t, q - 1, l);
-        *from = (int64_t)(c >> 1), *pos = c & 1 ? 1.0 : -1.0, *entry = x_close[c >> 1];
+        *from = (int64_t)(c >> 1), *pos = c & 1 ? 1.0 : -1.0, *entry = close[c >> 1];
     }
 }
 

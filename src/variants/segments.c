@@ -979,7 +979,8 @@ static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, 
         size_t plane = book_table_bytes(), pnl_bytes = pnl_at_bytes();
         _Static_assert(HS_DEFER_FIELDS * sizeof(uint32_t) == 2 * sizeof(double), "a row's words are two planes");
         sh->cells = (uint32_t *)(void *)d;
-        memset(sh->cells, 0xff, 2 * plane); /* code HS_DEFER_NONE: no trade */
+        /* defined bytes for the padding rows pass A loads and masks off (a lane's rows are counted) */
+        memset(sh->cells, 0xff, 2 * plane);
         sh->lower = (double *)(void *)(d + 2 * plane);
         sh->pnl_at = (double *)(void *)(d + 3 * plane);
         sh->ends_met = (hs_defer_end *)(void *)(d + 3 * plane + pnl_bytes);
