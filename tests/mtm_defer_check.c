@@ -87,11 +87,13 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
     uint32_t *cells = malloc(MAX_TABLE * HS_DEFER_FIELDS * HS_VN * sizeof *cells);
     double *p = malloc(MAX_TABLE * HS_VN * sizeof *p), *lb = malloc(MAX_TABLE * HS_VN * sizeof *lb);
     double *pnl_at = malloc((MAX_TABLE + 1) * HS_VN * sizeof *pnl_at);
-    hs_defer_end *noted = malloc((P + 1) * HS_VN * sizeof *noted);
+    double *end_pos = calloc(P * HS_VN, sizeof *end_pos), *end_u = malloc(P * HS_VN * sizeof *end_u);
+    uint32_t *end_row = calloc(P * HS_VN, sizeof *end_row);
     double mdd1[HS_VN], mdd2[HS_VN];
-    if (!ends || !E1 || !E2 || !st || !cells || !p || !lb || !pnl_at || !noted) {
+    if (!ends || !E1 || !E2 || !st || !cells || !p || !lb || !pnl_at || !end_pos || !end_u || !end_row) {
         CHECK(0, "mtm defer: out of memory");
-        free(ends), free(E1), free(E2), free(st), free(cells), free(p), free(lb), free(pnl_at), free(noted);
+        free(ends), free(E1), free(E2), free(st), free(cells), free(p), free(lb), free(pnl_at), free(end_pos), free(end_u),
+            free(end_row);
         return 1;
     }
     hs_period_ends(n, P, ends, NULL);
@@ -123,7 +125,10 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
     }
     for (int last = 0; last < 2; last++) {
         for (;;) {
-            size_t size = 1 + (size_t)(splitmix_next(s) % (splitmix_next(s) & 1 ? 40 : MAX_TABLE)), rows = 0, n_noted = 0;
+            size_t size = 1 + (size_t)(splitmix_next(s) % (splitmix_next(s) & 1 ? 40 : MAX_TABLE)), rows = 0;
+            /* the table's ends: from the earliest each lane has still to meet to the latest met */
+            hs_defer_ends noted = {end_pos, end_u, end_row, P, 0, HS_VN};
+            for (int l = 0; l < HS_VN; l++) noted.k0 = k[l] < noted.k0 ? k[l] : noted.k0;
             int any = 0;
             memset(p, 0, MAX_TABLE * HS_VN * sizeof *p);
             for (int l = 0; l < HS_VN; l++) {
@@ -144,23 +149,25 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
                     /* the ends in this stretch, noted here; one at the table's first row may instead have been
                      * noted in the table before (its row after the last): segments does both */
                     for (; k[l] < P && ends[k[l]] < b; k[l]++)
-                        noted[n_noted++] = (hs_defer_end){(uint32_t)k[l], (uint32_t)r, (uint32_t)l};
+                        hs_defer_note_end(&noted, k[l], r, (size_t)l, -pos[l], close[from]);
                 }
                 st->rows[l] = r;
                 rows = r > rows ? r : rows;
                 any |= done[l] < stop;
                 /* a table's edge inside a stretch: its ends up to a random bar noted at the row after the last */
                 if (!last && done[l] < stop && splitmix_next(s) & 1) {
-                    int64_t b = t[l].bar[done[l]];
+                    int64_t b = t[l].bar[done[l]], from = done[l] ? t[l].bar[done[l] - 1] : t[l].first_bar;
                     for (; k[l] < P && ends[k[l]] < b && splitmix_next(s) & 1; k[l]++)
-                        noted[n_noted++] = (hs_defer_end){(uint32_t)k[l], (uint32_t)r, (uint32_t)l};
+                        hs_defer_note_end(&noted, k[l], r, (size_t)l, pos[l], close[from]);
                 }
             }
             hs_defer_table tv = {cells, p, lb, pnl_at, HS_VN};
-            if (last) hs_defer_pass_a(&cx, st, &tv, rows, &acc, 1);
-            else hs_defer_pass_a(&cx, st, &tv, rows, &acc, 0);
+            hs_defer_book(&tv, rows, &acc);
+            if (last) hs_defer_pass_a(&cx, st, &tv, rows, 1);
+            else hs_defer_pass_a(&cx, st, &tv, rows, 0);
             hs_defer_pass_b(&cx, st, &tv, rows);
-            hs_defer_put_ends(&cx, st, &tv, noted, n_noted);
+            for (int l = 0; l < HS_VN; l++) noted.n = k[l] - noted.k0 > noted.n ? k[l] - noted.k0 : noted.n;
+            hs_defer_put_ends(&cx, &noted, pnl_at, HS_VN, 0);
             hs_defer_next_table(&cx, st, &tv);
             if (last || !any) break;
         }
@@ -180,7 +187,8 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
                   HS_VEC_STR(HS_ISA_NAME), n, P, tight ? "tight" : "chunk", l, mdd2[l], mdd1[l]);
     CHECK(bad == 0, "mtm defer (%s, %zu bars, P = %zu, keep %.17g): %d differences", HS_VEC_STR(HS_ISA_NAME), n, P, keep,
           bad);
-    free(ends), free(E1), free(E2), free(st), free(cells), free(p), free(lb), free(pnl_at), free(noted);
+    free(ends), free(E1), free(E2), free(st), free(cells), free(p), free(lb), free(pnl_at), free(end_pos), free(end_u),
+        free(end_row);
     return bad;
 }
 

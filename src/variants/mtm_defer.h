@@ -30,7 +30,8 @@
  *     unevaluated; the others are evaluated exactly (their stretch's worst close and hs_trade_pnl), the
  *     lowest bound first.  Counted on the default sweep (AVX-512, P = 16): 473,381 stretches, 22,910
  *     candidates kept, 366 evaluated, 684 barriers (45,072 bars scanned);
- *   - E at the ends the books noted: the pnl before the row whose stretch holds the end, plus u there.
+ *   - E at the ends the books noted: u there, computed when they met it, plus the pnl before the row whose
+ *     stretch holds the end.
  * Every value that reaches E or the drawdown is computed with the spec's own operations; the bounds only
  * decide which exact work is skipped.
  *
@@ -131,11 +132,15 @@ static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s
  * the rest of the accounting; as one 16-byte record per trade, one line, pass A's transposes cost more.) */
 enum { HS_DEFER_HI, HS_DEFER_LO, HS_DEFER_EXIT, HS_DEFER_CODE, HS_DEFER_FIELDS };
 
-/* A period end the books passed with a position open: inside the stretch that row `row` of column `col`
- * closes (E once the table's pnl is known). */
+/* The period ends of a table, k0 .. k0 + n − 1, as the books met them with a position open: per end and
+ * column, the side held (+0.0: none noted, E left as it is), the entry (then u there) and where the pnl
+ * before the row whose stretch holds the end is in pnl_at (E = that + u, once pass A knows it).  A flat
+ * end's E (+0.0) the books write themselves. */
 typedef struct {
-    uint32_t k, row, col;
-} hs_defer_end;
+    double *pos, *u; /* end k0 + kk, column c at [kk·cols + c]; pos and at back to 0 once put */
+    uint32_t *at;
+    size_t k0, n, cols;
+} hs_defer_ends;
 
 /* The book table's planes, at the first column of a vector of lanes: row q of lane l at [q·cols + l]. */
 typedef struct {
@@ -280,35 +285,69 @@ static __attribute__((noinline)) hs_defer_pl hs_defer_barrier(const hs_defer_ctx
     return (hs_defer_pl){vd_loadu(peak), vd_loadu(low)};
 }
 
-/* E at the period ends the books passed (`ends`, n of them), from the pnl before their rows.  `s` and
- * `t`: each vector's lanes and table view (the stretch of a row 0 is the lanes' state at the table's
- * start).  One at a time: HS_VN at a time through arrays, one division for all, cost more (the vector
- * loads of the arrays just written wait for the stores: 0.5 ms of the default sweep at P = 1000). */
-static inline void hs_defer_put_ends(const hs_defer_ctx *x, const hs_defer_lanes *s, const hs_defer_table *t,
-                                     const hs_defer_end *ends, size_t n) {
-    const hs_equity_terms *eq = x->eq;
-    for (size_t q = 0; q < n; q++) {
-        const hs_defer_end *d = &ends[q];
-        size_t v = d->col / HS_VN;
-        int l = (int)(d->col % HS_VN);
-        int64_t from;
-        double pos, entry;
-        hs_defer_row_stretch(x->close, &s[v], &t[v], l, d->row, &from, &pos, &entry);
-        eq->equity[d->k * eq->stride + s[v].combo[l]] =
-            t[v].pnl_at[(size_t)d->row * t[v].cols + (size_t)l] + hs_trade_pnl(pos, entry, x->close[eq->ends[d->k]], x->keep);
-    }
+/* Period end k (of the table's) met inside a held stretch (side pos, entered at `entry`) that row `row` of
+ * column `col` closes. */
+static inline void hs_defer_note_end(hs_defer_ends *e, size_t k, size_t row, size_t col, double pos, double entry) {
+    size_t at = (k - e->k0) * e->cols + col;
+    e->pos[at] = pos, e->u[at] = entry, e->at[at] = (uint32_t)(row * e->cols + col);
 }
 
-/* Pass A over a table's rows for one vector of lanes, booking each row into `acc` as book_table does
- * (the pnl before a row is the pnl its stretch was held at: the books add the same p in the same order).
- * Per row and lane: u(c) ≈ shift + slope·c (slope ±100·keep/entry from an approximate reciprocal), so e
+/* E at the table's ends noted, for columns [0, count) (column c is combo first_combo + c; pnl_at: the pnl
+ * before each row, row q of column c at [q·cols + c]), HS_VN columns at a time: u with hs_trade_pnl's
+ * operations lane-wise (each rounded alone: the same bits), plus the pnl gathered, into the lanes noted.
+ * (Before, one end at a time from the table's cells: a dependent load of the entry's close, then a division
+ * and six dependent operations per end.  The books' stores here and this stage, against the sweep with no
+ * end noted: 1.02 of the sweep at P = 1000, AMD EPYC family 25 model 17.)  Columns past the last whole
+ * vector one at a time: E's row beyond `count` is another group's. */
+static inline void hs_defer_put_ends(const hs_defer_ctx *x, hs_defer_ends *e, const double *pnl_at, size_t count,
+                                     size_t first_combo) {
+    const hs_equity_terms *eq = x->eq;
+    const hs_vd one = vd_set1(1.0), keep = vd_set1(x->keep), hundred = vd_set1(100.0), zero = vd_zero();
+    size_t whole = count / HS_VN * HS_VN;
+    for (size_t kk = 0; kk < e->n; kk++) {
+        double c1 = x->close[eq->ends[e->k0 + kk]];
+        hs_vd c = vd_set1(c1);
+        double *E = eq->equity + (e->k0 + kk) * eq->stride + first_combo;
+        size_t at = kk * e->cols;
+        for (size_t col = 0; col < whole; col += HS_VN, at += HS_VN) {
+            hs_vd pos = vd_loadu(e->pos + at);
+            hs_vd r = vd_mul(pos, vd_sub(vd_div(c, vd_loadu(e->u + at)), one));
+            hs_vd u = vd_mul(vd_sub(vd_mul(vd_add(one, r), keep), one), hundred);
+            hs_vd sum = vd_add(vd_gather(pnl_at, vi_load_u32(e->at + at)), u);
+            vd_storeu(E + col, vd_blend(vd_cmpgt_mask(vd_abs(pos), zero), vd_loadu(E + col), sum));
+            vd_storeu(e->pos + at, zero);
+            for (int l = 0; l < HS_VN; l++) e->at[at + (size_t)l] = 0;
+        }
+        for (size_t col = whole; col < count; col++, at++)
+            if (e->pos[at] != 0.0) {
+                E[col] = pnl_at[e->at[at]] + hs_trade_pnl(e->pos[at], e->u[at], c1, x->keep);
+                e->pos[at] = 0.0, e->at[at] = 0;
+            }
+    }
+}
+/* The table's rows [0, rows) booked into one vector of lanes' totals (book_lanes.h: the same updates in the
+ * same order per combo), the pnl before each row kept in pnl_at (rows + 1 of them), for pass A.  (Booked
+ * inside pass A, the booking's seven totals and pass A's state took more registers than AVX2 has: booked
+ * apart, the sweep cost 0.02 less at P = 16, at AVX2 and at AVX-512; booked for the group's vectors at
+ * once, as book_table, 0.02 more than that: AMD EPYC family 25 model 17.) */
+static inline void hs_defer_book(const hs_defer_table *t, size_t rows, hs_book_lanes *acc_io) {
+    hs_book_lanes acc = *acc_io; /* in registers, not stored back per row */
+    size_t at = 0;
+    for (size_t r = 0; r < rows; r++, at += t->cols) {
+        vd_storeu(t->pnl_at + at, acc.pnl);
+        hs_book_lanes_book(&acc, vd_loadu(t->p + at));
+    }
+    vd_storeu(t->pnl_at + at, acc.pnl);
+    *acc_io = acc;
+}
+
+/* Pass A over a table's rows for one vector of lanes, after hs_defer_book (the pnl before a row is the pnl
+ * its stretch was held at).  Per row and lane: u(c) ≈ shift + slope·c (slope ±100·keep/entry from an approximate reciprocal), so e
  * over the stretch lies within [base + min(slope·hi, slope·lo) − m, base + max(…) + m], base = pnl +
- * shift, m = ρ·|slope|·hi + (|pnl| + 200)·2^-44 with ρ = 4·HS_VD_RECIP_ERR + 2^-28 (the header's
+ * shift, m = ρ·|slope|·hi + (|pnl| + 200)·2^-44 with ρ = 4·HS_VD_RECIP_ERR + 2^-21 (the header's
  * margin). */
 static inline __attribute__((always_inline)) void hs_defer_pass_a(const hs_defer_ctx *x, hs_defer_lanes *s,
-                                                                  hs_defer_table *t, size_t rows, hs_book_lanes *acc_io,
-                                                                  int last_table) {
-    hs_book_lanes acc_local = *acc_io, *acc = &acc_local; /* in registers, not stored back per row */
+                                                                  hs_defer_table *t, size_t rows, int last_table) {
     for (int l = 0; l < HS_VN; l++) s->part[l] = 0;
     hs_vd slope = vd_loadu(s->slope), shift = vd_loadu(s->shift);
     hs_defer_pl pl = {vd_loadu(s->peak), vd_loadu(s->low)};
@@ -327,8 +366,7 @@ static inline __attribute__((always_inline)) void hs_defer_pass_a(const hs_defer
         hs_vd hi = vd_load_f32(f + HS_DEFER_HI * t->cols), lo = vd_load_f32(f + HS_DEFER_LO * t->cols);
         hs_vi code = vi_load_u32(w + HS_DEFER_CODE * t->cols);
         hs_vmask valid = vi_cmpgt_mask(left, izero);
-        hs_vd pnl = acc->pnl;
-        vd_storeu(t->pnl_at + at, pnl);
+        hs_vd pnl = vd_loadu(t->pnl_at + at);
         hs_vd sh = vd_mul(slope, hi), sl = vd_mul(slope, lo);
         hs_vd margin = vd_fma(vd_abs(sh), rho, vd_fma(vd_abs(pnl), tau, tau200));
         hs_vd base = vd_add(pnl, shift);
@@ -341,17 +379,14 @@ static inline __attribute__((always_inline)) void hs_defer_pass_a(const hs_defer
         if (last_table) barrier |= vm_bits(vm_and(valid, fin));
         vd_storeu(t->lb + at, vd_blend(valid, inf, lb));
         if (barrier) pl = hs_defer_barrier(x, s, t, r, barrier, pl);
-        hs_book_lanes_book(acc, vd_loadu(t->p + at));
         hs_vmask known = last_table ? vm_andnot(valid, fin) : valid;
-        pl.low = vd_blend(known, pl.low, vd_min(pl.low, vd_add(acc->pnl, at_open)));
+        pl.low = vd_blend(known, pl.low, vd_min(pl.low, vd_add(vd_loadu(t->pnl_at + at + t->cols), at_open)));
         hs_vmask is_long = vi_cmpgt_mask(vi_and(code, ione), izero);
         hs_vd exit = vd_load_f32(f + HS_DEFER_EXIT * t->cols);
         hs_vd next = vd_mul(vd_recip_approx(exit), vd_blend(is_long, s_short, s_long));
         slope = vd_blend(valid, slope, next);
         shift = vd_blend(valid, shift, vd_blend(is_long, a_short, a_long));
     }
-    vd_storeu(t->pnl_at + at, acc->pnl);
-    *acc_io = acc_local;
     vd_storeu(s->slope, slope), vd_storeu(s->shift, shift);
     vd_storeu(s->peak, pl.peak), vd_storeu(s->low, pl.low);
 }
@@ -367,16 +402,30 @@ static inline void hs_defer_next_table(const hs_defer_ctx *x, hs_defer_lanes *s,
 }
 
 /* Pass B: the rows whose lower bound is below the epoch's lowest known e become candidates (evaluated at
- * the epoch's end, if still below then). */
+ * the epoch's end, if still below then).  The rows below are first listed without a branch, a batch at a
+ * time, then kept: about 5% of the rows are, at random, and a branch per row on it mispredicted at each
+ * (the loop over the rows was a quarter of book_table_defer's samples at P = 16: AMD EPYC family 25
+ * model 17, AVX-512, perf cpu-clock).  A row listed against the batch's first low is kept only if still
+ * below the lane's low then (hs_defer_keep may lower it), as row by row. */
 static inline void hs_defer_pass_b(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t, size_t rows) {
-    hs_vd low = vd_loadu(s->low);
-    size_t at = 0;
-    for (size_t r = 0; r < rows; r++, at += t->cols) {
-        unsigned below = vm_bits(vd_cmpgt_mask(low, vd_loadu(t->lb + at)));
-        if (!below) continue;
-        for (int l = 0; l < HS_VN; l++)
-            if (below >> l & 1) s->low[l] = hs_defer_keep(x, s, t, l, r, s->low[l]);
-        low = vd_loadu(s->low);
+    enum { BATCH = 256 };
+    _Static_assert(HS_VN <= 8, "a row's lanes in a byte");
+    uint32_t hit[BATCH]; /* row·256 + its lanes below (a table's rows: under 2^24) */
+    for (size_t r0 = 0; r0 < rows; r0 += BATCH) {
+        size_t r1 = rows - r0 < BATCH ? rows : r0 + BATCH, n = 0;
+        hs_vd low = vd_loadu(s->low);
+        for (size_t r = r0; r < r1; r++) {
+            unsigned below = vm_bits(vd_cmpgt_mask(low, vd_loadu(t->lb + r * t->cols)));
+            hit[n] = (uint32_t)r << 8 | below;
+            n += below != 0;
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t r = hit[i] >> 8;
+            for (unsigned below = hit[i] & 255; below; below &= below - 1) {
+                int l = __builtin_ctz(below);
+                if (t->lb[r * t->cols + (size_t)l] < s->low[l]) s->low[l] = hs_defer_keep(x, s, t, l, r, s->low[l]);
+            }
+        }
     }
 }
 

@@ -120,12 +120,11 @@ typedef struct {
     double *book_table; /* SEG_BOOK_SPAN rows × SEG_BOOK_COLS, +0.0 where nothing is deferred */
     /* With periods on the deferred path (mtm_defer.h), the same cells of three more planes: what the books
      * write beside each trade (HS_DEFER_FIELDS words), and pass A's lower bound on e and pnl before each row
-     * (SEG_BOOK_SPAN + 1 rows); and the period ends the books passed (SEG_BOOK_SPAN × SEG_BOOK_COLS at
-     * most: one a bar). */
+     * (SEG_BOOK_SPAN + 1 rows); and the period ends of the table's span (SEG_BOOK_SPAN at most: one a bar)
+     * as the books met them. */
     uint32_t *cells;
     double *lower, *pnl_at;
-    hs_defer_end *ends_met;
-    size_t n_ends_met;
+    hs_defer_ends ends;
     /* The interleaved series, a window of it at a time (window_rows): rows [xw_base, xw_hi) of XT (step k,
      * lane l = close[l·S − P + k], clamped) at xw[(k − xw_base)·HS_VN + l], room for xw_rows rows. */
     double *xw;
@@ -567,23 +566,21 @@ typedef struct {
     size_t k, next_end; /* the next end's index and bar (SIZE_MAX: none left, or E not wanted) */
     size_t col, combo;
     seg_shared *sh;
-    const hs_equity_terms *eq;
+    const hs_defer_ctx *x;
 } seg_dcol;
 
-/* Period end k reached with the book at side `pos` and `row` rows in the table: flat, E = +0.0 now; else
- * noted for the table's hs_defer_put_ends.  Returns the next end's bar.  (Checked per trade and per chunk
- * in the books, a compare against a register: in pass A, per row, the same check and its updates cost
- * 5-8% of the sweep at P = 1000.) */
-static __attribute__((noinline)) size_t seg_end_met(seg_dcol *d, int pos, size_t row) {
-    const hs_equity_terms *eq = d->eq;
+/* Period end k reached with the book at side `pos` (entered at `entry`) and `row` rows in the table: flat,
+ * E = +0.0; else u there now and the end noted for the table's hs_defer_put_ends.  Returns the next end's
+ * bar.  (Checked per trade and per chunk in the books, a compare against a register: in pass A, per row,
+ * the same check and its updates cost 5-8% of the sweep at P = 1000.) */
+static __attribute__((noinline)) size_t seg_end_met(seg_dcol *d, int pos, double entry, size_t row) {
+    const hs_equity_terms *eq = d->x->eq;
     if (pos == 0) eq->equity[d->k * eq->stride + d->combo] = 0.0;
-    else d->sh->ends_met[d->sh->n_ends_met++] = (hs_defer_end){(uint32_t)d->k, (uint32_t)row, (uint32_t)d->col};
+    else hs_defer_note_end(&d->sh->ends, d->k, row, d->col, pos, entry);
     d->k++;
     return d->k < eq->n_ends ? (size_t)eq->ends[d->k] : SIZE_MAX;
 }
 
-/* Period end k reached with the book in `b`'s state and `row` rows in the table: flat, E = +0.0 now; else
- * kept for the table's pass A.  Returns the next end's bar. */
 /* A row's cell (the close at `bar`, the new side long when `to_long` is 1, else 0): the chunk bounds of the
  * stretch it closes, its exit price and its code. */
 static inline void seg_row_cell(uint32_t *cells, size_t row, size_t bar, unsigned to_long, double price, float run_hi,
@@ -622,7 +619,7 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
         cells = dc->cells;
         run_hi = dc->run_hi, run_lo = dc->run_lo;
         chunk = L->chunks + 2 * (size_t)lane * L->chunks_per_lane;
-        while (lane_first && dc->next_end < lane_bar + j_lo) dc->next_end = seg_end_met(dc, 0, col->n); /* flat */
+        while (lane_first && dc->next_end < lane_bar + j_lo) dc->next_end = seg_end_met(dc, 0, 0.0, col->n); /* flat */
     }
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
         uint64_t s = vb_lane_bits64(t->signs + at, lane), u = any_uncertain ? vb_lane_bits64(t->uncertain + at, lane) : 0;
@@ -653,12 +650,12 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
                     visit &= visit - 1;
                     size_t bar = lane_bar + at + (size_t)b;
                     int negative = (int)(s >> b & 1);
-                    while (next_end < bar) next_end = seg_end_met(dc, book->pos, col->n);
+                    while (next_end < bar) next_end = seg_end_met(dc, book->pos, book->entry, col->n);
                     seg_row_cell(cells, col->n, bar, (unsigned)negative ^ 1u, price[at + (size_t)b], run_hi, run_lo);
                     run_hi = ch_hi, run_lo = ch_lo;
                     book_reverse(book, negative, price[at + (size_t)b], bar, col, mtm);
                 }
-                while (next_end < chunk_end) next_end = seg_end_met(dc, book->pos, col->n);
+                while (next_end < chunk_end) next_end = seg_end_met(dc, book->pos, book->entry, col->n);
                 dc->next_end = next_end;
                 continue;
             }
@@ -689,14 +686,14 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
                 size_t rows = col->n; /* (dead without dc: the NULL copies compile to what they were) */
                 int was = book->pos;
                 if (dc)
-                    while (dc->next_end < lane_bar + j) dc->next_end = seg_end_met(dc, book->pos, rows);
+                    while (dc->next_end < lane_bar + j) dc->next_end = seg_end_met(dc, book->pos, book->entry, rows);
                 hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
                 if (dc && col->n != rows)
                     seg_row_cell(cells, rows, lane_bar + j, book->pos > 0, price[j], run_hi, run_lo);
                 if (dc && (col->n != rows || book->pos != was)) run_hi = ch_hi, run_lo = ch_lo; /* a new stretch */
             }
         }
-        while (dc && dc->next_end < chunk_end) dc->next_end = seg_end_met(dc, book->pos, col->n);
+        while (dc && dc->next_end < chunk_end) dc->next_end = seg_end_met(dc, book->pos, book->entry, col->n);
     }
     if (dc) dc->run_hi = run_hi, dc->run_lo = run_lo;
     cur->prev_sign = prev_sign;
@@ -723,6 +720,16 @@ static __attribute__((noinline)) void lane_books_defer(const double *close, cons
                                                        int lane_first, seg_cursor *cur, hs_book *io,
                                                        hs_pnl_column *col_io, seg_dcol *dc) {
     lane_books_with(close, L, t, win, lane, j_lo, j_hi, lane_first, cur, io, col_io, NULL, dc);
+}
+
+/* The period ends of the span of bars [from, to), after the previous span's (spans in order): the
+ * table's ends (mtm_defer.h hs_defer_ends). */
+static void seg_span_ends(hs_defer_ends *e, const hs_equity_terms *eq, size_t from, size_t to) {
+    size_t k = e->k0 + e->n;
+    while (k < eq->n_ends && (size_t)eq->ends[k] < from) k++;
+    e->k0 = k;
+    while (k < eq->n_ends && (size_t)eq->ends[k] < to) k++;
+    e->n = k - e->k0;
 }
 
 /* Book the table's rows [0, rows): each row's HS_VN-combo vectors in turn (independent chains), then
@@ -773,18 +780,19 @@ static void book_table_defer(seg_shared *sh, hs_pnl_column *col, size_t count, h
         col[g].n = 0;
     }
     hs_defer_table t[SEG_BOOK_VECS];
+    for (size_t v = 0; v < vecs; v++)
+        t[v] = (hs_defer_table){sh->cells + v * HS_VN, sh->book_table + v * HS_VN, sh->lower + v * HS_VN,
+                                sh->pnl_at + v * HS_VN, SEG_BOOK_COLS};
     for (size_t v = 0; v < vecs; v++) {
-        size_t c = v * HS_VN;
-        t[v] = (hs_defer_table){sh->cells + c, sh->book_table + c, sh->lower + c, sh->pnl_at + c, SEG_BOOK_COLS};
         /* only this vector's rows: the rest would book +0.0, which changes no total (book_lanes.h) */
         size_t mine = 0;
         for (int l = 0; l < HS_VN; l++) mine = dl[v].rows[l] > mine ? dl[v].rows[l] : mine;
-        if (last_table) hs_defer_pass_a(x, &dl[v], &t[v], mine, &acc[v], 1);
-        else hs_defer_pass_a(x, &dl[v], &t[v], mine, &acc[v], 0);
+        hs_defer_book(&t[v], mine, &acc[v]);
+        if (last_table) hs_defer_pass_a(x, &dl[v], &t[v], mine, 1);
+        else hs_defer_pass_a(x, &dl[v], &t[v], mine, 0);
         hs_defer_pass_b(x, &dl[v], &t[v], mine);
     }
-    hs_defer_put_ends(x, dl, t, sh->ends_met, sh->n_ends_met);
-    sh->n_ends_met = 0;
+    hs_defer_put_ends(x, &sh->ends, sh->pnl_at, count, dl[0].combo[0]);
     for (size_t v = 0; v < vecs; v++) hs_defer_next_table(x, &dl[v], &t[v]);
     memset(sh->book_table, 0, rows * SEG_BOOK_COLS * sizeof(double));
 }
@@ -825,7 +833,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     if (defer) {
         hs_defer_ctx_init(&x, close, L->n, keep, eq);
         for (size_t v = 0; v < SEG_BOOK_VECS; v++) hs_defer_lanes_new(&dl[v], c0 + v * HS_VN);
-        sh->n_ends_met = 0;
+        sh->ends.k0 = sh->ends.n = 0;
     }
     for (size_t v = 0; v < SEG_BOOK_VECS; v++) acc[v] = hs_book_lanes_new();
     for (size_t g = 0; g < count; g++) {
@@ -833,7 +841,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
         if (eq && !defer) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
         if (defer) {
             size_t q = g;
-            dc[g] = (seg_dcol){sh->cells + q, 0.0f, 0.0f, 0, eq->equity ? (size_t)eq->ends[0] : SIZE_MAX, g, c0 + g, sh, eq};
+            dc[g] = (seg_dcol){sh->cells + q, 0.0f, 0.0f, 0, eq->equity ? (size_t)eq->ends[0] : SIZE_MAX, g, c0 + g, sh, &x};
         }
         cur[g] = (seg_cursor){0, 0};
         col[g] = (hs_pnl_column){table + g, SEG_BOOK_COLS, 0, 0};
@@ -844,6 +852,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
         size_t lo = (size_t)lane * L->seg, hi = lo + L->seg < L->n ? lo + L->seg : L->n;
         for (size_t a = 0; lo + a < hi; a += SEG_BOOK_SPAN) {
             size_t b = hi - lo - a < SEG_BOOK_SPAN ? hi - lo : a + SEG_BOOK_SPAN;
+            if (defer && eq->equity) seg_span_ends(&sh->ends, eq, lo + a, lo + b);
             for (size_t g = 0; g < count; g++) {
                 if (!live[g] || hi <= first_d[g]) continue;
                 size_t j_first = first_d[g] > lo ? first_d[g] - lo : 0;
@@ -872,6 +881,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
             hs_book_close_to(&book[g], close[L->n - 1], L->n - 1, NULL, &col[g]);
         }
     if (defer) {
+        sh->ends.n = 0; /* (every end is before the close after the last bar) */
         book_table_defer(sh, col, count, acc, &x, dl, book, 1);
         for (size_t g = 0; g < count; g++) {
             for (; eq->equity && dc[g].k < eq->n_ends; dc[g].k++) eq->equity[dc[g].k * eq->stride + c0 + g] = 0.0; /* never opened */
@@ -939,9 +949,8 @@ static size_t book_table_bytes(void) { return SEG_BOOK_SPAN * SEG_BOOK_COLS * si
 /* `defer`: the deferred path's planes follow the book table (mtm_defer.h: the codes, the bounds, the exit
  * prices, the pnl before each row and the period ends met). */
 static size_t pnl_at_bytes(void) { return ((SEG_BOOK_SPAN + 1) * SEG_BOOK_COLS * sizeof(double) + 63) & ~(size_t)63; }
-static size_t defer_bytes(void) {
-    return 3 * book_table_bytes() + pnl_at_bytes() + ((SEG_BOOK_SPAN * SEG_BOOK_COLS * sizeof(hs_defer_end) + 63) & ~(size_t)63);
-}
+static size_t ends_row_bytes(void) { return (SEG_BOOK_SPAN * SEG_BOOK_COLS * sizeof(uint32_t) + 63) & ~(size_t)63; }
+static size_t defer_bytes(void) { return 5 * book_table_bytes() + pnl_at_bytes() + ends_row_bytes(); }
 static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t group, int defer) {
     return group * slot_bytes(L, ring) + window_bytes(rows) + book_table_bytes() + (defer ? defer_bytes() : 0);
 }
@@ -983,7 +992,12 @@ static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, 
         memset(sh->cells, 0xff, 2 * plane);
         sh->lower = (double *)(void *)(d + 2 * plane);
         sh->pnl_at = (double *)(void *)(d + 3 * plane);
-        sh->ends_met = (hs_defer_end *)(void *)(d + 3 * plane + pnl_bytes);
+        sh->ends.pos = (double *)(void *)(d + 3 * plane + pnl_bytes);
+        sh->ends.u = (double *)(void *)(d + 4 * plane + pnl_bytes);
+        sh->ends.at = (uint32_t *)(void *)(d + 5 * plane + pnl_bytes);
+        sh->ends.cols = SEG_BOOK_COLS;
+        memset(sh->ends.pos, 0, 2 * plane); /* none noted */
+        memset(sh->ends.at, 0, ends_row_bytes());
     }
 }
 
