@@ -65,8 +65,6 @@ static void make_trades(lane_trades *t, size_t n, uint64_t *s) {
     t->p[t->rows++] = splitmix_unit(s) - 0.5;
 }
 
-static float up(double x) { float f = (float)x; return (double)f < x ? nextafterf(f, INFINITY) : f; }
-static float down(double x) { float f = (float)x; return (double)f > x ? nextafterf(f, 0.0f) : f; }
 
 /* The bounds the books write for the stretch [from, b] (b the close's bar, n for the close after the last
  * bar): the 64-bar chunks it touches, or its own extremes. */
@@ -75,7 +73,7 @@ static void stretch_bounds(const double *close, size_t n, int64_t from, int64_t 
     if (z > (int64_t)n) z = (int64_t)n;
     double h = close[a], m = close[a];
     for (int64_t i = a; i < z; i++) h = close[i] > h ? close[i] : h, m = close[i] < m ? close[i] : m;
-    *hi = up(h), *lo = down(m);
+    *hi = hs_defer_bound_hi(h), *lo = hs_defer_bound_lo(m);
 }
 
 /* One case: the close series and HS_VN lanes' trades t, P ends; 0 when every E cell and drawdown matched.
@@ -143,7 +141,7 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
                     pos[l] = -pos[l];
                     float *f = (float *)(void *)w;
                     f[HS_DEFER_HI * HS_VN] = hi, f[HS_DEFER_LO * HS_VN] = lo;
-                    f[HS_DEFER_EXIT * HS_VN] = (float)close[b < (int64_t)n ? b : (int64_t)n - 1];
+                    f[HS_DEFER_EXIT * HS_VN] = hs_defer_signed_exit(close[b < (int64_t)n ? b : (int64_t)n - 1], pos[l] > 0);
                     w[HS_DEFER_CODE * HS_VN] = (uint32_t)b << 1 | (pos[l] > 0);
                     p[r * HS_VN + (size_t)l] = t[l].p[q];
                     /* the ends in this stretch, noted here; one at the table's first row may instead have been
@@ -162,9 +160,9 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
                 }
             }
             hs_defer_table tv = {cells, p, lb, pnl_at, HS_VN};
-            hs_defer_book(&tv, rows, &acc);
-            if (last) hs_defer_pass_a(&cx, st, &tv, rows, 1);
-            else hs_defer_pass_a(&cx, st, &tv, rows, 0);
+            hs_vd margin = hs_defer_book(&tv, rows, &acc);
+            if (last) hs_defer_pass_a(&cx, st, &tv, rows, margin, 1);
+            else hs_defer_pass_a(&cx, st, &tv, rows, margin, 0);
             hs_defer_pass_b(&cx, st, &tv, rows);
             for (int l = 0; l < HS_VN; l++) noted.n = k[l] - noted.k0 > noted.n ? k[l] - noted.k0 : noted.n;
             hs_defer_put_ends(&cx, &noted, pnl_at, HS_VN, 0);

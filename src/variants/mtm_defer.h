@@ -39,12 +39,17 @@
  * 1)·100: its roundings are within 100·(q + 2)·2^-50 (q = c/entry) and (|pnl| + |u|)·2^-52 of the real
  * value.  The bound's A + s·c differs from u by s's relative error (the reciprocal's HS_VD_RECIP_ERR, the
  * exit price's rounding to float 2^-24, the product's 2^-53) and the adds' (|pnl| + 200 + |s·c|)·2^-52.
- * With keep >= 2^-20, |s·c| = 100·keep·q >= 100·q·2^-20, so ρ·|s·hi| + (|pnl| + 200)·2^-44 with
- * ρ = 4·HS_VD_RECIP_ERR + 2^-21 covers all of them with room.  The fast path is taken only for prices in
+ * With keep >= 2^-20, |s·c| = 100·keep·q >= 100·q·2^-20, so ρ·|s·c| + (|pnl| + 200)·2^-44 with
+ * ρ = 4·HS_VD_RECIP_ERR + 2^-21 covers all of them with room.  The relative part is in the bounds on the
+ * close themselves: each is widened by ρ (hs_defer_bound_hi/lo), so s·hi and s·lo, computed with an s off
+ * by a quarter of ρ and rounded, still lie outside s·c for every c of the stretch, whatever s's sign.  The
+ * additive part, (the table's largest |pnl| + 200)·2^-44, is added to the bounds' shift once per table
+ * (hs_defer_book).  The fast path is taken only for prices in
  * [2^-100, 2^100] (the exit price and the bounds as floats, the reciprocal's range) and keep >= 2^-20;
- * other sweeps take the exact trackers (segments.c seg_equity_defer, fill_chunks).  With the margin cut
- * to 0, tests/mtm_defer_check.c's near ties (a stretch's lowest e 1e-6 pp below the epoch's lowest known
- * e) fail at AVX-512 (105 checks) and AVX2 (6); the random cases alone never reached one.
+ * other sweeps take the exact trackers (segments.c seg_equity_defer, fill_chunks).  With both parts of the
+ * margin cut to 0, tests/mtm_defer_check.c's near ties (a stretch's lowest e 1e-6 pp below the epoch's
+ * lowest known e) fail at AVX-512 (105 checks), AVX2 (6) and scalar (5); the random cases alone never
+ * reached one.
  */
 #ifndef HS_MTM_DEFER_H
 #define HS_MTM_DEFER_H
@@ -62,6 +67,22 @@
  * at its end, 5.14% of the default sweep's stretches would take exact work (2.81% with each stretch's own
  * extremes); kept to the epoch's end, 0.08% do (366 of 473,381, counted). */
 #define HS_DEFER_CHUNK 64
+
+/* The bounds' relative margin ρ (above). */
+#define HS_DEFER_RHO (4.0 * HS_VD_RECIP_ERR + 0x1p-21)
+
+/* The highest (lowest) close of a chunk or stretch as the books' bound on it: widened by ρ, rounded up
+ * (down) to float. */
+static inline float hs_defer_bound_hi(double h) {
+    double w = h * (1.0 + HS_DEFER_RHO);
+    float f = (float)w;
+    return (double)f < w ? nextafterf(f, INFINITY) : f;
+}
+static inline float hs_defer_bound_lo(double m) {
+    double w = m * (1.0 - HS_DEFER_RHO);
+    float f = (float)w;
+    return (double)f > w ? nextafterf(f, 0.0f) : f;
+}
 
 /* The sweep's constants. */
 typedef struct {
@@ -125,12 +146,16 @@ static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s
 }
 
 /* What the books write beside a trade's deferred PnL, as 32-bit words: the chunk bounds on its stretch's
- * closes (rounded outward to float), its exit price (to float: only the bounds' slope reads it) and its
- * cross, coded bar·2 + (the new side is long).  Per row of the table, each field's words for all the
+ * closes (hs_defer_bound_hi/lo), its exit price signed by the new side (hs_defer_signed_exit: only the next
+ * stretch's slope reads it, s_long / that) and its cross, coded bar·2 + (the new side is long).  Per row of
+ * the table, each field's words for all the
  * columns in turn (HS_DEFER_FIELDS × cols words), so a vector of lanes loads each field with one widening
  * load.  (As four planes of doubles the books' stores touched four more lines a trade, and cost more than
  * the rest of the accounting; as one 16-byte record per trade, one line, pass A's transposes cost more.) */
 enum { HS_DEFER_HI, HS_DEFER_LO, HS_DEFER_EXIT, HS_DEFER_CODE, HS_DEFER_FIELDS };
+
+/* The exit field: the price as a float, negated when the new side is short. */
+static inline float hs_defer_signed_exit(double price, int to_long) { return to_long ? (float)price : -(float)price; }
 
 /* The period ends of a table, k0 .. k0 + n − 1, as the books met them with a position open: per end and
  * column, the side held (+0.0: none noted, E left as it is), the entry (then u there) and where the pnl
@@ -326,69 +351,102 @@ static inline void hs_defer_put_ends(const hs_defer_ctx *x, hs_defer_ends *e, co
     }
 }
 /* The table's rows [0, rows) booked into one vector of lanes' totals (book_lanes.h: the same updates in the
- * same order per combo), the pnl before each row kept in pnl_at (rows + 1 of them), for pass A.  (Booked
- * inside pass A, the booking's seven totals and pass A's state took more registers than AVX2 has: booked
- * apart, the sweep cost 0.02 less at P = 16, at AVX2 and at AVX-512; booked for the group's vectors at
- * once, as book_table, 0.02 more than that: AMD EPYC family 25 model 17.) */
-static inline void hs_defer_book(const hs_defer_table *t, size_t rows, hs_book_lanes *acc_io) {
+ * same order per combo), the pnl before each row kept in pnl_at (rows + 1 of them), for pass A; returned,
+ * the bounds' additive margin for the table, (its largest |pnl| + 200)·2^-44 per lane.  (Booked inside
+ * pass A, the booking's seven totals and pass A's state took more registers than AVX2 has: booked apart,
+ * the sweep cost 0.02 less at P = 16, at AVX2 and at AVX-512, AMD EPYC family 25 model 17.) */
+static inline hs_vd hs_defer_book(const hs_defer_table *t, size_t rows, hs_book_lanes *acc_io) {
     hs_book_lanes acc = *acc_io; /* in registers, not stored back per row */
+    hs_vd most = vd_abs(acc.pnl);
     size_t at = 0;
     for (size_t r = 0; r < rows; r++, at += t->cols) {
         vd_storeu(t->pnl_at + at, acc.pnl);
         hs_book_lanes_book(&acc, vd_loadu(t->p + at));
+        most = vd_max(most, vd_abs(acc.pnl));
     }
     vd_storeu(t->pnl_at + at, acc.pnl);
     *acc_io = acc;
+    return vd_mul(vd_add(most, vd_set1(200.0)), vd_set1(0x1p-44));
 }
 
 /* Pass A over a table's rows for one vector of lanes, after hs_defer_book (the pnl before a row is the pnl
- * its stretch was held at).  Per row and lane: u(c) ≈ shift + slope·c (slope ±100·keep/entry from an approximate reciprocal), so e
- * over the stretch lies within [base + min(slope·hi, slope·lo) − m, base + max(…) + m], base = pnl +
- * shift, m = ρ·|slope|·hi + (|pnl| + 200)·2^-44 with ρ = 4·HS_VD_RECIP_ERR + 2^-21 (the header's
- * margin). */
+ * its stretch was held at; `margin` its result).  Per row and lane: u(c) ≈ shift + slope·c (slope
+ * ±100·keep/entry from an approximate reciprocal), so e over the stretch lies within [pnl + shift −
+ * margin + min(slope·hi, slope·lo), pnl + shift + margin + max(…)] (the header's margin: hi and lo are
+ * widened, so only the shift takes a margin, once per table).  A lane's rows past its last are no barrier
+ * and no candidate; they book +0.0, so their cross value is the lane's last one again, and their slope and
+ * shift are replaced after the loop by each lane's last row's (a lane not started has no e: its low is
+ * put back).  Only the last table, whose rows include the closes after the last bar (no cross), masks the
+ * cross values too.  (Computed per row from the row's own |pnl| and |slope·hi|, with the slope and shift
+ * blended per valid lane, pass A took 0.01 more of the sweep at AVX2, the same at AVX-512: AMD EPYC
+ * family 25 model 17, P = 16.) */
 static inline __attribute__((always_inline)) void hs_defer_pass_a(const hs_defer_ctx *x, hs_defer_lanes *s,
-                                                                  hs_defer_table *t, size_t rows, int last_table) {
+                                                                  hs_defer_table *t, size_t rows, hs_vd margin,
+                                                                  int last_table) {
     for (int l = 0; l < HS_VN; l++) s->part[l] = 0;
-    hs_vd slope = vd_loadu(s->slope), shift = vd_loadu(s->shift);
+    const hs_vd slope0 = vd_loadu(s->slope), shift0 = vd_loadu(s->shift);
+    hs_vd slope = slope0, lift = vd_add(shift0, margin), drop = vd_sub(shift0, margin);
     hs_defer_pl pl = {vd_loadu(s->peak), vd_loadu(s->low)};
-    const hs_vd inf = vd_set1(INFINITY), at_open = vd_set1(x->at_open), rho = vd_set1(4.0 * HS_VD_RECIP_ERR + 0x1p-21);
-    const hs_vd tau = vd_set1(0x1p-44), tau200 = vd_set1(200.0 * 0x1p-44);
-    const hs_vd s_long = vd_set1(x->s_long), s_short = vd_set1(x->s_short), a_long = vd_set1(x->a_long),
-                a_short = vd_set1(x->a_short);
+    const hs_vd at_open = vd_set1(x->at_open), s_long = vd_set1(x->s_long), zero = vd_zero();
+    const hs_vd a_long = vd_set1(x->a_long), a_short = vd_set1(x->a_short);
+    const hs_vd long_hi = vd_add(a_long, margin), long_lo = vd_sub(a_long, margin);
+    const hs_vd short_hi = vd_add(a_short, margin), short_lo = vd_sub(a_short, margin);
     const hs_vi last = vi_set1((int64_t)x->n_bars - 1), ione = vi_set1(1), izero = vi_set1(0);
     int64_t n_rows[HS_VN];
     for (int l = 0; l < HS_VN; l++) n_rows[l] = (int64_t)s->rows[l];
-    hs_vi left = vi_loadu(n_rows); /* rows left in each lane: a row is valid while it is positive */
+    hs_vi left = vi_loadu(n_rows); /* (last table) rows left in each lane: a row is valid while positive */
     size_t at = 0;
-    for (size_t r = 0; r < rows; r++, at += t->cols, left = vi_sub(left, ione)) {
+    for (size_t r = 0; r < rows; r++, at += t->cols) {
         const uint32_t *w = t->cells + r * HS_DEFER_FIELDS * t->cols;
         const float *f = (const float *)(const void *)w;
         hs_vd hi = vd_load_f32(f + HS_DEFER_HI * t->cols), lo = vd_load_f32(f + HS_DEFER_LO * t->cols);
-        hs_vi code = vi_load_u32(w + HS_DEFER_CODE * t->cols);
-        hs_vmask valid = vi_cmpgt_mask(left, izero);
         hs_vd pnl = vd_loadu(t->pnl_at + at);
         hs_vd sh = vd_mul(slope, hi), sl = vd_mul(slope, lo);
-        hs_vd margin = vd_fma(vd_abs(sh), rho, vd_fma(vd_abs(pnl), tau, tau200));
-        hs_vd base = vd_add(pnl, shift);
-        hs_vd ub = vd_add(vd_add(base, vd_max(sh, sl)), margin);
-        hs_vd lb = vd_sub(vd_add(base, vd_min(sh, sl)), margin);
-        hs_vi b = vi_srl(code, 1);
-        /* the close after the last bar (only the sweep's last table has it): always a barrier */
-        hs_vmask fin = last_table ? vi_cmpgt_mask(b, last) : vi_cmpgt_mask(izero, izero);
+        hs_vd ub = vd_add(vd_add(pnl, lift), vd_max(sh, sl));
+        hs_vd lb = vd_add(vd_add(pnl, drop), vd_min(sh, sl));
+        hs_vd cross = vd_min(pl.low, vd_add(vd_loadu(t->pnl_at + at + t->cols), at_open));
+        hs_vmask valid = vi_cmpgt_mask(left, izero);
+        left = vi_sub(left, ione);
         unsigned barrier = vm_bits(vm_and(valid, vd_cmpgt_mask(ub, pl.peak)));
-        if (last_table) barrier |= vm_bits(vm_and(valid, fin));
-        vd_storeu(t->lb + at, vd_blend(valid, inf, lb));
-        if (barrier) pl = hs_defer_barrier(x, s, t, r, barrier, pl);
-        hs_vmask known = last_table ? vm_andnot(valid, fin) : valid;
-        pl.low = vd_blend(known, pl.low, vd_min(pl.low, vd_add(vd_loadu(t->pnl_at + at + t->cols), at_open)));
-        hs_vmask is_long = vi_cmpgt_mask(vi_and(code, ione), izero);
-        hs_vd exit = vd_load_f32(f + HS_DEFER_EXIT * t->cols);
-        hs_vd next = vd_mul(vd_recip_approx(exit), vd_blend(is_long, s_short, s_long));
-        slope = vd_blend(valid, slope, next);
-        shift = vd_blend(valid, shift, vd_blend(is_long, a_short, a_long));
+        if (last_table) {
+            /* the close after the last bar: always a barrier, and no cross */
+            hs_vmask fin = vm_and(valid, vi_cmpgt_mask(vi_srl(vi_load_u32(w + HS_DEFER_CODE * t->cols), 1), last));
+            barrier = vm_bits(vm_and(valid, vd_cmpgt_mask(ub, pl.peak))) | vm_bits(fin);
+            lb = vd_blend(valid, vd_set1(INFINITY), lb);
+            vd_storeu(t->lb + at, lb);
+            if (barrier) pl = hs_defer_barrier(x, s, t, r, barrier, pl);
+            cross = vd_min(pl.low, vd_add(vd_loadu(t->pnl_at + at + t->cols), at_open));
+            pl.low = vd_blend(vm_andnot(valid, fin), pl.low, cross);
+        } else {
+            vd_storeu(t->lb + at, vd_blend(valid, vd_set1(INFINITY), lb));
+            if (barrier) {
+                pl = hs_defer_barrier(x, s, t, r, barrier, pl);
+                cross = vd_min(pl.low, vd_add(vd_loadu(t->pnl_at + at + t->cols), at_open));
+            }
+            pl.low = cross;
+        }
+        hs_vd sx = vd_load_f32(f + HS_DEFER_EXIT * t->cols);
+        hs_vmask is_long = vd_cmpgt_mask(sx, zero);
+        slope = vd_mul(vd_recip_approx(sx), s_long);
+        lift = vd_blend(is_long, short_hi, long_hi);
+        drop = vd_blend(is_long, short_lo, long_lo);
     }
-    vd_storeu(s->slope, slope), vd_storeu(s->shift, shift);
+    /* each lane's last row's slope and shift (those of the rows past it are another table's), or its own with
+     * no row */
+    double sx[HS_VN], has[HS_VN];
+    for (int l = 0; l < HS_VN; l++) {
+        has[l] = s->rows[l] ? 1.0 : 0.0;
+        sx[l] = s->rows[l] ? ((const float *)(const void *)t->cells)[((s->rows[l] - 1) * HS_DEFER_FIELDS + HS_DEFER_EXIT) *
+                                                                         t->cols + (size_t)l]
+                           : 1.0;
+    }
+    hs_vd v = vd_loadu(sx);
+    hs_vmask had = vd_cmpgt_mask(vd_loadu(has), zero);
+    vd_storeu(s->slope, vd_blend(had, slope0, vd_mul(vd_recip_approx(v), s_long)));
+    vd_storeu(s->shift, vd_blend(had, shift0, vd_blend(vd_cmpgt_mask(v, zero), a_short, a_long)));
     vd_storeu(s->peak, pl.peak), vd_storeu(s->low, pl.low);
+    for (int l = 0; l < HS_VN; l++)
+        if (s->pos0[l] == 0.0) s->low[l] = INFINITY; /* not started: its rows' cross values are none */
 }
 
 /* After a table's passes: the stretch each lane holds into the next table (its last row's cross). */

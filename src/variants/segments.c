@@ -588,7 +588,7 @@ static inline void seg_row_cell(uint32_t *cells, size_t row, size_t bar, unsigne
     uint32_t *w = cells + row * HS_DEFER_FIELDS * SEG_BOOK_COLS;
     float *f = (float *)(void *)w;
     f[HS_DEFER_HI * SEG_BOOK_COLS] = run_hi, f[HS_DEFER_LO * SEG_BOOK_COLS] = run_lo;
-    f[HS_DEFER_EXIT * SEG_BOOK_COLS] = (float)price;
+    f[HS_DEFER_EXIT * SEG_BOOK_COLS] = hs_defer_signed_exit(price, (int)to_long);
     w[HS_DEFER_CODE * SEG_BOOK_COLS] = (uint32_t)bar << 1 | to_long;
 }
 
@@ -787,9 +787,9 @@ static void book_table_defer(seg_shared *sh, hs_pnl_column *col, size_t count, h
         /* only this vector's rows: the rest would book +0.0, which changes no total (book_lanes.h) */
         size_t mine = 0;
         for (int l = 0; l < HS_VN; l++) mine = dl[v].rows[l] > mine ? dl[v].rows[l] : mine;
-        hs_defer_book(&t[v], mine, &acc[v]);
-        if (last_table) hs_defer_pass_a(x, &dl[v], &t[v], mine, 1);
-        else hs_defer_pass_a(x, &dl[v], &t[v], mine, 0);
+        hs_vd margin = hs_defer_book(&t[v], mine, &acc[v]);
+        if (last_table) hs_defer_pass_a(x, &dl[v], &t[v], mine, margin, 1);
+        else hs_defer_pass_a(x, &dl[v], &t[v], mine, margin, 0);
         hs_defer_pass_b(x, &dl[v], &t[v], mine);
     }
     hs_defer_put_ends(x, &sh->ends, sh->pnl_at, count, dl[0].combo[0]);
@@ -1029,9 +1029,8 @@ static int fill_chunks(const double *close, const seg_layout *L, float *pairs) {
             if (a < b) hs_defer_extremes(close, (int64_t)a, (int64_t)b, &h, &m);
             all_hi = h > all_hi ? h : all_hi, all_lo = m < all_lo ? m : all_lo;
             if (!(h <= 0x1p100 && m >= 0x1p-100)) return 0; /* (an empty chunk of the last lane: h 0, m +inf) */
-            float fh = (float)h, fm = (float)m;
-            pairs[2 * (l * L->chunks_per_lane + k)] = (double)fh < h ? nextafterf(fh, INFINITY) : fh;
-            pairs[2 * (l * L->chunks_per_lane + k) + 1] = (double)fm > m ? nextafterf(fm, 0.0f) : fm;
+            pairs[2 * (l * L->chunks_per_lane + k)] = hs_defer_bound_hi(h);
+            pairs[2 * (l * L->chunks_per_lane + k) + 1] = hs_defer_bound_lo(m);
         }
     return all_hi <= 0x1p100 && all_lo >= 0x1p-100 && L->n < ((size_t)1 << 31); /* a code is 32 bits */
 }
