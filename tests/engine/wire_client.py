@@ -205,14 +205,44 @@ class Server:
 
     def stop(self, timeout=60):
         # 60 s, not 20: under TSan on 2 vCPUs beside other server tests an idle server outlived SIGTERM
-        # (default action, no handler) by 20 s once (CI, 2026-12-06); natively it exits at once
+        # by 20 s once (CI, 2026-12-06); natively it exits at once.  A server still there after `timeout`
+        # is killed, and what each of its threads was doing goes into the returned text (the failure's
+        # message), so a hang in CI says where it was.
         self.p.terminate()
         try:
             rc = self.p.wait(timeout)
         except subprocess.TimeoutExpired:
+            where = threads_of(self.p.pid)
             self.p.kill()
-            rc = "hung"
+            self.p.wait()
+            return "hung", self.p.stderr.read().decode() + "\n" + where
         return rc, self.p.stderr.read().decode()
+
+
+def threads_of(pid):
+    """Each thread of a live process: its name, state, the syscall it is in (/proc's number and arguments,
+    or 'running') and its signal masks (SigBlk: blocked; SigPnd, ShdPnd: pending for it, for the process)."""
+    lines = []
+    try:
+        for tid in sorted(os.listdir("/proc/%d/task" % pid), key=int):
+            base = "/proc/%d/task/%s/" % (pid, tid)
+            fields = {}
+            with open(base + "status") as f:
+                for line in f:
+                    key, _, value = line.partition(":")
+                    if key in ("Name", "State", "SigPnd", "ShdPnd", "SigBlk", "SigCgt"):
+                        fields[key] = value.strip()
+            try:
+                with open(base + "syscall") as f:
+                    call = f.read().strip()
+            except OSError as e:
+                call = "(syscall unreadable: %s)" % e
+            lines.append("thread %s %s [%s] syscall %s; SigBlk %s SigPnd %s ShdPnd %s SigCgt %s" % (
+                tid, fields.get("Name"), fields.get("State"), call, fields.get("SigBlk"), fields.get("SigPnd"),
+                fields.get("ShdPnd"), fields.get("SigCgt")))
+    except OSError as e:
+        lines.append("threads of %d unreadable: %s" % (pid, e))
+    return "\n".join(lines)
 
 
 def gen_series(cli, *args):
