@@ -148,9 +148,8 @@ static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s
 /* What the books write beside a trade's deferred PnL, as 32-bit words: the chunk bounds on its stretch's
  * closes (hs_defer_bound_hi/lo), its exit price signed by the new side (hs_defer_signed_exit: only the next
  * stretch's slope reads it, s_long / that) and its cross, coded bar·2 + (the new side is long).  Per row of
- * the table, each field's words for all the
- * columns in turn (HS_DEFER_FIELDS × cols words), so a vector of lanes loads each field with one widening
- * load.  (As four planes of doubles the books' stores touched four more lines a trade, and cost more than
+ * the table, each field's words for all the columns in turn (HS_DEFER_FIELDS × cols words), so a vector of
+ * lanes loads each field with one widening load.  (As four planes of doubles the books' stores touched four more lines a trade, and cost more than
  * the rest of the accounting; as one 16-byte record per trade, one line, pass A's transposes cost more.) */
 enum { HS_DEFER_HI, HS_DEFER_LO, HS_DEFER_EXIT, HS_DEFER_CODE, HS_DEFER_FIELDS };
 
@@ -176,30 +175,13 @@ typedef struct {
     size_t cols;
 } hs_defer_table;
 
-/* The lowest (long) or highest (short) close of [a, b), b > a: HS_VN closes per compare (min and max are
- * exact, in any order: the prices are finite and positive). */
-static inline double hs_defer_worst(const double *c, int64_t a, int64_t b, int is_long) {
-    double m = c[a];
-    int64_t j = a + 1;
-    if (b - j >= HS_VN) {
-        hs_vd v = vd_loadu(c + j);
-        for (j += HS_VN; j + HS_VN <= b; j += HS_VN) v = is_long ? vd_min(v, vd_loadu(c + j)) : vd_max(v, vd_loadu(c + j));
-        v = is_long ? vd_min(v, vd_loadu(c + b - HS_VN)) : vd_max(v, vd_loadu(c + b - HS_VN)); /* the tail, overlapping */
-        double w[HS_VN];
-        vd_storeu(w, v);
-        for (int l = 0; l < HS_VN; l++) m = is_long ? (w[l] < m ? w[l] : m) : (w[l] > m ? w[l] : m);
-        return m;
-    }
-    for (; j < b; j++) m = is_long ? (c[j] < m ? c[j] : m) : (c[j] > m ? c[j] : m);
-    return m;
-}
-
 static inline uint32_t hs_defer_code(const hs_defer_table *t, size_t q, int l) {
     return t->cells[(q * HS_DEFER_FIELDS + HS_DEFER_CODE) * t->cols + (size_t)l];
 }
 
-/* The highest and lowest close of [a, b), b > a, in one pass (HS_VN closes a compare: segments' chunk
- * table; scalar, its loop was 1% of the sweep). */
+/* The highest and lowest close of [a, b), b > a, in one pass, HS_VN closes a compare (segments' chunk
+ * table: scalar, its loop was 1% of the sweep; and a candidate's worst close).  Min and max are exact, in
+ * any order: the prices are finite and positive. */
 static inline void hs_defer_extremes(const double *c, int64_t a, int64_t b, double *hi, double *lo) {
     double h = c[a], m = c[a];
     int64_t j = a + 1;
@@ -232,8 +214,9 @@ static inline void hs_defer_row_stretch(const double *close, const hs_defer_lane
 /* A candidate's lowest e, exactly: the pnl it was held at plus u at its worst close (§9.1's operations;
  * e is monotone in the close). */
 static inline double hs_defer_cand_low(const hs_defer_ctx *x, const hs_defer_cand *c) {
-    double worst = hs_defer_worst(x->close, c->from, c->b, c->pos > 0.0);
-    return c->pnl + hs_trade_pnl(c->pos, x->close[c->from], worst, x->keep);
+    double hi, lo;
+    hs_defer_extremes(x->close, c->from, c->b, &hi, &lo);
+    return c->pnl + hs_trade_pnl(c->pos, x->close[c->from], c->pos > 0.0 ? lo : hi, x->keep);
 }
 
 /* Lane l's candidates settled against its lowest known e, the lowest bound first (its exact e most often

@@ -81,9 +81,9 @@ typedef struct {
     size_t n, seg, pad, steps; /* bars, bars per lane (S), warm-up steps (P), P + S */
     double *weight;            /* weight[j] = j + 1 for j below the sweep's widest window (anchors) */
     double *tile_max;          /* tiles × HS_VN: lane l's largest |price| over steps [t·SEG_TILE, (t+1)·SEG_TILE) */
-    /* With periods on the deferred path (mtm_defer.h): per lane and 64-bar chunk of it, the highest and
-     * lowest close rounded outward to float, at [2·(lane·chunks_per_lane + j/64)] and the float after it
-     * (NULL otherwise; one pointer for both: the books' locals spill). */
+    /* With periods on the deferred path (mtm_defer.h): per lane and 64-bar chunk of it, the bounds on its
+     * highest and lowest close (hs_defer_bound_hi/lo), at [2·(lane·chunks_per_lane + j/64)] and the float
+     * after it (NULL otherwise; one pointer for both: the books' locals spill). */
     float *chunks;
     size_t chunks_per_lane;
 } seg_layout;
@@ -583,7 +583,7 @@ static __attribute__((noinline)) size_t seg_end_met(seg_dcol *d, int pos, double
 }
 
 /* A row's cell (the close at `bar`, the new side long when `to_long` is 1, else 0): the chunk bounds of the
- * stretch it closes, its exit price and its code. */
+ * stretch it closes, its exit price signed by the new side, and its code. */
 static inline void seg_row_cell(uint32_t *cells, size_t row, size_t bar, unsigned to_long, double price, float run_hi,
                                 float run_lo) {
     uint32_t *w = cells + row * HS_DEFER_FIELDS * SEG_BOOK_COLS;
@@ -847,10 +847,8 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     for (size_t g = 0; g < count; g++) {
         book[g] = hs_book_new(keep);
         if (eq && !defer) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
-        if (defer) {
-            size_t q = g;
-            dc[g] = (seg_dcol){sh->cells + q, 0.0f, 0.0f, 0, eq->equity ? (size_t)eq->ends[0] : SIZE_MAX, g, c0 + g, sh, &x};
-        }
+        if (defer)
+            dc[g] = (seg_dcol){sh->cells + g, 0.0f, 0.0f, 0, eq->equity ? (size_t)eq->ends[0] : SIZE_MAX, g, c0 + g, sh, &x};
         cur[g] = (seg_cursor){0, 0};
         col[g] = (hs_pnl_column){table + g, SEG_BOOK_COLS, 0, 0};
         first_d[g] = combo_first_d(wins[g].w);
@@ -1024,10 +1022,10 @@ static void fill_tile_max(const double *close, size_t t_from, size_t t_to, seg_l
         }
 }
 
-/* The deferred path's chunk table (seg_layout): per lane and 64-bar chunk of it, the highest and lowest
- * close.  Returns whether every price is in [2^-256, 2^256], where the path's bounds hold (mtm_defer.h). */
+/* The deferred path's chunk table (seg_layout): per lane and 64-bar chunk of it, the bounds on the highest
+ * and lowest close.  Returns whether every price is in [2^-100, 2^100] and the bars fewer than 2^31,
+ * where the path's bounds hold (mtm_defer.h). */
 static int fill_chunks(const double *close, const seg_layout *L, float *pairs) {
-    double all_hi = 0.0, all_lo = INFINITY;
     for (size_t l = 0; l < HS_VN; l++)
         for (size_t k = 0; k < L->chunks_per_lane; k++) {
             size_t a = l * L->seg + k * HS_DEFER_CHUNK, b = a + HS_DEFER_CHUNK;
@@ -1035,12 +1033,11 @@ static int fill_chunks(const double *close, const seg_layout *L, float *pairs) {
             b = b < L->n ? b : L->n;
             double h = 0.0, m = INFINITY;
             if (a < b) hs_defer_extremes(close, (int64_t)a, (int64_t)b, &h, &m);
-            all_hi = h > all_hi ? h : all_hi, all_lo = m < all_lo ? m : all_lo;
             if (!(h <= 0x1p100 && m >= 0x1p-100)) return 0; /* (an empty chunk of the last lane: h 0, m +inf) */
             pairs[2 * (l * L->chunks_per_lane + k)] = hs_defer_bound_hi(h);
             pairs[2 * (l * L->chunks_per_lane + k) + 1] = hs_defer_bound_lo(m);
         }
-    return all_hi <= 0x1p100 && all_lo >= 0x1p-100 && L->n < ((size_t)1 << 31); /* a code is 32 bits */
+    return L->n < ((size_t)1 << 31); /* a code is 32 bits */
 }
 
 /* The sweep's job for its team (src/team/team.c): each seat claims groups of `group` combos in grid order
