@@ -82,15 +82,18 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
     int64_t *ends = malloc(P * sizeof *ends);
     double *E1 = malloc(P * HS_VN * sizeof *E1), *E2 = malloc(P * HS_VN * sizeof *E2);
     hs_defer_lanes *st = malloc(sizeof *st);
-    uint32_t *cells = malloc(MAX_TABLE * HS_DEFER_FIELDS * HS_VN * sizeof *cells);
-    double *p = malloc(MAX_TABLE * HS_VN * sizeof *p), *lb = malloc(MAX_TABLE * HS_VN * sizeof *lb);
-    double *pnl_at = malloc((MAX_TABLE + 1) * HS_VN * sizeof *pnl_at);
+    /* the table's planes as segments lays them out (mtm_defer.h hs_defer_table), zeroed: the rows past a
+     * lane's last that pass A loads are defined */
+    size_t stride = HS_DEFER_STRIDE(MAX_TABLE);
+    uint32_t *cells = calloc(HS_VN * HS_DEFER_FIELDS * stride, sizeof *cells), *hits = malloc(stride * sizeof *hits);
+    double *p = malloc(MAX_TABLE * HS_VN * sizeof *p), *lb = calloc(HS_VN * stride, sizeof *lb);
+    double *pnl_at = calloc(HS_VN * stride, sizeof *pnl_at);
     double *end_pos = calloc(P * HS_VN, sizeof *end_pos), *end_u = malloc(P * HS_VN * sizeof *end_u);
     uint32_t *end_row = calloc(P * HS_VN, sizeof *end_row);
     double mdd1[HS_VN], mdd2[HS_VN];
-    if (!ends || !E1 || !E2 || !st || !cells || !p || !lb || !pnl_at || !end_pos || !end_u || !end_row) {
+    if (!ends || !E1 || !E2 || !st || !cells || !hits || !p || !lb || !pnl_at || !end_pos || !end_u || !end_row) {
         CHECK(0, "mtm defer: out of memory");
-        free(ends), free(E1), free(E2), free(st), free(cells), free(p), free(lb), free(pnl_at), free(end_pos), free(end_u),
+        free(ends), free(E1), free(E2), free(st), free(cells), free(hits), free(p), free(lb), free(pnl_at), free(end_pos), free(end_u),
             free(end_row);
         return 1;
     }
@@ -112,6 +115,7 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
     /* the deferred lanes: tables of random sizes, then a last table with the closes after the last bar */
     hs_defer_ctx cx;
     hs_defer_ctx_init(&cx, close, n, keep, &lanes);
+    hs_defer_table tv = {cells + HS_DEFER_LEAD, p, lb, pnl_at, hits, HS_VN, stride};
     hs_defer_lanes_new(st, 0);
     hs_book_lanes acc = hs_book_lanes_new();
     int done[HS_VN], pos[HS_VN];
@@ -119,13 +123,13 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
     for (int l = 0; l < HS_VN; l++) {
         done[l] = 0, pos[l] = t[l].first_pos, k[l] = 0;
         for (; t[l].first_bar >= 0 && k[l] < P && ends[k[l]] < t[l].first_bar; k[l]++) E2[k[l] * HS_VN + (size_t)l] = 0.0;
-        if (t[l].first_bar >= 0) hs_defer_lanes_start(&cx, st, l, t[l].first_bar, t[l].first_pos);
+        if (t[l].first_bar >= 0) hs_defer_lanes_start(&cx, st, &tv, l, t[l].first_bar, t[l].first_pos);
     }
     for (int last = 0; last < 2; last++) {
         for (;;) {
             size_t size = 1 + (size_t)(splitmix_next(s) % (splitmix_next(s) & 1 ? 40 : MAX_TABLE)), rows = 0;
             /* the table's ends: from the earliest each lane has still to meet to the latest met */
-            hs_defer_ends noted = {end_pos, end_u, end_row, P, 0, HS_VN};
+            hs_defer_ends noted = {end_pos, end_u, end_row, P, 0, HS_VN, stride};
             for (int l = 0; l < HS_VN; l++) noted.k0 = k[l] < noted.k0 ? k[l] : noted.k0;
             int any = 0;
             memset(p, 0, MAX_TABLE * HS_VN * sizeof *p);
@@ -137,12 +141,9 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
                     int64_t from = q ? t[l].bar[q - 1] : t[l].first_bar, b = t[l].bar[q];
                     float hi, lo;
                     stretch_bounds(close, n, from, b < (int64_t)n ? b : (int64_t)n - 1, tight, &hi, &lo);
-                    uint32_t *w = cells + r * HS_DEFER_FIELDS * HS_VN + (size_t)l;
                     pos[l] = -pos[l];
-                    float *f = (float *)(void *)w;
-                    f[HS_DEFER_HI * HS_VN] = hi, f[HS_DEFER_LO * HS_VN] = lo;
-                    f[HS_DEFER_EXIT * HS_VN] = hs_defer_signed_exit(close[b < (int64_t)n ? b : (int64_t)n - 1], pos[l] > 0);
-                    w[HS_DEFER_CODE * HS_VN] = (uint32_t)b << 1 | (pos[l] > 0);
+                    hs_defer_put_cell(hs_defer_field(&tv, l, 0), stride, r, hi, lo,
+                                      close[b < (int64_t)n ? b : (int64_t)n - 1], (size_t)b, pos[l] > 0);
                     p[r * HS_VN + (size_t)l] = t[l].p[q];
                     /* the ends in this stretch, noted here; one at the table's first row may instead have been
                      * noted in the table before (its row after the last): segments does both */
@@ -159,11 +160,7 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
                         hs_defer_note_end(&noted, k[l], r, (size_t)l, pos[l], close[from]);
                 }
             }
-            hs_defer_table tv = {cells, p, lb, pnl_at, HS_VN};
-            hs_vd margin = hs_defer_book(&tv, rows, &acc);
-            if (last) hs_defer_pass_a(&cx, st, &tv, rows, margin, 1);
-            else hs_defer_pass_a(&cx, st, &tv, rows, margin, 0);
-            hs_defer_pass_b(&cx, st, &tv, rows);
+            hs_defer_passes(&cx, st, &tv, rows, &acc, last);
             for (int l = 0; l < HS_VN; l++) noted.n = k[l] - noted.k0 > noted.n ? k[l] - noted.k0 : noted.n;
             hs_defer_put_ends(&cx, &noted, pnl_at, HS_VN, 0);
             hs_defer_next_table(&cx, st, &tv);
@@ -185,7 +182,7 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
                   HS_VEC_STR(HS_ISA_NAME), n, P, tight ? "tight" : "chunk", l, mdd2[l], mdd1[l]);
     CHECK(bad == 0, "mtm defer (%s, %zu bars, P = %zu, keep %.17g): %d differences", HS_VEC_STR(HS_ISA_NAME), n, P, keep,
           bad);
-    free(ends), free(E1), free(E2), free(st), free(cells), free(p), free(lb), free(pnl_at), free(end_pos), free(end_u),
+    free(ends), free(E1), free(E2), free(st), free(cells), free(hits), free(p), free(lb), free(pnl_at), free(end_pos), free(end_u),
         free(end_row);
     return bad;
 }

@@ -19,6 +19,8 @@
  *   vi_log2(x)            floor(log2 x) per lane, 1 <= x < 2^52
  *   vm_and(a, b)          vm_andnot(a, b) (a and not b)    vm_bits(m): lane k -> bit k
  *   vd_gather(base, idx)  base[idx[k]] per lane (a hardware gather on AVX2/AVX-512, loads elsewhere)
+ *   vd_transpose(v)       v[0..HS_VN-1] as an HS_VN x HS_VN matrix, transposed in place: lane l of v[i]
+ *                                              becomes lane i of v[l] (exact: only moves)
  *   vd_signbits(v)        vd_absgt_bits(v, t)   lane bitmasks: sign bits; |v| > t (false for NaN)
  *   vb_lane_bits64(b, l)  bit l of each of the 64 bytes b[0..63], byte j -> bit j (integer: equal on every ISA)
  *

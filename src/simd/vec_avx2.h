@@ -35,6 +35,12 @@ static inline hs_vi vi_set1(int64_t x) { return _mm256_set1_epi64x(x); }
 static inline hs_vi vi_add(hs_vi a, hs_vi b) { return _mm256_add_epi64(a, b); }
 static inline hs_vi vi_loadu(const int64_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 static inline hs_vd vd_gather(const double *base, hs_vi idx) { return _mm256_i64gather_pd(base, idx, 8); }
+static inline void vd_transpose(hs_vd *v) {
+    hs_vd t0 = _mm256_unpacklo_pd(v[0], v[1]), t1 = _mm256_unpackhi_pd(v[0], v[1]);
+    hs_vd t2 = _mm256_unpacklo_pd(v[2], v[3]), t3 = _mm256_unpackhi_pd(v[2], v[3]);
+    v[0] = _mm256_permute2f128_pd(t0, t2, 0x20), v[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+    v[2] = _mm256_permute2f128_pd(t0, t2, 0x31), v[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
 
 /* Lane integers for index arithmetic (vec.h lists them; the deferred drawdown, mtm_defer.h). */
 #define HS_HAVE_VI_LANES 1

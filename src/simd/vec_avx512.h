@@ -36,6 +36,20 @@ static inline hs_vi vi_set1(int64_t x) { return _mm512_set1_epi64(x); }
 static inline hs_vi vi_add(hs_vi a, hs_vi b) { return _mm512_add_epi64(a, b); }
 static inline hs_vi vi_loadu(const int64_t *p) { return _mm512_loadu_si512((const void *)p); }
 static inline hs_vd vd_gather(const double *base, hs_vi idx) { return _mm512_i64gather_pd(idx, base, 8); }
+/* 8 x 8: pairs of rows interleaved, then 128-bit blocks gathered in two rounds (24 shuffles). */
+static inline void vd_transpose(hs_vd *v) {
+    enum { EVEN = 0 | 2 << 2 | 0 << 4 | 2 << 6, ODD = 1 | 3 << 2 | 1 << 4 | 3 << 6 };
+    hs_vd t[4], u[4];
+    for (int i = 0; i < 4; i++) t[i] = _mm512_unpacklo_pd(v[2 * i], v[2 * i + 1]), u[i] = _mm512_unpackhi_pd(v[2 * i], v[2 * i + 1]);
+    hs_vd tl01 = _mm512_shuffle_f64x2(t[0], t[1], EVEN), th01 = _mm512_shuffle_f64x2(t[0], t[1], ODD);
+    hs_vd tl23 = _mm512_shuffle_f64x2(t[2], t[3], EVEN), th23 = _mm512_shuffle_f64x2(t[2], t[3], ODD);
+    hs_vd ul01 = _mm512_shuffle_f64x2(u[0], u[1], EVEN), uh01 = _mm512_shuffle_f64x2(u[0], u[1], ODD);
+    hs_vd ul23 = _mm512_shuffle_f64x2(u[2], u[3], EVEN), uh23 = _mm512_shuffle_f64x2(u[2], u[3], ODD);
+    v[0] = _mm512_shuffle_f64x2(tl01, tl23, EVEN), v[4] = _mm512_shuffle_f64x2(tl01, tl23, ODD);
+    v[2] = _mm512_shuffle_f64x2(th01, th23, EVEN), v[6] = _mm512_shuffle_f64x2(th01, th23, ODD);
+    v[1] = _mm512_shuffle_f64x2(ul01, ul23, EVEN), v[5] = _mm512_shuffle_f64x2(ul01, ul23, ODD);
+    v[3] = _mm512_shuffle_f64x2(uh01, uh23, EVEN), v[7] = _mm512_shuffle_f64x2(uh01, uh23, ODD);
+}
 
 /* Lane integers for index arithmetic (vec.h lists them; the deferred drawdown, mtm_defer.h). */
 #define HS_HAVE_VI_LANES 1

@@ -36,6 +36,10 @@ static inline hs_vd vd_gather(const double *base, hs_vi idx) {
     hs_vd v = vdupq_n_f64(base[vgetq_lane_s64(idx, 0)]);
     return vsetq_lane_f64(base[vgetq_lane_s64(idx, 1)], v, 1);
 }
+static inline void vd_transpose(hs_vd *v) {
+    hs_vd a = vzip1q_f64(v[0], v[1]), b = vzip2q_f64(v[0], v[1]);
+    v[0] = a, v[1] = b;
+}
 
 /* Lane bits (bit k = lane k): sign bits, and |v| > t (false for NaN). */
 static inline unsigned vd_signbits(hs_vd v) {

@@ -28,6 +28,7 @@ static inline hs_vi vi_set1(int64_t x) { return x; }
 static inline hs_vi vi_add(hs_vi a, hs_vi b) { return a + b; }
 static inline hs_vi vi_loadu(const int64_t *p) { return *p; }
 static inline hs_vd vd_gather(const double *base, hs_vi idx) { return base[idx]; }
+static inline void vd_transpose(hs_vd *v) { (void)v; }
 static inline void vi_storeu(int64_t *p, hs_vi v) { *p = v; }
 
 /* Lane bits (bit k = lane k): sign bits, and |v| > t (false for NaN). */

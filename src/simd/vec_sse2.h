@@ -42,6 +42,10 @@ static inline hs_vd vd_gather(const double *base, hs_vi idx) {
     _mm_storeu_si128((__m128i *)i, idx);
     return _mm_set_pd(base[i[1]], base[i[0]]);
 }
+static inline void vd_transpose(hs_vd *v) {
+    hs_vd a = _mm_unpacklo_pd(v[0], v[1]), b = _mm_unpackhi_pd(v[0], v[1]);
+    v[0] = a, v[1] = b;
+}
 
 /* Lane bits (bit k = lane k): sign bits, and |v| > t (false for NaN). */
 static inline unsigned vd_signbits(hs_vd v) { return (unsigned)_mm_movemask_pd(v); }

@@ -114,8 +114,8 @@ typedef struct {
 
 /* HS_VN combos' state between tables. */
 typedef struct {
-    /* the stretch held at the table's first row (pos 0.0: not started), its bounds' slope and shift */
-    double pos0[HS_VN], entry0[HS_VN], slope[HS_VN], shift[HS_VN];
+    /* the stretch held at the table's first row (pos 0.0: not started) */
+    double pos0[HS_VN], entry0[HS_VN];
     int64_t from0[HS_VN];
     double peak[HS_VN], mdd[HS_VN], low[HS_VN]; /* low: the epoch's lowest e known exactly (+inf: none) */
     size_t combo[HS_VN];
@@ -126,7 +126,7 @@ typedef struct {
 
 static inline void hs_defer_lanes_new(hs_defer_lanes *s, size_t first_combo) {
     for (int l = 0; l < HS_VN; l++) {
-        s->pos0[l] = s->entry0[l] = s->slope[l] = s->shift[l] = 0.0;
+        s->pos0[l] = s->entry0[l] = 0.0;
         s->peak[l] = s->mdd[l] = 0.0;
         s->low[l] = INFINITY;
         s->from0[l] = 0;
@@ -135,26 +135,34 @@ static inline void hs_defer_lanes_new(hs_defer_lanes *s, size_t first_combo) {
     }
 }
 
-/* Lane l's first stretch: opened at first_bar, to side pos (+1, −1). */
-static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s, int l, int64_t first_bar, int pos) {
-    double entry = x->close[first_bar];
-    s->pos0[l] = pos > 0 ? 1.0 : -1.0;
-    s->entry0[l] = entry;
-    s->slope[l] = (pos > 0 ? x->s_long : x->s_short) / entry;
-    s->shift[l] = pos > 0 ? x->a_long : x->a_short;
-    s->from0[l] = first_bar;
-}
 
 /* What the books write beside a trade's deferred PnL, as 32-bit words: the chunk bounds on its stretch's
  * closes (hs_defer_bound_hi/lo), its exit price signed by the new side (hs_defer_signed_exit: only the next
- * stretch's slope reads it, s_long / that) and its cross, coded bar·2 + (the new side is long).  Per row of
- * the table, each field's words for all the columns in turn (HS_DEFER_FIELDS × cols words), so a vector of
- * lanes loads each field with one widening load.  (As four planes of doubles the books' stores touched four more lines a trade, and cost more than
- * the rest of the accounting; as one 16-byte record per trade, one line, pass A's transposes cost more.) */
+ * stretch's slope reads it, s_long / that) and its cross, coded bar·2 + (the new side is long).  Lane by
+ * lane: a lane's field is a run of rows (HS_DEFER_STRIDE words apart from the next field's), so pass A
+ * loads HS_VN rows of one lane with one widening load, and the books' stores of a lane run along lines.
+ * Each field has HS_DEFER_LEAD words before row 0 and after the table's last row: the exit field's row −1
+ * holds the exit before the table (the held stretch's entry, signed by its side: row 0's slope reads it),
+ * and a vector of rows may run past a lane's last row (masked).  (Row by row, a field's words for all the
+ * lanes in turn, pass A ran over every lane's rows up to the vector's longest lane: 61% of its lane-rows
+ * were a lane's, at AVX-512 on the default sweep; see reports/equity.md for what lane by lane gained.) */
 enum { HS_DEFER_HI, HS_DEFER_LO, HS_DEFER_EXIT, HS_DEFER_CODE, HS_DEFER_FIELDS };
+#define HS_DEFER_LEAD 8
+#define HS_DEFER_STRIDE(rows) ((size_t)(rows) + 2 * HS_DEFER_LEAD)
+_Static_assert(HS_VN <= HS_DEFER_LEAD, "a vector of rows past a lane's last one stays in its field");
 
 /* The exit field: the price as a float, negated when the new side is short. */
 static inline float hs_defer_signed_exit(double price, int to_long) { return to_long ? (float)price : -(float)price; }
+
+/* Row `row` of a lane's cells (`cells`: its field 0, row 0; fields `stride` words apart): the stretch's chunk
+ * bounds, the close at its exit `price` at bar `bar`, the new side long when `to_long` is 1, else 0. */
+static inline void hs_defer_put_cell(uint32_t *cells, size_t stride, size_t row, float hi, float lo, double price,
+                                     size_t bar, unsigned to_long) {
+    float *f = (float *)(void *)cells;
+    f[HS_DEFER_HI * stride + row] = hi, f[HS_DEFER_LO * stride + row] = lo;
+    f[HS_DEFER_EXIT * stride + row] = hs_defer_signed_exit(price, (int)to_long);
+    cells[HS_DEFER_CODE * stride + row] = (uint32_t)bar << 1 | to_long;
+}
 
 /* The period ends of a table, k0 .. k0 + n − 1, as the books met them with a position open: per end and
  * column, the side held (+0.0: none noted, E left as it is), the entry (then u there) and where the pnl
@@ -163,20 +171,36 @@ static inline float hs_defer_signed_exit(double price, int to_long) { return to_
 typedef struct {
     double *pos, *u; /* end k0 + kk, column c at [kk·cols + c]; pos and at back to 0 once put */
     uint32_t *at;
-    size_t k0, n, cols;
+    size_t k0, n, cols, stride; /* stride: pnl_at's, column c's row q at [c·stride + q] */
 } hs_defer_ends;
 
-/* The book table's planes, at the first column of a vector of lanes: row q of lane l at [q·cols + l]. */
+/* A table's planes for a vector of lanes.  The book table row by row (the booking runs across lanes, each
+ * lane's rows in order), the rest lane by lane. */
 typedef struct {
-    const uint32_t *cells; /* row q, field f, lane l at [(q·HS_DEFER_FIELDS + f)·cols + l] (floats but the code) */
-    const double *p;
-    double *lb;     /* pass A: each row's lower bound on e (+inf: none, or taken exactly) */
-    double *pnl_at; /* pass A: the pnl before each row (rows + 1 of them) */
-    size_t cols;
+    uint32_t *cells; /* lane l, field f, row q at [(l·HS_DEFER_FIELDS + f)·stride + q] (floats but the code) */
+    const double *p; /* the PnLs, row q of lane l at [q·cols + l] */
+    double *lb;      /* pass A: each row's lower bound on e, lane l's row q at [l·stride + q] */
+    double *pnl_at;  /* hs_defer_book: the pnl before each row, lane l's row q at [l·stride + q] (rows + 1 of
+                      * them, the rest of their vector of rows after) */
+    uint32_t *hits;  /* pass A's scratch: a lane's vectors of rows with a row below its low (stride words) */
+    size_t cols, stride;
 } hs_defer_table;
 
+static inline uint32_t *hs_defer_field(const hs_defer_table *t, int l, int f) {
+    return t->cells + ((size_t)l * HS_DEFER_FIELDS + (size_t)f) * t->stride;
+}
 static inline uint32_t hs_defer_code(const hs_defer_table *t, size_t q, int l) {
-    return t->cells[(q * HS_DEFER_FIELDS + HS_DEFER_CODE) * t->cols + (size_t)l];
+    return hs_defer_field(t, l, HS_DEFER_CODE)[q];
+}
+
+/* Lane l's first stretch: opened at first_bar, to side pos (+1, −1); its exit field's row −1 in table t. */
+static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t, int l,
+                                        int64_t first_bar, int pos) {
+    double entry = x->close[first_bar];
+    s->pos0[l] = pos > 0 ? 1.0 : -1.0;
+    s->entry0[l] = entry;
+    s->from0[l] = first_bar;
+    ((float *)(void *)hs_defer_field(t, l, HS_DEFER_EXIT))[-1] = hs_defer_signed_exit(entry, pos > 0);
 }
 
 /* The highest and lowest close of [a, b), b > a, in one pass, HS_VN closes a compare (segments' chunk
@@ -250,54 +274,47 @@ static double hs_defer_keep(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_d
     double entry;
     hs_defer_row_stretch(x->close, s, t, l, q, &c->from, &c->pos, &entry);
     c->b = (int64_t)(hs_defer_code(t, q, l) >> 1);
-    c->lb = t->lb[q * t->cols + (size_t)l];
-    c->pnl = t->pnl_at[q * t->cols + (size_t)l];
+    c->lb = t->lb[(size_t)l * t->stride + q];
+    c->pnl = t->pnl_at[(size_t)l * t->stride + q];
     return low;
 }
 
-typedef struct {
-    hs_vd peak, low;
-} hs_defer_pl;
-
-/* The barrier lanes of row r (rare): each lane's deferred rows of the table resolved against its epoch's
- * lowest known e, the epoch closed into the drawdown, then the stretch scanned bar by bar (the exact rule,
- * which may set new peaks), and a new epoch. */
-static __attribute__((noinline)) hs_defer_pl hs_defer_barrier(const hs_defer_ctx *x, hs_defer_lanes *s,
-                                                              const hs_defer_table *t, size_t r, unsigned lanes,
-                                                              hs_defer_pl in) {
-    double peak[HS_VN], low[HS_VN];
-    vd_storeu(peak, in.peak), vd_storeu(low, in.low);
-    for (int l = 0; l < HS_VN; l++) {
-        if (!(lanes >> l & 1)) continue;
-        int64_t from, b = (int64_t)(hs_defer_code(t, r, l) >> 1);
-        double pos, entry, pnl = t->pnl_at[r * t->cols + (size_t)l];
-        hs_defer_row_stretch(x->close, s, t, l, r, &from, &pos, &entry);
-        double m = low[l];
-        for (size_t q = s->part[l]; q < r; q++) {
-            double *lb = &t->lb[q * t->cols + (size_t)l];
-            if (*lb < m) m = hs_defer_keep(x, s, t, l, q, m);
-            *lb = INFINITY;
-        }
-        m = hs_defer_settle(x, s, l, m);
-        double fall = peak[l] - m; /* −inf when the epoch knows no e yet */
-        double mdd = fall > s->mdd[l] ? fall : s->mdd[l];
-        hs_mtm w; /* the fields the scan reads */
-        w.close = x->close, w.keep = x->keep, w.pnl = pnl, w.entry = entry, w.pos = pos > 0.0 ? 1 : -1;
-        w.peak = peak[l], w.mdd = mdd;
-        hs_mtm_scan(&w, (size_t)from, (size_t)b);
-        peak[l] = w.peak, s->mdd[l] = w.mdd;
-        low[l] = INFINITY;
-        t->lb[r * t->cols + (size_t)l] = INFINITY;
-        s->part[l] = r + 1;
+/* A barrier at row r of lane l (rare): the epoch's lowest known e completed with the crosses of the rows
+ * since the last barrier (`low` covers those before), its rows since then resolved against it, the epoch
+ * closed into the drawdown, then the stretch scanned bar by bar (the exact rule, which may set new peaks),
+ * and a new epoch: its low the cross after row r, none after the close after the last bar (`fin`).
+ * Returns the peak. */
+static __attribute__((noinline)) double hs_defer_barrier(const hs_defer_ctx *x, hs_defer_lanes *s,
+                                                         const hs_defer_table *t, int l, size_t r, double peak,
+                                                         int fin) {
+    const double *pnl = t->pnl_at + (size_t)l * t->stride, *lb = t->lb + (size_t)l * t->stride;
+    double m = s->low[l];
+    for (size_t q = s->part[l]; q < r; q++) {
+        double cross = pnl[q + 1] + x->at_open;
+        m = cross < m ? cross : m;
     }
-    return (hs_defer_pl){vd_loadu(peak), vd_loadu(low)};
+    for (size_t q = s->part[l]; q < r; q++)
+        if (lb[q] < m) m = hs_defer_keep(x, s, t, l, q, m);
+    m = hs_defer_settle(x, s, l, m);
+    double fall = peak - m; /* −inf when the epoch knows no e yet */
+    int64_t from, b = (int64_t)(hs_defer_code(t, r, l) >> 1);
+    double pos, entry;
+    hs_defer_row_stretch(x->close, s, t, l, r, &from, &pos, &entry);
+    hs_mtm w; /* the fields the scan reads */
+    w.close = x->close, w.keep = x->keep, w.pnl = pnl[r], w.entry = entry, w.pos = pos > 0.0 ? 1 : -1;
+    w.peak = peak, w.mdd = fall > s->mdd[l] ? fall : s->mdd[l];
+    hs_mtm_scan(&w, (size_t)from, (size_t)b);
+    s->mdd[l] = w.mdd;
+    s->low[l] = fin ? INFINITY : pnl[r + 1] + x->at_open;
+    s->part[l] = r + 1;
+    return w.peak;
 }
 
 /* Period end k (of the table's) met inside a held stretch (side pos, entered at `entry`) that row `row` of
  * column `col` closes. */
 static inline void hs_defer_note_end(hs_defer_ends *e, size_t k, size_t row, size_t col, double pos, double entry) {
     size_t at = (k - e->k0) * e->cols + col;
-    e->pos[at] = pos, e->u[at] = entry, e->at[at] = (uint32_t)(row * e->cols + col);
+    e->pos[at] = pos, e->u[at] = entry, e->at[at] = (uint32_t)(col * e->stride + row);
 }
 
 /* E at the table's ends noted, for columns [0, count) (column c is combo first_combo + c; pnl_at: the pnl
@@ -334,140 +351,154 @@ static inline void hs_defer_put_ends(const hs_defer_ctx *x, hs_defer_ends *e, co
     }
 }
 /* The table's rows [0, rows) booked into one vector of lanes' totals (book_lanes.h: the same updates in the
- * same order per combo), the pnl before each row kept in pnl_at (rows + 1 of them), for pass A; returned,
- * the bounds' additive margin for the table, (its largest |pnl| + 200)·2^-44 per lane.  (Booked inside
- * pass A, the booking's seven totals and pass A's state took more registers than AVX2 has: booked apart,
- * the sweep cost 0.02 less at P = 16, at AVX2 and at AVX-512, AMD EPYC family 25 model 17.) */
-static inline hs_vd hs_defer_book(const hs_defer_table *t, size_t rows, hs_book_lanes *acc_io) {
+ * same order per combo), the pnl before each row kept in pnl_at (rows + 1 of them, lane by lane: HS_VN rows
+ * transposed at a time), for the passes; into
+ * *lowest, each lane's lowest pnl after a row (its crosses' lowest e, but for at_open: fl(pnl + at_open) is
+ * monotone in pnl; +inf with no row); returned, the bounds' additive margin for the table, (its largest
+ * |pnl| + 200)·2^-44 per lane.  A lane's rows past its last book +0.0, which changes no total and no pnl.
+ * (Booked inside pass A, the booking's seven totals and pass A's state took more registers than AVX2 has:
+ * booked apart, the sweep cost 0.02 less at P = 16, at AVX2 and at AVX-512, AMD EPYC family 25 model 17.) */
+static inline hs_vd hs_defer_book(const hs_defer_table *t, size_t rows, hs_book_lanes *acc_io, hs_vd *lowest) {
     hs_book_lanes acc = *acc_io; /* in registers, not stored back per row */
-    hs_vd most = vd_abs(acc.pnl);
-    size_t at = 0;
-    for (size_t r = 0; r < rows; r++, at += t->cols) {
-        vd_storeu(t->pnl_at + at, acc.pnl);
-        hs_book_lanes_book(&acc, vd_loadu(t->p + at));
-        most = vd_max(most, vd_abs(acc.pnl));
+    hs_vd most = vd_abs(acc.pnl), least = vd_set1(INFINITY), v[HS_VN];
+    size_t r0 = 0;
+    for (; r0 + HS_VN <= rows; r0 += HS_VN) {
+        for (int i = 0; i < HS_VN; i++) {
+            v[i] = acc.pnl;
+            hs_book_lanes_book(&acc, vd_loadu(t->p + (r0 + (size_t)i) * t->cols));
+            most = vd_max(most, vd_abs(acc.pnl));
+            least = vd_min(least, acc.pnl);
+        }
+        vd_transpose(v);
+        for (int l = 0; l < HS_VN; l++) vd_storeu(t->pnl_at + (size_t)l * t->stride + r0, v[l]);
     }
-    vd_storeu(t->pnl_at + at, acc.pnl);
+    for (int i = 0; i < HS_VN; i++) { /* the last rows, and the pnl after them */
+        v[i] = acc.pnl;
+        if (r0 + (size_t)i < rows) {
+            hs_book_lanes_book(&acc, vd_loadu(t->p + (r0 + (size_t)i) * t->cols));
+            most = vd_max(most, vd_abs(acc.pnl));
+            least = vd_min(least, acc.pnl);
+        }
+    }
+    vd_transpose(v);
+    for (int l = 0; l < HS_VN; l++) vd_storeu(t->pnl_at + (size_t)l * t->stride + r0, v[l]);
     *acc_io = acc;
+    *lowest = least;
     return vd_mul(vd_add(most, vd_set1(200.0)), vd_set1(0x1p-44));
 }
 
-/* Pass A over a table's rows for one vector of lanes, after hs_defer_book (the pnl before a row is the pnl
- * its stretch was held at; `margin` its result).  Per row and lane: u(c) ≈ shift + slope·c (slope
- * ±100·keep/entry from an approximate reciprocal), so e over the stretch lies within [pnl + shift −
- * margin + min(slope·hi, slope·lo), pnl + shift + margin + max(…)] (the header's margin: hi and lo are
- * widened, so only the shift takes a margin, once per table).  A lane's rows past its last are no barrier
- * and no candidate; they book +0.0, so their cross value is the lane's last one again, and their slope and
- * shift are replaced after the loop by each lane's last row's (a lane not started has no e: its low is
- * put back).  Only the last table, whose rows include the closes after the last bar (no cross), masks the
- * cross values too.  (Computed per row from the row's own |pnl| and |slope·hi|, with the slope and shift
- * blended per valid lane, pass A took 0.01 more of the sweep at AVX2, the same at AVX-512: AMD EPYC
- * family 25 model 17, P = 16.) */
-static inline __attribute__((always_inline)) void hs_defer_pass_a(const hs_defer_ctx *x, hs_defer_lanes *s,
-                                                                  hs_defer_table *t, size_t rows, hs_vd margin,
-                                                                  int last_table) {
-    for (int l = 0; l < HS_VN; l++) s->part[l] = 0;
-    const hs_vd slope0 = vd_loadu(s->slope), shift0 = vd_loadu(s->shift);
-    hs_vd slope = slope0, lift = vd_add(shift0, margin), drop = vd_sub(shift0, margin);
-    hs_defer_pl pl = {vd_loadu(s->peak), vd_loadu(s->low)};
-    const hs_vd at_open = vd_set1(x->at_open), s_long = vd_set1(x->s_long), zero = vd_zero();
-    const hs_vd a_long = vd_set1(x->a_long), a_short = vd_set1(x->a_short);
-    const hs_vd long_hi = vd_add(a_long, margin), long_lo = vd_sub(a_long, margin);
-    const hs_vd short_hi = vd_add(a_short, margin), short_lo = vd_sub(a_short, margin);
-    const hs_vi last = vi_set1((int64_t)x->n_bars - 1), ione = vi_set1(1), izero = vi_set1(0);
-    int64_t n_rows[HS_VN];
-    for (int l = 0; l < HS_VN; l++) n_rows[l] = (int64_t)s->rows[l];
-    hs_vi left = vi_loadu(n_rows); /* (last table) rows left in each lane: a row is valid while positive */
-    size_t at = 0;
-    for (size_t r = 0; r < rows; r++, at += t->cols) {
-        const uint32_t *w = t->cells + r * HS_DEFER_FIELDS * t->cols;
-        const float *f = (const float *)(const void *)w;
-        hs_vd hi = vd_load_f32(f + HS_DEFER_HI * t->cols), lo = vd_load_f32(f + HS_DEFER_LO * t->cols);
-        hs_vd pnl = vd_loadu(t->pnl_at + at);
-        hs_vd sh = vd_mul(slope, hi), sl = vd_mul(slope, lo);
-        hs_vd ub = vd_add(vd_add(pnl, lift), vd_max(sh, sl));
-        hs_vd lb = vd_add(vd_add(pnl, drop), vd_min(sh, sl));
-        hs_vd cross = vd_min(pl.low, vd_add(vd_loadu(t->pnl_at + at + t->cols), at_open));
-        hs_vmask valid = vi_cmpgt_mask(left, izero);
-        left = vi_sub(left, ione);
-        unsigned barrier = vm_bits(vm_and(valid, vd_cmpgt_mask(ub, pl.peak)));
-        if (last_table) {
-            /* the close after the last bar: always a barrier, and no cross */
-            hs_vmask fin = vm_and(valid, vi_cmpgt_mask(vi_srl(vi_load_u32(w + HS_DEFER_CODE * t->cols), 1), last));
-            barrier = vm_bits(vm_and(valid, vd_cmpgt_mask(ub, pl.peak))) | vm_bits(fin);
-            lb = vd_blend(valid, vd_set1(INFINITY), lb);
-            vd_storeu(t->lb + at, lb);
-            if (barrier) pl = hs_defer_barrier(x, s, t, r, barrier, pl);
-            cross = vd_min(pl.low, vd_add(vd_loadu(t->pnl_at + at + t->cols), at_open));
-            pl.low = vd_blend(vm_andnot(valid, fin), pl.low, cross);
-        } else {
-            vd_storeu(t->lb + at, vd_blend(valid, vd_set1(INFINITY), lb));
-            if (barrier) {
-                pl = hs_defer_barrier(x, s, t, r, barrier, pl);
-                cross = vd_min(pl.low, vd_add(vd_loadu(t->pnl_at + at + t->cols), at_open));
-            }
-            pl.low = cross;
-        }
-        hs_vd sx = vd_load_f32(f + HS_DEFER_EXIT * t->cols);
-        hs_vmask is_long = vd_cmpgt_mask(sx, zero);
-        slope = vd_mul(vd_recip_approx(sx), s_long);
-        lift = vd_blend(is_long, short_hi, long_hi);
-        drop = vd_blend(is_long, short_lo, long_lo);
-    }
-    /* each lane's last row's slope and shift (those of the rows past it are another table's), or its own with
-     * no row */
-    double sx[HS_VN], has[HS_VN];
-    for (int l = 0; l < HS_VN; l++) {
-        has[l] = s->rows[l] ? 1.0 : 0.0;
-        sx[l] = s->rows[l] ? ((const float *)(const void *)t->cells)[((s->rows[l] - 1) * HS_DEFER_FIELDS + HS_DEFER_EXIT) *
-                                                                         t->cols + (size_t)l]
-                           : 1.0;
-    }
-    hs_vd v = vd_loadu(sx);
-    hs_vmask had = vd_cmpgt_mask(vd_loadu(has), zero);
-    vd_storeu(s->slope, vd_blend(had, slope0, vd_mul(vd_recip_approx(v), s_long)));
-    vd_storeu(s->shift, vd_blend(had, shift0, vd_blend(vd_cmpgt_mask(v, zero), a_short, a_long)));
-    vd_storeu(s->peak, pl.peak), vd_storeu(s->low, pl.low);
-    for (int l = 0; l < HS_VN; l++)
-        if (s->pos0[l] == 0.0) s->low[l] = INFINITY; /* not started: its rows' cross values are none */
+/* Lane l's candidates of a table: the rows [from, to) whose lower bound is below its epoch's lowest known e
+ * (hs_defer_keep may lower it, so each is checked again). */
+static void hs_defer_pass_b(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t, int l, size_t from,
+                            size_t to) {
+    const double *lb = t->lb + (size_t)l * t->stride;
+    for (size_t q = from; q < to; q++)
+        if (lb[q] < s->low[l]) s->low[l] = hs_defer_keep(x, s, t, l, q, s->low[l]);
 }
 
-/* After a table's passes: the stretch each lane holds into the next table (its last row's cross). */
+/* Pass A and pass B over lane l's rows of a table, after hs_defer_book (the pnl before a row is the pnl its
+ * stretch was held at; `margin` and `lowest` its results for the lane), HS_VN rows at a time.
+ *   - Pass A: per row, u(c) ≈ shift + slope·c (slope ±100·keep/entry from an approximate reciprocal of the
+ *     exit field at the row before), so e over the stretch lies within [pnl + shift − margin + min(slope·hi,
+ *     slope·lo), pnl + shift + margin + max(…)] (the header's margin: hi and lo are widened, so only the
+ *     shift takes a margin, once per table).  The lower bound is stored; a row whose upper bound exceeds
+ *     the peak is a barrier (hs_defer_barrier), and the rows after it are taken again against the new peak.
+ *     In the last table, the lane's last row may be the close after the last bar: always a barrier, and no
+ *     cross.
+ *   - Pass B: the rows since the last barrier whose lower bound is below the epoch's lowest known e at the
+ *     table's end become candidates, in order (evaluated at the epoch's end, if still below then).  With no
+ *     barrier that low is known before pass A (the lowest pnl after a row, from the booking, plus at_open:
+ *     fl(pnl + at_open) is monotone), so pass A lists its vectors of rows with a row below as it goes,
+ *     without a branch; after a barrier, pass B takes the lane's rows since it again (hs_defer_pass_b).
+ *     (Pass B as a loop of its own after pass A, a branch per vector of rows: the sweep cost 0.003-0.007
+ *     more at P = 16 and 1000, AVX2 and AVX-512, AMD EPYC family 25 model 17.) */
+static inline __attribute__((always_inline)) void hs_defer_lane(const hs_defer_ctx *x, hs_defer_lanes *s,
+                                                                const hs_defer_table *t, int l, double margin,
+                                                                double lowest, int last_table) {
+    size_t rows = s->rows[l];
+    s->part[l] = 0;
+    if (!rows) return;
+    const float *hi_at = (const float *)(const void *)hs_defer_field(t, l, HS_DEFER_HI);
+    const float *lo_at = (const float *)(const void *)hs_defer_field(t, l, HS_DEFER_LO);
+    const float *exit_before = (const float *)(const void *)hs_defer_field(t, l, HS_DEFER_EXIT) - 1;
+    const double *pnl = t->pnl_at + (size_t)l * t->stride;
+    double *lb = t->lb + (size_t)l * t->stride;
+    uint32_t *hit = t->hits;
+    int fin = last_table && hs_defer_code(t, rows - 1, l) >> 1 >= x->n_bars;
+    size_t body = rows - (size_t)fin, hits = 0;
+    const hs_vd s_long = vd_set1(x->s_long), zero = vd_zero();
+    const hs_vd long_hi = vd_set1(x->a_long + margin), long_lo = vd_set1(x->a_long - margin);
+    const hs_vd short_hi = vd_set1(x->a_short + margin), short_lo = vd_set1(x->a_short - margin);
+    double peak = s->peak[l], cross = lowest + x->at_open;
+    double low = cross < s->low[l] ? cross : s->low[l]; /* at the table's end, if no barrier */
+    hs_vd over = vd_set1(peak), under = vd_set1(low);
+    for (size_t r = 0; r < body;) {
+        hs_vd sx = vd_load_f32(exit_before + r);
+        hs_vd hi = vd_load_f32(hi_at + r), lo = vd_load_f32(lo_at + r), p = vd_loadu(pnl + r);
+        hs_vmask is_long = vd_cmpgt_mask(sx, zero);
+        hs_vd slope = vd_mul(vd_recip_approx(sx), s_long);
+        hs_vd sh = vd_mul(slope, hi), sl = vd_mul(slope, lo);
+        hs_vd ub = vd_add(vd_add(p, vd_blend(is_long, short_hi, long_hi)), vd_max(sh, sl));
+        hs_vd b = vd_add(vd_add(p, vd_blend(is_long, short_lo, long_lo)), vd_min(sh, sl));
+        vd_storeu(lb + r, b);
+        unsigned valid = body - r < HS_VN ? (1u << (body - r)) - 1 : (1u << HS_VN) - 1;
+        unsigned barrier = vm_bits(vd_cmpgt_mask(ub, over)) & valid;
+        unsigned below = vm_bits(vd_cmpgt_mask(under, b)) & valid;
+        hit[hits] = (uint32_t)r << 8 | below;
+        hits += below != 0;
+        if (barrier) {
+            size_t rb = r + (size_t)__builtin_ctz(barrier);
+            peak = hs_defer_barrier(x, s, t, l, rb, peak, 0);
+            over = vd_set1(peak);
+            hits = 0; /* pass B is taken again after the last barrier */
+            r = rb + 1;
+            continue;
+        }
+        r += HS_VN;
+    }
+    if (fin) peak = hs_defer_barrier(x, s, t, l, rows - 1, peak, 1);
+    s->peak[l] = peak;
+    if (s->part[l]) { /* a barrier: the low from the crosses after it, and pass B again */
+        if (!fin) {
+            double m = INFINITY;
+            for (size_t q = s->part[l] + 1; q <= rows; q++) m = pnl[q] < m ? pnl[q] : m;
+            cross = m + x->at_open;
+            s->low[l] = cross < s->low[l] ? cross : s->low[l];
+        }
+        hs_defer_pass_b(x, s, t, l, s->part[l], body);
+        return;
+    }
+    s->low[l] = low;
+    for (size_t i = 0; i < hits; i++) {
+        size_t r = hit[i] >> 8;
+        for (unsigned below = hit[i] & 255; below; below &= below - 1) {
+            size_t q = r + (size_t)__builtin_ctz(below);
+            if (lb[q] < s->low[l]) s->low[l] = hs_defer_keep(x, s, t, l, q, s->low[l]);
+        }
+    }
+}
+
+/* A table's passes for one vector of lanes: booked (hs_defer_book), then lane by lane (hs_defer_lane).
+ * `last_table`: the table of the closes after the last bar. */
+static inline void hs_defer_passes(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t, size_t rows,
+                                   hs_book_lanes *acc, int last_table) {
+    hs_vd lowest, margin = hs_defer_book(t, rows, acc, &lowest);
+    double mg[HS_VN], lw[HS_VN];
+    vd_storeu(mg, margin), vd_storeu(lw, lowest);
+    for (int l = 0; l < HS_VN; l++) hs_defer_lane(x, s, t, l, mg[l], lw[l], last_table);
+}
+
+/* After a table's passes: the stretch each lane holds into the next table (its last row's cross), and its
+ * exit field's row −1 for the next table. */
 static inline void hs_defer_next_table(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t) {
     for (int l = 0; l < HS_VN; l++)
         if (s->rows[l]) {
             uint32_t c = hs_defer_code(t, s->rows[l] - 1, l);
             s->from0[l] = (int64_t)(c >> 1), s->pos0[l] = c & 1 ? 1.0 : -1.0;
             s->entry0[l] = x->close[c >> 1 < x->n_bars ? c >> 1 : x->n_bars - 1];
+            uint32_t *exit = hs_defer_field(t, l, HS_DEFER_EXIT);
+            exit[-1] = exit[s->rows[l] - 1];
         }
-}
-
-/* Pass B: the rows whose lower bound is below the epoch's lowest known e become candidates (evaluated at
- * the epoch's end, if still below then).  The rows below are first listed without a branch, a batch at a
- * time, then kept: about 5% of the rows are, at random, and a branch per row on it mispredicted at each
- * (the loop over the rows was a quarter of book_table_defer's samples at P = 16: AMD EPYC family 25
- * model 17, AVX-512, perf cpu-clock).  A row listed against the batch's first low is kept only if still
- * below the lane's low then (hs_defer_keep may lower it), as row by row. */
-static inline void hs_defer_pass_b(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t, size_t rows) {
-    enum { BATCH = 256 };
-    _Static_assert(HS_VN <= 8, "a row's lanes in a byte");
-    uint32_t hit[BATCH]; /* row·256 + its lanes below (a table's rows: under 2^24) */
-    for (size_t r0 = 0; r0 < rows; r0 += BATCH) {
-        size_t r1 = rows - r0 < BATCH ? rows : r0 + BATCH, n = 0;
-        hs_vd low = vd_loadu(s->low);
-        for (size_t r = r0; r < r1; r++) {
-            unsigned below = vm_bits(vd_cmpgt_mask(low, vd_loadu(t->lb + r * t->cols)));
-            hit[n] = (uint32_t)r << 8 | below;
-            n += below != 0;
-        }
-        for (size_t i = 0; i < n; i++) {
-            size_t r = hit[i] >> 8;
-            for (unsigned below = hit[i] & 255; below; below &= below - 1) {
-                int l = __builtin_ctz(below);
-                if (t->lb[r * t->cols + (size_t)l] < s->low[l]) s->low[l] = hs_defer_keep(x, s, t, l, r, s->low[l]);
-            }
-        }
-    }
 }
 
 /* After the last table: the last epoch closed into the drawdown, to mtm[combo]. */

@@ -112,17 +112,19 @@ typedef struct {
 #endif
 #define SEG_BOOK_VECS ((SEG_GROUP + HS_VN - 1) / HS_VN)
 #define SEG_BOOK_COLS (SEG_BOOK_VECS * HS_VN)
+/* Words apart of a column's fields in the deferred path's cells (mtm_defer.h). */
+#define SEG_CELL_STRIDE HS_DEFER_STRIDE(SEG_BOOK_SPAN)
 
 /* What a thread's combos share: the window of the interleaved series, the book table, the count of
  * recomputed bars. */
 typedef struct {
     long long recomputed;
     double *book_table; /* SEG_BOOK_SPAN rows × SEG_BOOK_COLS, +0.0 where nothing is deferred */
-    /* With periods on the deferred path (mtm_defer.h), the same cells of three more planes: what the books
-     * write beside each trade (HS_DEFER_FIELDS words), and pass A's lower bound on e and pnl before each row
-     * (SEG_BOOK_SPAN + 1 rows); and the period ends of the table's span (SEG_BOOK_SPAN at most: one a bar)
-     * as the books met them. */
-    uint32_t *cells;
+    /* With periods on the deferred path (mtm_defer.h hs_defer_table): what the books write beside each trade
+     * (HS_DEFER_FIELDS words, column by column, SEG_CELL_STRIDE words a field), pass A's lower bound on e
+     * and the pnl before each row (column by column, SEG_CELL_STRIDE rows each); and the period ends of the table's span (SEG_BOOK_SPAN at most: one a bar) as the books met
+     * them. */
+    uint32_t *cells, *hits;
     double *lower, *pnl_at;
     hs_defer_ends ends;
     /* The interleaved series, a window of it at a time (window_rows): rows [xw_base, xw_hi) of XT (step k,
@@ -561,7 +563,7 @@ typedef struct {
 /* One combo's column of the deferred path's cells, and what its books carry between calls: the chunk
  * bounds of the stretch held now, and the next period end. */
 typedef struct {
-    uint32_t *cells; /* row q's words at [q·HS_DEFER_FIELDS·SEG_BOOK_COLS], a field every SEG_BOOK_COLS */
+    uint32_t *cells; /* the column's cells (mtm_defer.h hs_defer_put_cell), fields SEG_CELL_STRIDE words apart */
     float run_hi, run_lo;
     size_t k, next_end; /* the next end's index and bar (SIZE_MAX: none left, or E not wanted) */
     size_t col, combo;
@@ -586,11 +588,7 @@ static __attribute__((noinline)) size_t seg_end_met(seg_dcol *d, int pos, double
  * stretch it closes, its exit price signed by the new side, and its code. */
 static inline void seg_row_cell(uint32_t *cells, size_t row, size_t bar, unsigned to_long, double price, float run_hi,
                                 float run_lo) {
-    uint32_t *w = cells + row * HS_DEFER_FIELDS * SEG_BOOK_COLS;
-    float *f = (float *)(void *)w;
-    f[HS_DEFER_HI * SEG_BOOK_COLS] = run_hi, f[HS_DEFER_LO * SEG_BOOK_COLS] = run_lo;
-    f[HS_DEFER_EXIT * SEG_BOOK_COLS] = hs_defer_signed_exit(price, (int)to_long);
-    w[HS_DEFER_CODE * SEG_BOOK_COLS] = (uint32_t)bar << 1 | to_long;
+    hs_defer_put_cell(cells, SEG_CELL_STRIDE, row, run_hi, run_lo, price, bar, to_long);
 }
 
 /* The books of lane `lane`, bars [lane·S + j_lo, lane·S + j_hi), continuing `*io` from `*cur` (j_lo a
@@ -774,6 +772,11 @@ static int seg_equity_defer(const hs_equity_terms *eq, double keep) {
 static void book_table_defer(seg_shared *sh, hs_pnl_column *col, size_t count, hs_book_lanes *acc,
                              const hs_defer_ctx *x, hs_defer_lanes *dl, const hs_book *book, int last_table) {
     size_t rows = 0, vecs = (count + HS_VN - 1) / HS_VN;
+    hs_defer_table t[SEG_BOOK_VECS];
+    for (size_t v = 0; v < vecs; v++)
+        t[v] = (hs_defer_table){sh->cells + v * HS_VN * HS_DEFER_FIELDS * SEG_CELL_STRIDE, sh->book_table + v * HS_VN,
+                                sh->lower + v * HS_VN * SEG_CELL_STRIDE, sh->pnl_at + v * HS_VN * SEG_CELL_STRIDE, sh->hits,
+                                SEG_BOOK_COLS, SEG_CELL_STRIDE};
     for (size_t g = 0; g < vecs * HS_VN; g++) dl[g / HS_VN].rows[g % HS_VN] = 0; /* lanes past count: none */
     for (size_t g = 0; g < count; g++) {
         rows = col[g].n > rows ? col[g].n : rows;
@@ -782,23 +785,16 @@ static void book_table_defer(seg_shared *sh, hs_pnl_column *col, size_t count, h
         /* a lane starts with its book's first position: before its first close (the first row's new side is
          * the other one), or still open with no close yet (a period end may lie in it) */
         if (s->pos0[l] == 0.0 && (col[g].n || book[g].pos))
-            hs_defer_lanes_start(x, s, l, book[g].first_bar,
-                                 !col[g].n ? book[g].pos : sh->cells[HS_DEFER_CODE * SEG_BOOK_COLS + g] & 1 ? -1 : 1);
+            hs_defer_lanes_start(x, s, &t[g / HS_VN], l, book[g].first_bar,
+                                 !col[g].n ? book[g].pos : hs_defer_code(&t[g / HS_VN], 0, l) & 1 ? -1 : 1);
         s->rows[l] = col[g].n;
         col[g].n = 0;
     }
-    hs_defer_table t[SEG_BOOK_VECS];
-    for (size_t v = 0; v < vecs; v++)
-        t[v] = (hs_defer_table){sh->cells + v * HS_VN, sh->book_table + v * HS_VN, sh->lower + v * HS_VN,
-                                sh->pnl_at + v * HS_VN, SEG_BOOK_COLS};
     for (size_t v = 0; v < vecs; v++) {
         /* only this vector's rows: the rest would book +0.0, which changes no total (book_lanes.h) */
         size_t mine = 0;
         for (int l = 0; l < HS_VN; l++) mine = dl[v].rows[l] > mine ? dl[v].rows[l] : mine;
-        hs_vd margin = hs_defer_book(&t[v], mine, &acc[v]);
-        if (last_table) hs_defer_pass_a(x, &dl[v], &t[v], mine, margin, 1);
-        else hs_defer_pass_a(x, &dl[v], &t[v], mine, margin, 0);
-        hs_defer_pass_b(x, &dl[v], &t[v], mine);
+        hs_defer_passes(x, &dl[v], &t[v], mine, &acc[v], last_table);
     }
     hs_defer_put_ends(x, &sh->ends, sh->pnl_at, count, dl[0].combo[0]);
     for (size_t v = 0; v < vecs; v++) hs_defer_next_table(x, &dl[v], &t[v]);
@@ -848,7 +844,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
         book[g] = hs_book_new(keep);
         if (eq && !defer) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
         if (defer)
-            dc[g] = (seg_dcol){sh->cells + g, 0.0f, 0.0f, 0, eq->equity ? (size_t)eq->ends[0] : SIZE_MAX, g, c0 + g, sh, &x};
+            dc[g] = (seg_dcol){sh->cells + g * HS_DEFER_FIELDS * SEG_CELL_STRIDE, 0.0f, 0.0f, 0, eq->equity ? (size_t)eq->ends[0] : SIZE_MAX, g, c0 + g, sh, &x};
         cur[g] = (seg_cursor){0, 0};
         col[g] = (hs_pnl_column){table + g, SEG_BOOK_COLS, 0, 0};
         first_d[g] = combo_first_d(wins[g].w);
@@ -954,9 +950,16 @@ static size_t slot_bytes(const seg_layout *L, size_t ring) { return ring_bytes(r
 static size_t book_table_bytes(void) { return SEG_BOOK_SPAN * SEG_BOOK_COLS * sizeof(double); }
 /* `defer`: the deferred path's planes follow the book table (mtm_defer.h: the codes, the bounds, the exit
  * prices, the pnl before each row and the period ends met). */
-static size_t pnl_at_bytes(void) { return ((SEG_BOOK_SPAN + 1) * SEG_BOOK_COLS * sizeof(double) + 63) & ~(size_t)63; }
+static size_t cells_bytes(void) {
+    return (SEG_BOOK_COLS * HS_DEFER_FIELDS * SEG_CELL_STRIDE * sizeof(uint32_t) + 63) & ~(size_t)63;
+}
+static size_t lower_bytes(void) { return (SEG_BOOK_COLS * SEG_CELL_STRIDE * sizeof(double) + 63) & ~(size_t)63; }
+static size_t pnl_at_bytes(void) { return lower_bytes(); }
 static size_t ends_row_bytes(void) { return (SEG_BOOK_SPAN * SEG_BOOK_COLS * sizeof(uint32_t) + 63) & ~(size_t)63; }
-static size_t defer_bytes(void) { return 5 * book_table_bytes() + pnl_at_bytes() + ends_row_bytes(); }
+static size_t hits_bytes(void) { return (SEG_CELL_STRIDE * sizeof(uint32_t) + 63) & ~(size_t)63; }
+static size_t defer_bytes(void) {
+    return cells_bytes() + lower_bytes() + pnl_at_bytes() + 2 * book_table_bytes() + ends_row_bytes() + hits_bytes();
+}
 static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t group, int defer) {
     return group * slot_bytes(L, ring) + window_bytes(rows) + book_table_bytes() + (defer ? defer_bytes() : 0);
 }
@@ -991,19 +994,22 @@ static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, 
     memset(sh->book_table, 0, book_table_bytes());
     if (defer) {
         unsigned char *d = base + window_bytes(rows) + book_table_bytes();
-        size_t plane = book_table_bytes(), pnl_bytes = pnl_at_bytes();
-        _Static_assert(HS_DEFER_FIELDS * sizeof(uint32_t) == 2 * sizeof(double), "a row's words are two planes");
-        sh->cells = (uint32_t *)(void *)d;
-        /* defined bytes for the padding rows pass A loads and masks off (a lane's rows are counted) */
-        memset(sh->cells, 0xff, 2 * plane);
-        sh->lower = (double *)(void *)(d + 2 * plane);
-        sh->pnl_at = (double *)(void *)(d + 3 * plane);
-        sh->ends.pos = (double *)(void *)(d + 3 * plane + pnl_bytes);
-        sh->ends.u = (double *)(void *)(d + 4 * plane + pnl_bytes);
-        sh->ends.at = (uint32_t *)(void *)(d + 5 * plane + pnl_bytes);
-        sh->ends.cols = SEG_BOOK_COLS;
+        size_t plane = book_table_bytes();
+        /* defined bytes for the rows past a lane's last that pass A loads and masks off */
+        memset(d, 0, cells_bytes() + lower_bytes() + pnl_at_bytes());
+        sh->cells = (uint32_t *)(void *)d + HS_DEFER_LEAD; /* row 0 of column 0's first field */
+        d += cells_bytes();
+        sh->lower = (double *)(void *)d;
+        d += lower_bytes();
+        sh->pnl_at = (double *)(void *)d;
+        d += pnl_at_bytes();
+        sh->ends.pos = (double *)(void *)d;
+        sh->ends.u = (double *)(void *)(d + plane);
+        sh->ends.at = (uint32_t *)(void *)(d + 2 * plane);
+        sh->ends.cols = SEG_BOOK_COLS, sh->ends.stride = SEG_CELL_STRIDE;
         memset(sh->ends.pos, 0, 2 * plane); /* none noted */
         memset(sh->ends.at, 0, ends_row_bytes());
+        sh->hits = (uint32_t *)(void *)(d + 2 * plane + ends_row_bytes());
     }
 }
 
