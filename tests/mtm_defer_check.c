@@ -5,17 +5,17 @@
  *
  * Each lane is its own combo over one close series, fed as segments' books feed it: tables of rows (a
  * close per row and lane, its cell: the stretch's bounds on the close, its exit price, its code), each
- * table's pass A and B, the period ends the books would note, and a last table with the closes after the
- * last bar.  The cases reach every path:
+ * table's passes and E at its span's period ends (from the rows before each 64-bar chunk and the chunk's
+ * bars with a row, as the books record them), and a last table with the closes after the last bar.  The cases reach every path:
  *   - crosses from 1 to 5,000 bars apart, and a pnl walk with jumps that set new peaks (barriers, and
  *     candidates kept from earlier tables resolved there);
  *   - lanes that lose steadily for thousands of rows (more candidates than a lane's list holds: the list
  *     cut and settled);
  *   - bounds from 64-bar chunks (as the books make them) or each stretch's own extremes (as tight as a bound
  *     can be, where the margin alone keeps it below e);
- *   - period ends several to a stretch (P = bars), noted in the row's table or, at a table's edge, in the
- *     table before at the row after its last (both happen in segments);
- *   - lanes that never cross, rows of unequal counts, tables of 1 to 2,048 rows. */
+ *   - period ends several to a stretch (P = bars), before a lane's first cross, on a cross's bar, and in a
+ *     stretch that runs on into the next table;
+ *   - lanes that never cross, rows of unequal counts, tables of spans of 1 to 2,048 bars. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -77,7 +77,7 @@ static void stretch_bounds(const double *close, size_t n, int64_t from, int64_t 
 }
 
 /* One case: the close series and HS_VN lanes' trades t, P ends; 0 when every E cell and drawdown matched.
- * `s` draws the tables' sizes and where ends are noted. */
+ * `s` draws the tables' spans. */
 static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, size_t P, double keep, int tight) {
     int64_t *ends = malloc(P * sizeof *ends);
     double *E1 = malloc(P * HS_VN * sizeof *E1), *E2 = malloc(P * HS_VN * sizeof *E2);
@@ -88,16 +88,14 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
     uint32_t *cells = calloc(HS_VN * HS_DEFER_FIELDS * stride, sizeof *cells), *hits = malloc(stride * sizeof *hits);
     double *p = malloc(MAX_TABLE * HS_VN * sizeof *p), *lb = calloc(HS_VN * stride, sizeof *lb);
     double *pnl_at = calloc(HS_VN * stride, sizeof *pnl_at);
-    double *end_pos = calloc(P * HS_VN, sizeof *end_pos), *end_u = malloc(P * HS_VN * sizeof *end_u);
-    uint32_t *end_row = calloc(P * HS_VN, sizeof *end_row);
     double mdd1[HS_VN], mdd2[HS_VN];
-    if (!ends || !E1 || !E2 || !st || !cells || !hits || !p || !lb || !pnl_at || !end_pos || !end_u || !end_row) {
+    if (!ends || !E1 || !E2 || !st || !cells || !hits || !p || !lb || !pnl_at) {
         CHECK(0, "mtm defer: out of memory");
-        free(ends), free(E1), free(E2), free(st), free(cells), free(hits), free(p), free(lb), free(pnl_at), free(end_pos), free(end_u),
-            free(end_row);
+        free(ends), free(E1), free(E2), free(st), free(cells), free(hits), free(p), free(lb), free(pnl_at);
         return 1;
     }
     hs_period_ends(n, P, ends, NULL);
+    for (size_t i = 0; i < P * HS_VN; i++) E2[i] = NAN; /* an end left unwritten shows */
     hs_equity_terms one = {ends, P, E1, HS_VN, mdd1, {0}}, lanes = {ends, P, E2, HS_VN, mdd2, {0}};
     /* the scalar tracker, lane by lane (no range table: it scans) */
     for (int l = 0; l < HS_VN; l++) {
@@ -112,65 +110,59 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
         }
         hs_mtm_finish(&m, n, &one, (size_t)l);
     }
-    /* the deferred lanes: tables of random sizes, then a last table with the closes after the last bar */
+    /* the deferred lanes, as segments feeds them: tables of spans of bars of random lengths (a lane's rows
+     * of a table are its closes in the span), each with its period ends, then a last table with the closes
+     * after the last bar */
     hs_defer_ctx cx;
     hs_defer_ctx_init(&cx, close, n, keep, &lanes);
     hs_defer_table tv = {cells + HS_DEFER_LEAD, p, lb, pnl_at, hits, HS_VN, stride};
     hs_defer_lanes_new(st, 0);
     hs_book_lanes acc = hs_book_lanes_new();
+    enum { CHUNKS = MAX_TABLE / 64 };
+    uint32_t rows_at[HS_VN * CHUNKS];
+    uint64_t trades_at[HS_VN * CHUNKS];
     int done[HS_VN], pos[HS_VN];
-    size_t k[HS_VN];
     for (int l = 0; l < HS_VN; l++) {
-        done[l] = 0, pos[l] = t[l].first_pos, k[l] = 0;
-        for (; t[l].first_bar >= 0 && k[l] < P && ends[k[l]] < t[l].first_bar; k[l]++) E2[k[l] * HS_VN + (size_t)l] = 0.0;
+        done[l] = 0, pos[l] = t[l].first_pos;
         if (t[l].first_bar >= 0) hs_defer_lanes_start(&cx, st, &tv, l, t[l].first_bar, t[l].first_pos);
     }
-    for (int last = 0; last < 2; last++) {
-        for (;;) {
-            size_t size = 1 + (size_t)(splitmix_next(s) % (splitmix_next(s) & 1 ? 40 : MAX_TABLE)), rows = 0;
-            /* the table's ends: from the earliest each lane has still to meet to the latest met */
-            hs_defer_ends noted = {end_pos, end_u, end_row, P, 0, HS_VN, stride};
-            for (int l = 0; l < HS_VN; l++) noted.k0 = k[l] < noted.k0 ? k[l] : noted.k0;
-            int any = 0;
-            memset(p, 0, MAX_TABLE * HS_VN * sizeof *p);
-            for (int l = 0; l < HS_VN; l++) {
-                int stop = last ? t[l].rows : t[l].rows - 1; /* the close after the last bar: the last table */
-                size_t r = 0;
-                for (; r < size && done[l] < stop; r++, done[l]++) {
-                    int q = done[l];
-                    int64_t from = q ? t[l].bar[q - 1] : t[l].first_bar, b = t[l].bar[q];
-                    float hi, lo;
-                    stretch_bounds(close, n, from, b < (int64_t)n ? b : (int64_t)n - 1, tight, &hi, &lo);
-                    pos[l] = -pos[l];
-                    hs_defer_put_cell(hs_defer_field(&tv, l, 0), stride, r, hi, lo,
-                                      close[b < (int64_t)n ? b : (int64_t)n - 1], (size_t)b, pos[l] > 0);
-                    p[r * HS_VN + (size_t)l] = t[l].p[q];
-                    /* the ends in this stretch, noted here; one at the table's first row may instead have been
-                     * noted in the table before (its row after the last): segments does both */
-                    for (; k[l] < P && ends[k[l]] < b; k[l]++)
-                        hs_defer_note_end(&noted, k[l], r, (size_t)l, -pos[l], close[from]);
-                }
-                st->rows[l] = r;
-                rows = r > rows ? r : rows;
-                any |= done[l] < stop;
-                /* a table's edge inside a stretch: its ends up to a random bar noted at the row after the last */
-                if (!last && done[l] < stop && splitmix_next(s) & 1) {
-                    int64_t b = t[l].bar[done[l]], from = done[l] ? t[l].bar[done[l] - 1] : t[l].first_bar;
-                    for (; k[l] < P && ends[k[l]] < b && splitmix_next(s) & 1; k[l]++)
-                        hs_defer_note_end(&noted, k[l], r, (size_t)l, pos[l], close[from]);
-                }
+    size_t k = 0;
+    for (int64_t from = 0;;) {
+        int last = from >= (int64_t)n;
+        int64_t to = last ? (int64_t)n + 1 : from + 1 + (int64_t)(splitmix_next(s) % (splitmix_next(s) & 1 ? 100 : MAX_TABLE));
+        if (!last && to > (int64_t)n) to = (int64_t)n;
+        size_t rows = 0;
+        memset(p, 0, MAX_TABLE * HS_VN * sizeof *p);
+        memset(trades_at, 0, sizeof trades_at);
+        for (int l = 0; l < HS_VN; l++) {
+            size_t r = 0;
+            for (; done[l] < t[l].rows && t[l].bar[done[l]] < to; r++, done[l]++) {
+                int q = done[l];
+                int64_t start = q ? t[l].bar[q - 1] : t[l].first_bar, b = t[l].bar[q];
+                float hi, lo;
+                stretch_bounds(close, n, start, b < (int64_t)n ? b : (int64_t)n - 1, tight, &hi, &lo);
+                pos[l] = -pos[l];
+                hs_defer_put_cell(hs_defer_field(&tv, l, 0), stride, r, hi, lo,
+                                  close[b < (int64_t)n ? b : (int64_t)n - 1], (size_t)b, pos[l] > 0);
+                p[r * HS_VN + (size_t)l] = t[l].p[q];
+                if (!last) trades_at[l * CHUNKS + (size_t)(b - from) / 64] |= 1ULL << ((b - from) % 64);
             }
-            hs_defer_passes(&cx, st, &tv, rows, &acc, last);
-            for (int l = 0; l < HS_VN; l++) noted.n = k[l] - noted.k0 > noted.n ? k[l] - noted.k0 : noted.n;
-            hs_defer_put_ends(&cx, &noted, pnl_at, HS_VN, 0);
-            hs_defer_next_table(&cx, st, &tv);
-            if (last || !any) break;
+            st->rows[l] = r;
+            rows = r > rows ? r : rows;
+            for (size_t c = 0, before = 0; c < CHUNKS; c++) { /* the rows before each chunk */
+                rows_at[l * CHUNKS + c] = (uint32_t)before;
+                before += (size_t)__builtin_popcountll(trades_at[l * CHUNKS + c]);
+            }
         }
+        hs_defer_span span = {k, 0, from, rows_at, trades_at, CHUNKS};
+        for (; !last && k < P && ends[k] < to; k++) span.n++;
+        hs_defer_passes(&cx, st, &tv, rows, &acc, last);
+        hs_defer_put_ends(&cx, st, &tv, &span, 0, HS_VN);
+        hs_defer_next_table(&cx, st, &tv);
+        if (last) break;
+        from = to;
     }
-    for (int l = 0; l < HS_VN; l++) {
-        for (; k[l] < P; k[l]++) E2[k[l] * HS_VN + (size_t)l] = 0.0; /* never crossed */
-        hs_defer_lanes_finish(&cx, st, l);
-    }
+    for (int l = 0; l < HS_VN; l++) hs_defer_lanes_finish(&cx, st, l);
     int bad = 0;
     for (size_t i = 0; i < P * HS_VN; i++)
         if (!same_bits(E1[i], E2[i]) && bad++ < 3)
@@ -182,8 +174,7 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
                   HS_VEC_STR(HS_ISA_NAME), n, P, tight ? "tight" : "chunk", l, mdd2[l], mdd1[l]);
     CHECK(bad == 0, "mtm defer (%s, %zu bars, P = %zu, keep %.17g): %d differences", HS_VEC_STR(HS_ISA_NAME), n, P, keep,
           bad);
-    free(ends), free(E1), free(E2), free(st), free(cells), free(hits), free(p), free(lb), free(pnl_at), free(end_pos), free(end_u),
-        free(end_row);
+    free(ends), free(E1), free(E2), free(st), free(cells), free(hits), free(p), free(lb), free(pnl_at);
     return bad;
 }
 

@@ -141,9 +141,10 @@ static inline void hs_defer_lanes_new(hs_defer_lanes *s, size_t first_combo) {
  * stretch's slope reads it, s_long / that) and its cross, coded bar·2 + (the new side is long).  Lane by
  * lane: a lane's field is a run of rows (HS_DEFER_STRIDE words apart from the next field's), so pass A
  * loads HS_VN rows of one lane with one widening load, and the books' stores of a lane run along lines.
- * Each field has HS_DEFER_LEAD words before row 0 and after the table's last row: the exit field's row −1
- * holds the exit before the table (the held stretch's entry, signed by its side: row 0's slope reads it),
- * and a vector of rows may run past a lane's last row (masked).  (Row by row, a field's words for all the
+ * Each field has HS_DEFER_LEAD words before row 0 and after the table's last row: the exit and code
+ * fields' row −1 hold the stretch held into the table (its entry signed by its side, which row 0's slope
+ * reads; its start and side, which E at an end before row 0 reads), and a vector of rows may run past a
+ * lane's last row (masked).  (Row by row, a field's words for all the
  * lanes in turn, pass A ran over every lane's rows up to the vector's longest lane: 61% of its lane-rows
  * were a lane's, at AVX-512 on the default sweep; see reports/equity.md for what lane by lane gained.) */
 enum { HS_DEFER_HI, HS_DEFER_LO, HS_DEFER_EXIT, HS_DEFER_CODE, HS_DEFER_FIELDS };
@@ -164,15 +165,19 @@ static inline void hs_defer_put_cell(uint32_t *cells, size_t stride, size_t row,
     cells[HS_DEFER_CODE * stride + row] = (uint32_t)bar << 1 | to_long;
 }
 
-/* The period ends of a table, k0 .. k0 + n − 1, as the books met them with a position open: per end and
- * column, the side held (+0.0: none noted, E left as it is), the entry (then u there) and where the pnl
- * before the row whose stretch holds the end is in pnl_at (E = that + u, once pass A knows it).  A flat
- * end's E (+0.0) the books write themselves. */
+/* The period ends in a table's span of bars and where its rows lie in the span, for E at those ends: per
+ * column and 64-bar chunk of the span, the rows before the chunk (rows_at) and the chunk's bars where a row
+ * is (trades_at, bar span_bar + 64·chunk + b at bit b).  The row whose stretch holds end e is then the
+ * count of rows at bars <= e, without a search: the books store both per chunk they walk, a row count and
+ * the chunk's visits, where noting each end as they met it cost them a branch per chunk and a call per
+ * end (see hs_defer_put_ends). */
 typedef struct {
-    double *pos, *u; /* end k0 + kk, column c at [kk·cols + c]; pos and at back to 0 once put */
-    uint32_t *at;
-    size_t k0, n, cols, stride; /* stride: pnl_at's, column c's row q at [c·stride + q] */
-} hs_defer_ends;
+    size_t k0, n;              /* ends k0 .. k0 + n − 1 (of eq->ends) */
+    int64_t span_bar;          /* the span's first bar */
+    const uint32_t *rows_at;   /* column c's chunk k at [c·chunks + k] */
+    const uint64_t *trades_at; /* likewise */
+    size_t chunks;
+} hs_defer_span;
 
 /* A table's planes for a vector of lanes.  The book table row by row (the booking runs across lanes, each
  * lane's rows in order), the rest lane by lane. */
@@ -193,7 +198,7 @@ static inline uint32_t hs_defer_code(const hs_defer_table *t, size_t q, int l) {
     return hs_defer_field(t, l, HS_DEFER_CODE)[q];
 }
 
-/* Lane l's first stretch: opened at first_bar, to side pos (+1, −1); its exit field's row −1 in table t. */
+/* Lane l's first stretch: opened at first_bar, to side pos (+1, −1); its exit and code fields' row −1 in table t. */
 static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t, int l,
                                         int64_t first_bar, int pos) {
     double entry = x->close[first_bar];
@@ -201,6 +206,7 @@ static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s
     s->entry0[l] = entry;
     s->from0[l] = first_bar;
     ((float *)(void *)hs_defer_field(t, l, HS_DEFER_EXIT))[-1] = hs_defer_signed_exit(entry, pos > 0);
+    hs_defer_field(t, l, HS_DEFER_CODE)[-1] = (uint32_t)first_bar << 1 | (pos > 0);
 }
 
 /* The highest and lowest close of [a, b), b > a, in one pass, HS_VN closes a compare (segments' chunk
@@ -310,46 +316,48 @@ static __attribute__((noinline)) double hs_defer_barrier(const hs_defer_ctx *x, 
     return w.peak;
 }
 
-/* Period end k (of the table's) met inside a held stretch (side pos, entered at `entry`) that row `row` of
- * column `col` closes. */
-static inline void hs_defer_note_end(hs_defer_ends *e, size_t k, size_t row, size_t col, double pos, double entry) {
-    size_t at = (k - e->k0) * e->cols + col;
-    e->pos[at] = pos, e->u[at] = entry, e->at[at] = (uint32_t)(col * e->stride + row);
-}
-
-/* E at the table's ends noted, for columns [0, count) (column c is combo first_combo + c; pnl_at: the pnl
- * before each row, row q of column c at [q·cols + c]), HS_VN columns at a time: u with hs_trade_pnl's
- * operations lane-wise (each rounded alone: the same bits), plus the pnl gathered, into the lanes noted.
- * (Before, one end at a time from the table's cells: a dependent load of the entry's close, then a division
- * and six dependent operations per end.  The books' stores here and this stage, against the sweep with no
- * end noted: 1.02 of the sweep at P = 1000, AMD EPYC family 25 model 17.)  Columns past the last whole
- * vector one at a time: E's row beyond `count` is another group's. */
-static inline void hs_defer_put_ends(const hs_defer_ctx *x, hs_defer_ends *e, const double *pnl_at, size_t count,
-                                     size_t first_combo) {
+/* E at the span's ends for the vector of lanes of table t, its lanes [0, lanes) columns col0 .. col0 +
+ * lanes − 1 of the span's arrays and combos s->combo[0] onward, after the table's passes (pnl_at).  Per end
+ * and lane: +0.0 before the lane's first position; else the row q whose stretch holds the end (the rows at
+ * bars <= e: a position opened at e is held at e), its side and entry from the code of row q − 1 (row −1:
+ * the stretch held into the table), the pnl before row q, and u there with hs_trade_pnl's operations
+ * lane-wise (each rounded alone: the same bits).  (Noted by the books as they met each end, a branch per
+ * chunk and a call per end: 0.03 of the sweep at P = 1000, AMD EPYC family 25 model 17, AVX2 and
+ * AVX-512.) */
+static inline void hs_defer_put_ends(const hs_defer_ctx *x, const hs_defer_lanes *s, const hs_defer_table *t,
+                                     const hs_defer_span *sp, size_t col0, int lanes) {
     const hs_equity_terms *eq = x->eq;
     const hs_vd one = vd_set1(1.0), keep = vd_set1(x->keep), hundred = vd_set1(100.0), zero = vd_zero();
-    size_t whole = count / HS_VN * HS_VN;
-    for (size_t kk = 0; kk < e->n; kk++) {
-        double c1 = x->close[eq->ends[e->k0 + kk]];
-        hs_vd c = vd_set1(c1);
-        double *E = eq->equity + (e->k0 + kk) * eq->stride + first_combo;
-        size_t at = kk * e->cols;
-        for (size_t col = 0; col < whole; col += HS_VN, at += HS_VN) {
-            hs_vd pos = vd_loadu(e->pos + at);
-            hs_vd r = vd_mul(pos, vd_sub(vd_div(c, vd_loadu(e->u + at)), one));
-            hs_vd u = vd_mul(vd_sub(vd_mul(vd_add(one, r), keep), one), hundred);
-            hs_vd sum = vd_add(vd_gather(pnl_at, vi_load_u32(e->at + at)), u);
-            vd_storeu(E + col, vd_blend(vd_cmpgt_mask(vd_abs(pos), zero), vd_loadu(E + col), sum));
-            vd_storeu(e->pos + at, zero);
-            for (int l = 0; l < HS_VN; l++) e->at[at + (size_t)l] = 0;
+    for (size_t kk = 0; kk < sp->n; kk++) {
+        int64_t e = eq->ends[sp->k0 + kk];
+        size_t chunk = (size_t)(e - sp->span_bar) >> 6;
+        uint64_t upto = ~0ULL >> (63 - ((uint64_t)(e - sp->span_bar) & 63)); /* bars <= e of its chunk */
+        double pos[HS_VN], entry[HS_VN], pnl[HS_VN];
+        for (int l = 0; l < HS_VN; l++) {
+            pos[l] = 0.0, entry[l] = 1.0, pnl[l] = 0.0;
+            if (l >= lanes || s->pos0[l] == 0.0 || e < s->from0[l]) continue; /* no position yet */
+            size_t at = (col0 + (size_t)l) * sp->chunks + chunk;
+            size_t q = sp->rows_at[at] + (size_t)__builtin_popcountll(sp->trades_at[at] & upto);
+            uint32_t c = hs_defer_field(t, l, HS_DEFER_CODE)[(ptrdiff_t)q - 1];
+            pos[l] = c & 1 ? 1.0 : -1.0, entry[l] = x->close[c >> 1];
+            pnl[l] = t->pnl_at[(size_t)l * t->stride + q];
         }
-        for (size_t col = whole; col < count; col++, at++)
-            if (e->pos[at] != 0.0) {
-                E[col] = pnl_at[e->at[at]] + hs_trade_pnl(e->pos[at], e->u[at], c1, x->keep);
-                e->pos[at] = 0.0, e->at[at] = 0;
-            }
+        hs_vd p = vd_loadu(pos), c = vd_set1(x->close[e]);
+        hs_vd r = vd_mul(p, vd_sub(vd_div(c, vd_loadu(entry)), one));
+        hs_vd u = vd_mul(vd_sub(vd_mul(vd_add(one, r), keep), one), hundred);
+        hs_vd held = vd_add(vd_loadu(pnl), u);
+        double *E = eq->equity + (sp->k0 + kk) * eq->stride + s->combo[0];
+        hs_vd v = vd_blend(vd_cmpgt_mask(vd_abs(p), zero), zero, held);
+        if (lanes == HS_VN) {
+            vd_storeu(E, v);
+        } else { /* E's row beyond the last lane is another group's */
+            double w[HS_VN];
+            vd_storeu(w, v);
+            for (int l = 0; l < lanes; l++) E[l] = w[l];
+        }
     }
 }
+
 /* The table's rows [0, rows) booked into one vector of lanes' totals (book_lanes.h: the same updates in the
  * same order per combo), the pnl before each row kept in pnl_at (rows + 1 of them, lane by lane: HS_VN rows
  * transposed at a time), for the passes; into
@@ -489,15 +497,15 @@ static inline void hs_defer_passes(const hs_defer_ctx *x, hs_defer_lanes *s, con
 }
 
 /* After a table's passes: the stretch each lane holds into the next table (its last row's cross), and its
- * exit field's row −1 for the next table. */
+ * exit and code fields' row −1 for the next table. */
 static inline void hs_defer_next_table(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t) {
     for (int l = 0; l < HS_VN; l++)
         if (s->rows[l]) {
             uint32_t c = hs_defer_code(t, s->rows[l] - 1, l);
             s->from0[l] = (int64_t)(c >> 1), s->pos0[l] = c & 1 ? 1.0 : -1.0;
             s->entry0[l] = x->close[c >> 1 < x->n_bars ? c >> 1 : x->n_bars - 1];
-            uint32_t *exit = hs_defer_field(t, l, HS_DEFER_EXIT);
-            exit[-1] = exit[s->rows[l] - 1];
+            uint32_t *exit = hs_defer_field(t, l, HS_DEFER_EXIT), *code = hs_defer_field(t, l, HS_DEFER_CODE);
+            exit[-1] = exit[s->rows[l] - 1], code[-1] = c;
         }
 }
 

@@ -122,11 +122,15 @@ typedef struct {
     double *book_table; /* SEG_BOOK_SPAN rows × SEG_BOOK_COLS, +0.0 where nothing is deferred */
     /* With periods on the deferred path (mtm_defer.h hs_defer_table): what the books write beside each trade
      * (HS_DEFER_FIELDS words, column by column, SEG_CELL_STRIDE words a field), pass A's lower bound on e
-     * and the pnl before each row (column by column, SEG_CELL_STRIDE rows each); and the period ends of the table's span (SEG_BOOK_SPAN at most: one a bar) as the books met
+     * and the pnl before each row (column by column, SEG_CELL_STRIDE rows each); and the period ends of the
+     * table's span with, per column and 64-bar chunk, its rows before the chunk and the chunk's bars with a
+     * row, as the books met
      * them. */
     uint32_t *cells, *hits;
     double *lower, *pnl_at;
-    hs_defer_ends ends;
+    hs_defer_span ends;
+    uint32_t *rows_at;   /* SEG_BOOK_COLS × SEG_SPAN_CHUNKS */
+    uint64_t *trades_at; /* likewise */
     /* The interleaved series, a window of it at a time (window_rows): rows [xw_base, xw_hi) of XT (step k,
      * lane l = close[l·S − P + k], clamped) at xw[(k − xw_base)·HS_VN + l], room for xw_rows rows. */
     double *xw;
@@ -561,28 +565,19 @@ typedef struct {
 } seg_cursor;
 
 /* One combo's column of the deferred path's cells, and what its books carry between calls: the chunk
- * bounds of the stretch held now, and the next period end. */
+ * bounds of the stretch held now. */
 typedef struct {
     uint32_t *cells; /* the column's cells (mtm_defer.h hs_defer_put_cell), fields SEG_CELL_STRIDE words apart */
+    /* per 64-bar chunk of the span the books walk, the rows before it and its bars with a row
+     * (mtm_defer.h hs_defer_span), or NULL without E */
+    uint32_t *rows_at;
+    uint64_t *trades_at;
     float run_hi, run_lo;
-    size_t k, next_end; /* the next end's index and bar (SIZE_MAX: none left, or E not wanted) */
-    size_t col, combo;
-    seg_shared *sh;
-    const hs_defer_ctx *x;
 } seg_dcol;
 
-/* Period end k reached with the book at side `pos` (entered at `entry`) and `row` rows in the table: flat,
- * E = +0.0; else the end noted for the table's hs_defer_put_ends.  Returns the next end's bar.  (Checked
- * per trade and per chunk in the books, a compare against a register: in pass A, per row, the same check
- * and its updates cost 5-8% of the sweep at P = 1000.  Inlined, the books cost 0.01 more of the sweep at
- * P = 16 at AVX2, 0.01 less at AVX-512: AMD EPYC family 25 model 17.) */
-static __attribute__((noinline)) size_t seg_end_met(seg_dcol *d, int pos, double entry, size_t row) {
-    const hs_equity_terms *eq = d->x->eq;
-    if (pos == 0) eq->equity[d->k * eq->stride + d->combo] = 0.0;
-    else hs_defer_note_end(&d->sh->ends, d->k, row, d->col, pos, entry);
-    d->k++;
-    return d->k < eq->n_ends ? (size_t)eq->ends[d->k] : SIZE_MAX;
-}
+/* 64-bar chunks of a span (mtm_defer.h hs_defer_span). */
+#define SEG_SPAN_CHUNKS (SEG_BOOK_SPAN / 64)
+_Static_assert(SEG_BOOK_SPAN % 64 == 0 && (SEG_SPAN_CHUNKS & (SEG_SPAN_CHUNKS - 1)) == 0, "spans of whole chunks");
 
 /* A row's cell (the close at `bar`, the new side long when `to_long` is 1, else 0): the chunk bounds of the
  * stretch it closes, its exit price signed by the new side, and its code. */
@@ -614,11 +609,10 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
     float run_hi = 0.0f, run_lo = 0.0f, ch_hi = 0.0f, ch_lo = 0.0f;
     const float *chunk = NULL;
     uint32_t *cells = NULL;
-    if (dc) { /* (the next period end stays in dc: compared once per chunk, it is not worth a register) */
+    if (dc) {
         cells = dc->cells;
         run_hi = dc->run_hi, run_lo = dc->run_lo;
         chunk = L->chunks + 2 * (size_t)lane * L->chunks_per_lane;
-        while (lane_first && dc->next_end < lane_bar + j_lo) dc->next_end = seg_end_met(dc, 0, 0.0, col->n); /* flat */
     }
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
         uint64_t s = vb_lane_bits64(t->signs + at, lane), u = any_uncertain ? vb_lane_bits64(t->uncertain + at, lane) : 0;
@@ -631,7 +625,8 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
         if (first_here) visit |= 1ULL << (j_lo - at); /* the lane's first bar */
         if (j_hi < at + 64) visit &= (1ULL << (j_hi - at)) - 1;
         for (int q = 0; q < 8; q++) __builtin_prefetch(price + at + 128 + 8 * q); /* prices two chunks ahead */
-        size_t chunk_end = lane_bar + (j_hi < at + 64 ? j_hi : at + 64);
+        size_t in_span = (at >> 6) & (SEG_SPAN_CHUNKS - 1); /* (spans start on multiples of SEG_BOOK_SPAN) */
+        if (dc && dc->rows_at) dc->rows_at[in_span] = (uint32_t)col->n;
         if (dc) {
             ch_hi = chunk[at / 32], ch_lo = chunk[at / 32 + 1]; /* chunk at/64's pair */
             run_hi = ch_hi > run_hi ? ch_hi : run_hi, run_lo = ch_lo < run_lo ? ch_lo : run_lo;
@@ -642,22 +637,7 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
              * (The common case: no branch on the cross conditions.)  With an uncertain bar just before,
              * its tier-0 d may be 0 or of the other sign: the general path below (the qemu NEON gate
              * caught that on the flat-stretch quotes). */
-            if (dc && dc->next_end < chunk_end) { /* a period end in this chunk (rare below P = 1000) */
-                size_t next_end = dc->next_end;
-                while (visit) {
-                    int b = __builtin_ctzll(visit);
-                    visit &= visit - 1;
-                    size_t bar = lane_bar + at + (size_t)b;
-                    int negative = (int)(s >> b & 1);
-                    while (next_end < bar) next_end = seg_end_met(dc, book->pos, book->entry, col->n);
-                    seg_row_cell(cells, col->n, bar, (unsigned)negative ^ 1u, price[at + (size_t)b], run_hi, run_lo);
-                    run_hi = ch_hi, run_lo = ch_lo;
-                    book_reverse(book, negative, price[at + (size_t)b], bar, col, mtm);
-                }
-                while (next_end < chunk_end) next_end = seg_end_met(dc, book->pos, book->entry, col->n);
-                dc->next_end = next_end;
-                continue;
-            }
+            if (dc && dc->rows_at) dc->trades_at[in_span] = visit; /* every visit a reversal */
             while (visit) {
                 int b = __builtin_ctzll(visit);
                 visit &= visit - 1;
@@ -671,6 +651,7 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
             }
             continue;
         }
+        uint64_t trades = 0; /* (dead without dc) */
         while (visit) {
             int b = __builtin_ctzll(visit);
             visit &= visit - 1;
@@ -684,15 +665,15 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
             if (d == d) {
                 size_t rows = col->n; /* (dead without dc: the NULL copies compile to what they were) */
                 int was = book->pos;
-                if (dc)
-                    while (dc->next_end < lane_bar + j) dc->next_end = seg_end_met(dc, book->pos, book->entry, rows);
                 hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
-                if (dc && col->n != rows)
+                if (dc && col->n != rows) {
                     seg_row_cell(cells, rows, lane_bar + j, book->pos > 0, price[j], run_hi, run_lo);
+                    trades |= 1ULL << b;
+                }
                 if (dc && (col->n != rows || book->pos != was)) run_hi = ch_hi, run_lo = ch_lo; /* a new stretch */
             }
         }
-        while (dc && dc->next_end < chunk_end) dc->next_end = seg_end_met(dc, book->pos, book->entry, col->n);
+        if (dc && dc->rows_at) dc->trades_at[in_span] = trades;
     }
     if (dc) dc->run_hi = run_hi, dc->run_lo = run_lo;
     cur->prev_sign = prev_sign;
@@ -722,15 +703,15 @@ static __attribute__((noinline)) void lane_books_defer(const double *close, cons
 }
 
 /* The period ends of the span of bars [from, to), after the previous span's (spans in order): the
- * table's ends (mtm_defer.h hs_defer_ends), and their rows of E for combos [c0, c0 + count) fetched now,
+ * table's ends (mtm_defer.h hs_defer_span), and their rows of E for combos [c0, c0 + count) fetched now,
  * for the table's end.  (Each is a line no other work touches, so it misses, and a store that misses
  * holds back every store after it: the books store five words a trade.  Fetched here, the sweep at
  * P = 1000 cost ~0.02 less: AMD EPYC family 25 model 17.) */
-static void seg_span_ends(hs_defer_ends *e, const hs_equity_terms *eq, size_t from, size_t to, size_t c0,
+static void seg_span_ends(hs_defer_span *e, const hs_equity_terms *eq, size_t from, size_t to, size_t c0,
                           size_t count) {
     size_t k = e->k0 + e->n;
     while (k < eq->n_ends && (size_t)eq->ends[k] < from) k++;
-    e->k0 = k;
+    e->k0 = k, e->span_bar = (int64_t)from;
     for (; k < eq->n_ends && (size_t)eq->ends[k] < to; k++) {
         __builtin_prefetch(eq->equity + k * eq->stride + c0, 1);
         __builtin_prefetch(eq->equity + k * eq->stride + c0 + count - 1, 1);
@@ -796,7 +777,8 @@ static void book_table_defer(seg_shared *sh, hs_pnl_column *col, size_t count, h
         for (int l = 0; l < HS_VN; l++) mine = dl[v].rows[l] > mine ? dl[v].rows[l] : mine;
         hs_defer_passes(x, &dl[v], &t[v], mine, &acc[v], last_table);
     }
-    hs_defer_put_ends(x, &sh->ends, sh->pnl_at, count, dl[0].combo[0]);
+    for (size_t v = 0; v < vecs; v++)
+        hs_defer_put_ends(x, &dl[v], &t[v], &sh->ends, v * HS_VN, count - v * HS_VN < HS_VN ? (int)(count - v * HS_VN) : HS_VN);
     for (size_t v = 0; v < vecs; v++) hs_defer_next_table(x, &dl[v], &t[v]);
     memset(sh->book_table, 0, rows * SEG_BOOK_COLS * sizeof(double));
 }
@@ -844,7 +826,9 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
         book[g] = hs_book_new(keep);
         if (eq && !defer) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
         if (defer)
-            dc[g] = (seg_dcol){sh->cells + g * HS_DEFER_FIELDS * SEG_CELL_STRIDE, 0.0f, 0.0f, 0, eq->equity ? (size_t)eq->ends[0] : SIZE_MAX, g, c0 + g, sh, &x};
+            dc[g] = (seg_dcol){sh->cells + g * HS_DEFER_FIELDS * SEG_CELL_STRIDE,
+                               eq->equity ? sh->rows_at + g * SEG_SPAN_CHUNKS : NULL,
+                               eq->equity ? sh->trades_at + g * SEG_SPAN_CHUNKS : NULL, 0.0f, 0.0f};
         cur[g] = (seg_cursor){0, 0};
         col[g] = (hs_pnl_column){table + g, SEG_BOOK_COLS, 0, 0};
         first_d[g] = combo_first_d(wins[g].w);
@@ -885,10 +869,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     if (defer) {
         sh->ends.n = 0; /* (every end is before the close after the last bar) */
         book_table_defer(sh, col, count, acc, &x, dl, book, 1);
-        for (size_t g = 0; g < count; g++) {
-            for (; eq->equity && dc[g].k < eq->n_ends; dc[g].k++) eq->equity[dc[g].k * eq->stride + c0 + g] = 0.0; /* never opened */
-            hs_defer_lanes_finish(&x, &dl[g / HS_VN], (int)(g % HS_VN));
-        }
+        for (size_t g = 0; g < count; g++) hs_defer_lanes_finish(&x, &dl[g / HS_VN], (int)(g % HS_VN));
     } else {
         book_table(table, col, count, acc);
     }
@@ -955,10 +936,10 @@ static size_t cells_bytes(void) {
 }
 static size_t lower_bytes(void) { return (SEG_BOOK_COLS * SEG_CELL_STRIDE * sizeof(double) + 63) & ~(size_t)63; }
 static size_t pnl_at_bytes(void) { return lower_bytes(); }
-static size_t ends_row_bytes(void) { return (SEG_BOOK_SPAN * SEG_BOOK_COLS * sizeof(uint32_t) + 63) & ~(size_t)63; }
+static size_t span_rows_bytes(void) { return (SEG_BOOK_COLS * SEG_SPAN_CHUNKS * sizeof(uint64_t) + 63) & ~(size_t)63; }
 static size_t hits_bytes(void) { return (SEG_CELL_STRIDE * sizeof(uint32_t) + 63) & ~(size_t)63; }
 static size_t defer_bytes(void) {
-    return cells_bytes() + lower_bytes() + pnl_at_bytes() + 2 * book_table_bytes() + ends_row_bytes() + hits_bytes();
+    return cells_bytes() + lower_bytes() + pnl_at_bytes() + 2 * span_rows_bytes() + hits_bytes();
 }
 static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t group, int defer) {
     return group * slot_bytes(L, ring) + window_bytes(rows) + book_table_bytes() + (defer ? defer_bytes() : 0);
@@ -994,7 +975,6 @@ static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, 
     memset(sh->book_table, 0, book_table_bytes());
     if (defer) {
         unsigned char *d = base + window_bytes(rows) + book_table_bytes();
-        size_t plane = book_table_bytes();
         /* defined bytes for the rows past a lane's last that pass A loads and masks off */
         memset(d, 0, cells_bytes() + lower_bytes() + pnl_at_bytes());
         sh->cells = (uint32_t *)(void *)d + HS_DEFER_LEAD; /* row 0 of column 0's first field */
@@ -1003,13 +983,10 @@ static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, 
         d += lower_bytes();
         sh->pnl_at = (double *)(void *)d;
         d += pnl_at_bytes();
-        sh->ends.pos = (double *)(void *)d;
-        sh->ends.u = (double *)(void *)(d + plane);
-        sh->ends.at = (uint32_t *)(void *)(d + 2 * plane);
-        sh->ends.cols = SEG_BOOK_COLS, sh->ends.stride = SEG_CELL_STRIDE;
-        memset(sh->ends.pos, 0, 2 * plane); /* none noted */
-        memset(sh->ends.at, 0, ends_row_bytes());
-        sh->hits = (uint32_t *)(void *)(d + 2 * plane + ends_row_bytes());
+        sh->rows_at = (uint32_t *)(void *)d;
+        sh->trades_at = (uint64_t *)(void *)(d + span_rows_bytes());
+        sh->hits = (uint32_t *)(void *)(d + 2 * span_rows_bytes());
+        sh->ends = (hs_defer_span){0, 0, 0, sh->rows_at, sh->trades_at, SEG_SPAN_CHUNKS};
     }
 }
 
