@@ -16,22 +16,23 @@
  *     epoch's minimum, and a stretch whose upper bound is not above the peak sets no new peak.
  * The books (segments.c) write beside each deferred PnL a cell (HS_DEFER_FIELDS words): the stretch's
  * bounds on the close, the highest and lowest close of the 64-bar chunks of its lane that it touches (a
- * min and a max per chunk walked, no gather), its exit price and its cross; and they note the period ends
- * they pass.  Per table of rows (one close per combo and row):
+ * min and a max per chunk walked, no gather), its exit price and its cross; and per chunk they walk, the
+ * rows before it and its bars with a row.  Per table (a span of bars of one lane of the series, one close
+ * per combo and row), after the rows are booked (book_lanes.h), lane by lane:
  *   - bounds on e over the stretch, without a division: u(c) = A + s·c with s = ±100·keep/entry (one
  *     approximate reciprocal per stretch) and A = −100 (long) or 100·(2·keep − 1) (short), the extremes at
  *     the chunk bounds, widened by a margin that covers every rounding of the exact expression (below);
- *   - pass A, rows in order, booking them (book_lanes.h): a stretch whose upper bound exceeds the peak (or
- *     the close after the last bar) is a barrier: the epoch's candidates are settled, the epoch is closed
- *     into the drawdown, and the stretch is scanned bar by bar from its records (equity.c hs_mtm_scan, the
- *     exact per-bar rule); otherwise its lower bound is kept, and the lowest known e follows the crosses;
+ *   - pass A, HS_VN rows at a time: a stretch whose upper bound exceeds the peak (or the close after the
+ *     last bar) is a barrier: the epoch's candidates are settled, the epoch is closed into the drawdown,
+ *     and the stretch is scanned bar by bar from its records (equity.c hs_mtm_scan, the exact per-bar
+ *     rule); otherwise its lower bound is kept, and the lowest known e follows the crosses;
  *   - pass B: the rows whose lower bound is below the epoch's lowest known e become candidates, kept per
  *     lane (their pnl and bars) until the epoch ends, when most are below no more and are dropped
  *     unevaluated; the others are evaluated exactly (their stretch's worst close and hs_trade_pnl), the
- *     lowest bound first.  Counted on the default sweep (AVX-512, P = 16): 473,381 stretches, 22,910
- *     candidates kept, 366 evaluated, 684 barriers (45,072 bars scanned);
- *   - E at the ends the books noted: u there, computed when they met it, plus the pnl before the row whose
- *     stretch holds the end.
+ *     lowest bound first.  Counted on the default sweep (AVX-512, P = 16): 473,381 stretches, 22,904
+ *     candidates kept, 366 evaluated;
+ *   - E at the span's period ends: the row whose stretch holds the end (its chunk's row count plus its
+ *     chunk's rows at bars up to the end), the pnl before that row, plus u there.
  * Every value that reaches E or the drawdown is computed with the spec's own operations; the bounds only
  * decide which exact work is skipped.
  *
