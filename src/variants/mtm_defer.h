@@ -322,39 +322,55 @@ static __attribute__((noinline)) double hs_defer_barrier(const hs_defer_ctx *x, 
  * and lane: +0.0 before the lane's first position; else the row q whose stretch holds the end (the rows at
  * bars <= e: a position opened at e is held at e), its side and entry from the code of row q − 1 (row −1:
  * the stretch held into the table), the pnl before row q, and u there with hs_trade_pnl's operations
- * lane-wise (each rounded alone: the same bits).  (Noted by the books as they met each end, a branch per
- * chunk and a call per end: 0.03 of the sweep at P = 1000, AMD EPYC family 25 model 17, AVX2 and
- * AVX-512.) */
+ * lane-wise (each rounded alone: the same bits).  The rows are counted a batch of ends at a time, then
+ * each end's lanes gathered as vectors.  (Noted by the books as they met each end, a branch per chunk and
+ * a call per end: 0.03 of the sweep at P = 1000.  Found here lane by lane, the sweep at P = 1000 cost
+ * 0.03-0.04 more than with no E at all, as much as the noting; gathered, see reports/equity.md.  AMD EPYC
+ * family 25 model 17, AVX2 and AVX-512.) */
 static inline void hs_defer_put_ends(const hs_defer_ctx *x, const hs_defer_lanes *s, const hs_defer_table *t,
                                      const hs_defer_span *sp, size_t col0, int lanes) {
+    enum { BATCH = 16 };
     const hs_equity_terms *eq = x->eq;
     const hs_vd one = vd_set1(1.0), keep = vd_set1(x->keep), hundred = vd_set1(100.0), zero = vd_zero();
-    for (size_t kk = 0; kk < sp->n; kk++) {
-        int64_t e = eq->ends[sp->k0 + kk];
-        size_t chunk = (size_t)(e - sp->span_bar) >> 6;
-        uint64_t upto = ~0ULL >> (63 - ((uint64_t)(e - sp->span_bar) & 63)); /* bars <= e of its chunk */
-        double pos[HS_VN], entry[HS_VN], pnl[HS_VN];
-        for (int l = 0; l < HS_VN; l++) {
-            pos[l] = 0.0, entry[l] = 1.0, pnl[l] = 0.0;
-            if (l >= lanes || s->pos0[l] == 0.0 || e < s->from0[l]) continue; /* no position yet */
-            size_t at = (col0 + (size_t)l) * sp->chunks + chunk;
-            size_t q = sp->rows_at[at] + (size_t)__builtin_popcountll(sp->trades_at[at] & upto);
-            uint32_t c = hs_defer_field(t, l, HS_DEFER_CODE)[(ptrdiff_t)q - 1];
-            pos[l] = c & 1 ? 1.0 : -1.0, entry[l] = x->close[c >> 1];
-            pnl[l] = t->pnl_at[(size_t)l * t->stride + q];
+    int64_t first[HS_VN], code_at[HS_VN], pnl_at[HS_VN], q[BATCH][HS_VN];
+    for (int l = 0; l < HS_VN; l++) {
+        first[l] = l < lanes && s->pos0[l] != 0.0 ? s->from0[l] : INT64_MAX; /* the first bar with a position */
+        code_at[l] = (int64_t)(((size_t)l * HS_DEFER_FIELDS + HS_DEFER_CODE) * t->stride) - 1; /* row −1 */
+        pnl_at[l] = (int64_t)((size_t)l * t->stride);
+    }
+    const hs_vi held_from = vi_loadu(first), code_row = vi_loadu(code_at), pnl_row = vi_loadu(pnl_at);
+    const hs_vi ione = vi_set1(1), izero = vi_set1(0);
+    for (size_t k0 = 0; k0 < sp->n; k0 += BATCH) {
+        size_t batch = sp->n - k0 < BATCH ? sp->n - k0 : BATCH;
+        for (size_t kk = 0; kk < batch; kk++) { /* row counts (0 where no position: row −1, masked below) */
+            int64_t e = eq->ends[sp->k0 + k0 + kk];
+            size_t chunk = (size_t)(e - sp->span_bar) >> 6;
+            uint64_t upto = ~0ULL >> (63 - ((uint64_t)(e - sp->span_bar) & 63)); /* bars <= e of its chunk */
+            for (int l = 0; l < HS_VN; l++) {
+                size_t at = (col0 + (size_t)l) * sp->chunks + chunk;
+                int64_t rows = (int64_t)sp->rows_at[at] + __builtin_popcountll(sp->trades_at[at] & upto);
+                q[kk][l] = e >= first[l] ? rows : 0;
+            }
         }
-        hs_vd p = vd_loadu(pos), c = vd_set1(x->close[e]);
-        hs_vd r = vd_mul(p, vd_sub(vd_div(c, vd_loadu(entry)), one));
-        hs_vd u = vd_mul(vd_sub(vd_mul(vd_add(one, r), keep), one), hundred);
-        hs_vd held = vd_add(vd_loadu(pnl), u);
-        double *E = eq->equity + (sp->k0 + kk) * eq->stride + s->combo[0];
-        hs_vd v = vd_blend(vd_cmpgt_mask(vd_abs(p), zero), zero, held);
-        if (lanes == HS_VN) {
-            vd_storeu(E, v);
-        } else { /* E's row beyond the last lane is another group's */
-            double w[HS_VN];
-            vd_storeu(w, v);
-            for (int l = 0; l < lanes; l++) E[l] = w[l];
+        for (size_t kk = 0; kk < batch; kk++) {
+            size_t k = sp->k0 + k0 + kk;
+            int64_t e = eq->ends[k];
+            hs_vi rows = vi_loadu(q[kk]);
+            hs_vmask held = vi_cmpgt_mask(vi_set1(e + 1), held_from);
+            hs_vi code = vi_gather_u32(t->cells, vi_add(code_row, rows));
+            hs_vd p = vd_blend(vi_cmpgt_mask(vi_and(code, ione), izero), vd_set1(-1.0), one);
+            hs_vd entry = vd_gather(x->close, vi_blend(held, izero, vi_srl(code, 1)));
+            hs_vd r = vd_mul(p, vd_sub(vd_div(vd_set1(x->close[e]), entry), one));
+            hs_vd u = vd_mul(vd_sub(vd_mul(vd_add(one, r), keep), one), hundred);
+            hs_vd v = vd_blend(held, zero, vd_add(vd_gather(t->pnl_at, vi_add(pnl_row, rows)), u));
+            double *E = eq->equity + k * eq->stride + s->combo[0];
+            if (lanes == HS_VN) {
+                vd_storeu(E, v);
+            } else { /* E's row beyond the last lane is another group's */
+                double w[HS_VN];
+                vd_storeu(w, v);
+                for (int l = 0; l < lanes; l++) E[l] = w[l];
+            }
         }
     }
 }
