@@ -82,12 +82,13 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
     int64_t *ends = malloc(P * sizeof *ends);
     double *E1 = malloc(P * HS_VN * sizeof *E1), *E2 = malloc(P * HS_VN * sizeof *E2);
     hs_defer_lanes *st = malloc(sizeof *st);
-    /* the table's planes as segments lays them out (mtm_defer.h hs_defer_table), zeroed: the rows past a
-     * lane's last that pass A loads are defined */
+    /* the table's planes as segments lays them out (mtm_defer.h hs_defer_table), two of each (tables
+     * alternate), zeroed: the rows past a lane's last that pass A loads are defined */
     size_t stride = HS_DEFER_STRIDE(MAX_TABLE);
-    uint32_t *cells = calloc(HS_VN * HS_DEFER_FIELDS * stride, sizeof *cells), *hits = malloc(stride * sizeof *hits);
-    double *p = malloc(MAX_TABLE * HS_VN * sizeof *p), *lb = calloc(HS_VN * stride, sizeof *lb);
-    double *pnl_at = calloc(HS_VN * stride, sizeof *pnl_at);
+    uint32_t *cells = calloc(2 * HS_VN * HS_DEFER_FIELDS * stride, sizeof *cells);
+    uint32_t *hits = malloc(2 * HS_VN * stride * sizeof *hits);
+    double *p = malloc(MAX_TABLE * HS_VN * sizeof *p), *lb = calloc(2 * HS_VN * stride, sizeof *lb);
+    double *pnl_at = calloc(2 * HS_VN * stride, sizeof *pnl_at);
     double mdd1[HS_VN], mdd2[HS_VN];
     if (!ends || !E1 || !E2 || !st || !cells || !hits || !p || !lb || !pnl_at) {
         CHECK(0, "mtm defer: out of memory");
@@ -115,7 +116,12 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
      * after the last bar */
     hs_defer_ctx cx;
     hs_defer_ctx_init(&cx, close, n, keep, &lanes);
-    hs_defer_table tv = {cells + HS_DEFER_LEAD, p, lb, pnl_at, hits, HS_VN, stride};
+    hs_defer_table tvs[2];
+    for (int par = 0; par < 2; par++)
+        tvs[par] = (hs_defer_table){cells + HS_DEFER_LEAD + (size_t)par * HS_VN * HS_DEFER_FIELDS * stride, p,
+                                    lb + (size_t)par * HS_VN * stride, pnl_at + (size_t)par * HS_VN * stride,
+                                    hits + (size_t)par * HS_VN * stride, HS_VN, stride};
+    int par = 0;
     hs_defer_lanes_new(st, 0);
     hs_book_lanes acc = hs_book_lanes_new();
     enum { CHUNKS = MAX_TABLE / 64 };
@@ -124,10 +130,11 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
     int done[HS_VN], pos[HS_VN];
     for (int l = 0; l < HS_VN; l++) {
         done[l] = 0, pos[l] = t[l].first_pos;
-        if (t[l].first_bar >= 0) hs_defer_lanes_start(&cx, st, &tv, l, t[l].first_bar, t[l].first_pos);
+        if (t[l].first_bar >= 0) hs_defer_lanes_start(&cx, st, &tvs[0], l, t[l].first_bar, t[l].first_pos);
     }
     size_t k = 0;
-    for (int64_t from = 0;;) {
+    for (int64_t from = 0;; par = !par) {
+        hs_defer_table tv = tvs[par];
         int last = from >= (int64_t)n;
         int64_t to = last ? (int64_t)n + 1 : from + 1 + (int64_t)(splitmix_next(s) % (splitmix_next(s) & 1 ? 100 : MAX_TABLE));
         if (!last && to > (int64_t)n) to = (int64_t)n;
@@ -156,9 +163,9 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
         }
         hs_defer_span span = {k, 0, from, rows_at, trades_at, CHUNKS};
         for (; !last && k < P && ends[k] < to; k++) span.n++;
-        hs_defer_passes(&cx, st, &tv, rows, &acc, last);
+        hs_defer_passes(&cx, st, &tv, &tvs[!par], rows, &acc, last);
         hs_defer_put_ends(&cx, st, &tv, &span, 0, HS_VN);
-        hs_defer_next_table(&cx, st, &tv);
+        hs_defer_next_table(&cx, st, &tv, &tvs[!par]);
         if (last) break;
         from = to;
     }

@@ -26,11 +26,11 @@
  *     last bar) is a barrier: the epoch's candidates are settled, the epoch is closed into the drawdown,
  *     and the stretch is scanned bar by bar from its records (equity.c hs_mtm_scan, the exact per-bar
  *     rule); otherwise its lower bound is kept, and the lowest known e follows the crosses;
- *   - pass B: the rows whose lower bound is below the epoch's lowest known e become candidates, kept per
- *     lane (their pnl and bars) until the epoch ends, when most are below no more and are dropped
- *     unevaluated; the others are evaluated exactly (their stretch's worst close and hs_trade_pnl), the
- *     lowest bound first.  Counted on the default sweep (AVX-512, P = 16): 473,381 stretches, 22,904
- *     candidates kept, 366 evaluated;
+ *   - pass B: the rows whose lower bound is below the epoch's lowest known e are listed; those still below
+ *     it at the next table's end become candidates, kept per lane (their pnl and bars) until the epoch
+ *     ends, when most are below no more and are dropped unevaluated; the others are evaluated exactly
+ *     (their stretch's worst close and hs_trade_pnl), the lowest bound first.  Counted on the default
+ *     sweep (AVX-512, P = 16): 473,381 stretches, 4,514 candidates kept, 366 evaluated, 684 barriers;
  *   - E at the span's period ends: the row whose stretch holds the end (its chunk's row count plus its
  *     chunk's rows at bars up to the end), the pnl before that row, plus u there.
  * Every value that reaches E or the drawdown is computed with the spec's own operations; the bounds only
@@ -121,6 +121,7 @@ typedef struct {
     double peak[HS_VN], mdd[HS_VN], low[HS_VN]; /* low: the epoch's lowest e known exactly (+inf: none) */
     size_t combo[HS_VN];
     size_t rows[HS_VN], part[HS_VN]; /* the lane's rows in this table; the first not yet resolved (barriers) */
+    size_t pend[HS_VN]; /* pass B's list of the table before (its hits), waiting for this table's low */
     int n_cand[HS_VN];
     hs_defer_cand cand[HS_VN][HS_DEFER_CANDS];
 } hs_defer_lanes;
@@ -133,6 +134,7 @@ static inline void hs_defer_lanes_new(hs_defer_lanes *s, size_t first_combo) {
         s->from0[l] = 0;
         s->combo[l] = first_combo + (size_t)l;
         s->n_cand[l] = 0;
+        s->pend[l] = 0;
     }
 }
 
@@ -188,7 +190,7 @@ typedef struct {
     double *lb;      /* pass A: each row's lower bound on e, lane l's row q at [l·stride + q] */
     double *pnl_at;  /* hs_defer_book: the pnl before each row, lane l's row q at [l·stride + q] (rows + 1 of
                       * them, the rest of their vector of rows after) */
-    uint32_t *hits;  /* pass A's scratch: a lane's vectors of rows with a row below its low (stride words) */
+    uint32_t *hits;  /* pass B's lists: lane l's vectors of rows with a row below its low at [l·stride] */
     size_t cols, stride;
 } hs_defer_table;
 
@@ -231,15 +233,12 @@ static inline void hs_defer_extremes(const double *c, int64_t a, int64_t b, doub
     *hi = h, *lo = m;
 }
 
-/* The stretch row q of lane l closes: held from bar *from at side *pos, entered at *entry. */
-static inline void hs_defer_row_stretch(const double *close, const hs_defer_lanes *s, const hs_defer_table *t, int l,
-                                        size_t q, int64_t *from, double *pos, double *entry) {
-    if (q == 0) {
-        *from = s->from0[l], *pos = s->pos0[l], *entry = s->entry0[l];
-    } else {
-        uint32_t c = hs_defer_code(t, q - 1, l);
-        *from = (int64_t)(c >> 1), *pos = c & 1 ? 1.0 : -1.0, *entry = close[c >> 1];
-    }
+/* The stretch row q of lane l closes: held from bar *from at side *pos, entered at *entry (the code of the
+ * row before; row −1: the stretch held into the table). */
+static inline void hs_defer_row_stretch(const double *close, const hs_defer_table *t, int l, size_t q, int64_t *from,
+                                        double *pos, double *entry) {
+    uint32_t c = hs_defer_field(t, l, HS_DEFER_CODE)[(ptrdiff_t)q - 1];
+    *from = (int64_t)(c >> 1), *pos = c & 1 ? 1.0 : -1.0, *entry = close[c >> 1];
 }
 
 /* A candidate's lowest e, exactly: the pnl it was held at plus u at its worst close (§9.1's operations;
@@ -279,34 +278,54 @@ static double hs_defer_keep(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_d
     }
     hs_defer_cand *c = &s->cand[l][s->n_cand[l]++];
     double entry;
-    hs_defer_row_stretch(x->close, s, t, l, q, &c->from, &c->pos, &entry);
+    hs_defer_row_stretch(x->close, t, l, q, &c->from, &c->pos, &entry);
     c->b = (int64_t)(hs_defer_code(t, q, l) >> 1);
     c->lb = t->lb[(size_t)l * t->stride + q];
     c->pnl = t->pnl_at[(size_t)l * t->stride + q];
     return low;
 }
 
+/* Lane l's pass B list of the table before (`prev`, vectors of rows: row·256 + its lanes below), kept
+ * against the epoch's lowest known e now, `low` (hs_defer_keep may lower it, so each is checked again).
+ * Returns low. */
+static double hs_defer_pending(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *prev, int l,
+                               double low) {
+    const uint32_t *hit = prev->hits + (size_t)l * prev->stride;
+    const double *lb = prev->lb + (size_t)l * prev->stride;
+    for (size_t i = 0; i < s->pend[l]; i++) {
+        size_t r = hit[i] >> 8;
+        for (unsigned below = hit[i] & 255; below; below &= below - 1) {
+            size_t q = r + (size_t)__builtin_ctz(below);
+            if (lb[q] < low) low = hs_defer_keep(x, s, prev, l, q, low);
+        }
+    }
+    s->pend[l] = 0;
+    return low;
+}
+
 /* A barrier at row r of lane l (rare): the epoch's lowest known e completed with the crosses of the rows
- * since the last barrier (`low` covers those before), its rows since then resolved against it, the epoch
+ * since the last barrier (`low` covers those before), its rows since then (and those pass B left waiting in
+ * the table before, `prev`) resolved against it, the epoch
  * closed into the drawdown, then the stretch scanned bar by bar (the exact rule, which may set new peaks),
  * and a new epoch: its low the cross after row r, none after the close after the last bar (`fin`).
  * Returns the peak. */
 static __attribute__((noinline)) double hs_defer_barrier(const hs_defer_ctx *x, hs_defer_lanes *s,
-                                                         const hs_defer_table *t, int l, size_t r, double peak,
-                                                         int fin) {
+                                                         const hs_defer_table *t, const hs_defer_table *prev, int l,
+                                                         size_t r, double peak, int fin) {
     const double *pnl = t->pnl_at + (size_t)l * t->stride, *lb = t->lb + (size_t)l * t->stride;
     double m = s->low[l];
     for (size_t q = s->part[l]; q < r; q++) {
         double cross = pnl[q + 1] + x->at_open;
         m = cross < m ? cross : m;
     }
+    m = hs_defer_pending(x, s, prev, l, m); /* the epoch's rows of the table before, first */
     for (size_t q = s->part[l]; q < r; q++)
         if (lb[q] < m) m = hs_defer_keep(x, s, t, l, q, m);
     m = hs_defer_settle(x, s, l, m);
     double fall = peak - m; /* −inf when the epoch knows no e yet */
     int64_t from, b = (int64_t)(hs_defer_code(t, r, l) >> 1);
     double pos, entry;
-    hs_defer_row_stretch(x->close, s, t, l, r, &from, &pos, &entry);
+    hs_defer_row_stretch(x->close, t, l, r, &from, &pos, &entry);
     hs_mtm w; /* the fields the scan reads */
     w.close = x->close, w.keep = x->keep, w.pnl = pnl[r], w.entry = entry, w.pos = pos > 0.0 ? 1 : -1;
     w.peak = peak, w.mdd = fall > s->mdd[l] ? fall : s->mdd[l];
@@ -412,17 +431,23 @@ static inline hs_vd hs_defer_book(const hs_defer_table *t, size_t rows, hs_book_
     return vd_mul(vd_add(most, vd_set1(200.0)), vd_set1(0x1p-44));
 }
 
-/* Lane l's candidates of a table: the rows [from, to) whose lower bound is below its epoch's lowest known e
- * (hs_defer_keep may lower it, so each is checked again). */
-static void hs_defer_pass_b(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t, int l, size_t from,
-                            size_t to) {
-    const double *lb = t->lb + (size_t)l * t->stride;
-    for (size_t q = from; q < to; q++)
-        if (lb[q] < s->low[l]) s->low[l] = hs_defer_keep(x, s, t, l, q, s->low[l]);
+/* Lane l's rows [from, to) of a table whose lower bound is below `low`, listed for pass B as pass A lists
+ * them (vectors of rows: row·256 + its lanes below) from hit[0]; returns the count. */
+static size_t hs_defer_list(const double *lb, size_t from, size_t to, double low, uint32_t *hit) {
+    const hs_vd under = vd_set1(low);
+    size_t hits = 0;
+    for (size_t r = from; r < to; r += HS_VN) {
+        unsigned below = vm_bits(vd_cmpgt_mask(under, vd_loadu(lb + r)));
+        if (to - r < HS_VN) below &= (1u << (to - r)) - 1;
+        hit[hits] = (uint32_t)r << 8 | below;
+        hits += below != 0;
+    }
+    return hits;
 }
 
-/* Pass A and pass B over lane l's rows of a table, after hs_defer_book (the pnl before a row is the pnl its
- * stretch was held at; `margin` and `lowest` its results for the lane), HS_VN rows at a time.
+/* Pass A and pass B over lane l's rows of table t, after hs_defer_book (the pnl before a row is the pnl
+ * its stretch was held at; `margin` and `lowest` its results for the lane), HS_VN rows at a time; `prev`:
+ * the table before, its pass B list still waiting.
  *   - Pass A: per row, u(c) ≈ shift + slope·c (slope ±100·keep/entry from an approximate reciprocal of the
  *     exit field at the row before), so e over the stretch lies within [pnl + shift − margin + min(slope·hi,
  *     slope·lo), pnl + shift + margin + max(…)] (the header's margin: hi and lo are widened, so only the
@@ -431,24 +456,29 @@ static void hs_defer_pass_b(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_d
  *     In the last table, the lane's last row may be the close after the last bar: always a barrier, and no
  *     cross.
  *   - Pass B: the rows since the last barrier whose lower bound is below the epoch's lowest known e at the
- *     table's end become candidates, in order (evaluated at the epoch's end, if still below then).  With no
- *     barrier that low is known before pass A (the lowest pnl after a row, from the booking, plus at_open:
- *     fl(pnl + at_open) is monotone), so pass A lists its vectors of rows with a row below as it goes,
- *     without a branch; after a barrier, pass B takes the lane's rows since it again (hs_defer_pass_b).
- *     (Pass B as a loop of its own after pass A, a branch per vector of rows: the sweep cost 0.003-0.007
- *     more at P = 16 and 1000, AVX2 and AVX-512, AMD EPYC family 25 model 17.) */
+ *     table's end are listed (without a barrier that low is known before pass A: the lowest pnl after a
+ *     row, from the booking, plus at_open, monotone; so pass A lists them as it goes, without a branch).
+ *     The list waits for the next table's low: a row still below it becomes a candidate (evaluated at the
+ *     epoch's end, if still below then).  The list of the table before is taken now, against this table's
+ *     low (or at a barrier, against the barrier's); the last table's at once.  (Kept at their own table's
+ *     end, 22,904 rows became candidates on the default sweep at P = 16, AVX-512; waiting a table, 4,514
+ *     do.  The sweep at P = 1000 cost 0.004-0.018 less, at P = 16 up to 0.007 less, AMD EPYC family 25
+ *     model 17; reports/equity.md.) */
 static inline __attribute__((always_inline)) void hs_defer_lane(const hs_defer_ctx *x, hs_defer_lanes *s,
-                                                                const hs_defer_table *t, int l, double margin,
-                                                                double lowest, int last_table) {
+                                                                const hs_defer_table *t, const hs_defer_table *prev,
+                                                                int l, double margin, double lowest, int last_table) {
     size_t rows = s->rows[l];
     s->part[l] = 0;
-    if (!rows) return;
+    if (!rows) { /* no cross: the epoch's low is the table before's */
+        s->low[l] = hs_defer_pending(x, s, prev, l, s->low[l]);
+        return;
+    }
     const float *hi_at = (const float *)(const void *)hs_defer_field(t, l, HS_DEFER_HI);
     const float *lo_at = (const float *)(const void *)hs_defer_field(t, l, HS_DEFER_LO);
     const float *exit_before = (const float *)(const void *)hs_defer_field(t, l, HS_DEFER_EXIT) - 1;
     const double *pnl = t->pnl_at + (size_t)l * t->stride;
     double *lb = t->lb + (size_t)l * t->stride;
-    uint32_t *hit = t->hits;
+    uint32_t *hit = t->hits + (size_t)l * t->stride;
     int fin = last_table && hs_defer_code(t, rows - 1, l) >> 1 >= x->n_bars;
     size_t body = rows - (size_t)fin, hits = 0;
     const hs_vd s_long = vd_set1(x->s_long), zero = vd_zero();
@@ -473,57 +503,58 @@ static inline __attribute__((always_inline)) void hs_defer_lane(const hs_defer_c
         hits += below != 0;
         if (barrier) {
             size_t rb = r + (size_t)__builtin_ctz(barrier);
-            peak = hs_defer_barrier(x, s, t, l, rb, peak, 0);
+            peak = hs_defer_barrier(x, s, t, prev, l, rb, peak, 0);
             over = vd_set1(peak);
-            hits = 0; /* pass B is taken again after the last barrier */
+            hits = 0; /* listed again after the last barrier */
             r = rb + 1;
             continue;
         }
         r += HS_VN;
     }
-    if (fin) peak = hs_defer_barrier(x, s, t, l, rows - 1, peak, 1);
+    if (fin) peak = hs_defer_barrier(x, s, t, prev, l, rows - 1, peak, 1);
     s->peak[l] = peak;
-    if (s->part[l]) { /* a barrier: the low from the crosses after it, and pass B again */
+    if (s->part[l]) { /* a barrier: the low from the crosses after it, and the rows since listed again */
         if (!fin) {
             double m = INFINITY;
             for (size_t q = s->part[l] + 1; q <= rows; q++) m = pnl[q] < m ? pnl[q] : m;
             cross = m + x->at_open;
             s->low[l] = cross < s->low[l] ? cross : s->low[l];
         }
-        hs_defer_pass_b(x, s, t, l, s->part[l], body);
-        return;
+        hits = s->part[l] < body ? hs_defer_list(lb, s->part[l], body, s->low[l], hit) : 0;
+    } else {
+        s->low[l] = hs_defer_pending(x, s, prev, l, low);
     }
-    s->low[l] = low;
-    for (size_t i = 0; i < hits; i++) {
-        size_t r = hit[i] >> 8;
-        for (unsigned below = hit[i] & 255; below; below &= below - 1) {
-            size_t q = r + (size_t)__builtin_ctz(below);
-            if (lb[q] < s->low[l]) s->low[l] = hs_defer_keep(x, s, t, l, q, s->low[l]);
-        }
-    }
+    s->pend[l] = hits;
+    if (last_table) s->low[l] = hs_defer_pending(x, s, t, l, s->low[l]);
 }
 
 /* A table's passes for one vector of lanes: booked (hs_defer_book), then lane by lane (hs_defer_lane).
- * `last_table`: the table of the closes after the last bar. */
-static inline void hs_defer_passes(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t, size_t rows,
-                                   hs_book_lanes *acc, int last_table) {
+ * `prev`: the table before (its planes, which pass B's waiting lists read); `last_table`: the table of the
+ * closes after the last bar. */
+static inline void hs_defer_passes(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t,
+                                   const hs_defer_table *prev, size_t rows, hs_book_lanes *acc, int last_table) {
     hs_vd lowest, margin = hs_defer_book(t, rows, acc, &lowest);
     double mg[HS_VN], lw[HS_VN];
     vd_storeu(mg, margin), vd_storeu(lw, lowest);
-    for (int l = 0; l < HS_VN; l++) hs_defer_lane(x, s, t, l, mg[l], lw[l], last_table);
+    for (int l = 0; l < HS_VN; l++) hs_defer_lane(x, s, t, prev, l, mg[l], lw[l], last_table);
 }
 
-/* After a table's passes: the stretch each lane holds into the next table (its last row's cross), and its
- * exit and code fields' row −1 for the next table. */
-static inline void hs_defer_next_table(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t) {
-    for (int l = 0; l < HS_VN; l++)
+/* After a table's passes (and its E): the stretch each lane holds into the next table (its last row's
+ * cross, or the one it held into this table), and the exit and code fields' row −1 of `next`, the next
+ * table's planes. */
+static inline void hs_defer_next_table(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t,
+                                       const hs_defer_table *next) {
+    for (int l = 0; l < HS_VN; l++) {
+        uint32_t *exit = hs_defer_field(t, l, HS_DEFER_EXIT), *code = hs_defer_field(t, l, HS_DEFER_CODE);
+        ptrdiff_t last = (ptrdiff_t)s->rows[l] - 1; /* −1: no row, the stretch held into this table */
         if (s->rows[l]) {
-            uint32_t c = hs_defer_code(t, s->rows[l] - 1, l);
+            uint32_t c = code[last];
             s->from0[l] = (int64_t)(c >> 1), s->pos0[l] = c & 1 ? 1.0 : -1.0;
             s->entry0[l] = x->close[c >> 1 < x->n_bars ? c >> 1 : x->n_bars - 1];
-            uint32_t *exit = hs_defer_field(t, l, HS_DEFER_EXIT), *code = hs_defer_field(t, l, HS_DEFER_CODE);
-            exit[-1] = exit[s->rows[l] - 1], code[-1] = c;
         }
+        hs_defer_field(next, l, HS_DEFER_EXIT)[-1] = exit[last];
+        hs_defer_field(next, l, HS_DEFER_CODE)[-1] = code[last];
+    }
 }
 
 /* After the last table: the last epoch closed into the drawdown, to mtm[combo]. */

@@ -126,8 +126,8 @@ typedef struct {
      * table's span with, per column and 64-bar chunk, its rows before the chunk and the chunk's bars with a
      * row, as the books met
      * them. */
-    uint32_t *cells, *hits;
-    double *lower, *pnl_at;
+    uint32_t *cells[2], *hits[2]; /* two of each: tables alternate (pass B's list waits for the next table) */
+    double *lower[2], *pnl_at[2];
     hs_defer_span ends;
     uint32_t *rows_at;   /* SEG_BOOK_COLS × SEG_SPAN_CHUNKS */
     uint64_t *trades_at; /* likewise */
@@ -746,18 +746,22 @@ static int seg_equity_defer(const hs_equity_terms *eq, double keep) {
 #endif
 }
 
-/* book_table on the deferred path (mtm_defer.h): per vector of lanes pass A (books each row) and pass B
- * (the rows that may hold an epoch's lowest e become candidates), then E at the period ends the books
- * passed, then each lane's stretch into the next table.  `last_table`: the table of the closes after the
+/* book_table on the deferred path (mtm_defer.h): per vector of lanes the rows booked, pass A and pass B
+ * (the rows that may hold an epoch's lowest e become candidates), then E at the span's period ends, then
+ * each lane's stretch into the next table.  The planes alternate by table, `par` this one's (pass B's list
+ * of the table before is taken against this one's low).  `last_table`: the table of the closes after the
  * last bar.  The book table back to +0.0 (the cells need no reset: a lane's rows are counted). */
-static void book_table_defer(seg_shared *sh, hs_pnl_column *col, size_t count, hs_book_lanes *acc,
+static hs_defer_table seg_defer_table(seg_shared *sh, int par, size_t v) {
+    return (hs_defer_table){sh->cells[par] + v * HS_VN * HS_DEFER_FIELDS * SEG_CELL_STRIDE, sh->book_table + v * HS_VN,
+                            sh->lower[par] + v * HS_VN * SEG_CELL_STRIDE, sh->pnl_at[par] + v * HS_VN * SEG_CELL_STRIDE,
+                            sh->hits[par] + v * HS_VN * SEG_CELL_STRIDE, SEG_BOOK_COLS, SEG_CELL_STRIDE};
+}
+
+static void book_table_defer(seg_shared *sh, int par, hs_pnl_column *col, size_t count, hs_book_lanes *acc,
                              const hs_defer_ctx *x, hs_defer_lanes *dl, const hs_book *book, int last_table) {
     size_t rows = 0, vecs = (count + HS_VN - 1) / HS_VN;
-    hs_defer_table t[SEG_BOOK_VECS];
-    for (size_t v = 0; v < vecs; v++)
-        t[v] = (hs_defer_table){sh->cells + v * HS_VN * HS_DEFER_FIELDS * SEG_CELL_STRIDE, sh->book_table + v * HS_VN,
-                                sh->lower + v * HS_VN * SEG_CELL_STRIDE, sh->pnl_at + v * HS_VN * SEG_CELL_STRIDE, sh->hits,
-                                SEG_BOOK_COLS, SEG_CELL_STRIDE};
+    hs_defer_table t[SEG_BOOK_VECS], other[SEG_BOOK_VECS]; /* this table's planes; the table before's and after's */
+    for (size_t v = 0; v < vecs; v++) t[v] = seg_defer_table(sh, par, v), other[v] = seg_defer_table(sh, !par, v);
     for (size_t g = 0; g < vecs * HS_VN; g++) dl[g / HS_VN].rows[g % HS_VN] = 0; /* lanes past count: none */
     for (size_t g = 0; g < count; g++) {
         rows = col[g].n > rows ? col[g].n : rows;
@@ -775,11 +779,11 @@ static void book_table_defer(seg_shared *sh, hs_pnl_column *col, size_t count, h
         /* only this vector's rows: the rest would book +0.0, which changes no total (book_lanes.h) */
         size_t mine = 0;
         for (int l = 0; l < HS_VN; l++) mine = dl[v].rows[l] > mine ? dl[v].rows[l] : mine;
-        hs_defer_passes(x, &dl[v], &t[v], mine, &acc[v], last_table);
+        hs_defer_passes(x, &dl[v], &t[v], &other[v], mine, &acc[v], last_table);
     }
     for (size_t v = 0; v < vecs; v++)
         hs_defer_put_ends(x, &dl[v], &t[v], &sh->ends, v * HS_VN, count - v * HS_VN < HS_VN ? (int)(count - v * HS_VN) : HS_VN);
-    for (size_t v = 0; v < vecs; v++) hs_defer_next_table(x, &dl[v], &t[v]);
+    for (size_t v = 0; v < vecs; v++) hs_defer_next_table(x, &dl[v], &t[v], &other[v]);
     memset(sh->book_table, 0, rows * SEG_BOOK_COLS * sizeof(double));
 }
 
@@ -816,6 +820,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     hs_defer_ctx x;
     hs_defer_lanes dl[SEG_BOOK_VECS];
     seg_dcol dc[SEG_GROUP];
+    int par = 0; /* the planes of the table the books fill (book_table_defer) */
     if (defer) {
         hs_defer_ctx_init(&x, close, L->n, keep, eq);
         for (size_t v = 0; v < SEG_BOOK_VECS; v++) hs_defer_lanes_new(&dl[v], c0 + v * HS_VN);
@@ -826,7 +831,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
         book[g] = hs_book_new(keep);
         if (eq && !defer) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
         if (defer)
-            dc[g] = (seg_dcol){sh->cells + g * HS_DEFER_FIELDS * SEG_CELL_STRIDE,
+            dc[g] = (seg_dcol){sh->cells[0] + g * HS_DEFER_FIELDS * SEG_CELL_STRIDE,
                                eq->equity ? sh->rows_at + g * SEG_SPAN_CHUNKS : NULL,
                                eq->equity ? sh->trades_at + g * SEG_SPAN_CHUNKS : NULL, 0.0f, 0.0f};
         cur[g] = (seg_cursor){0, 0};
@@ -854,8 +859,13 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
                     lane_books(close, L, &slots[g], &wins[g], lane, lane_first ? j_first : a, b, lane_first, &cur[g],
                                &book[g], &col[g]);
             }
-            if (defer) book_table_defer(sh, col, count, acc, &x, dl, book, 0);
-            else book_table(table, col, count, acc);
+            if (defer) {
+                book_table_defer(sh, par, col, count, acc, &x, dl, book, 0);
+                par = !par;
+                for (size_t g = 0; g < count; g++) dc[g].cells = sh->cells[par] + g * HS_DEFER_FIELDS * SEG_CELL_STRIDE;
+            } else {
+                book_table(table, col, count, acc);
+            }
         }
     }
     for (size_t g = 0; g < count; g++)
@@ -868,7 +878,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
         }
     if (defer) {
         sh->ends.n = 0; /* (every end is before the close after the last bar) */
-        book_table_defer(sh, col, count, acc, &x, dl, book, 1);
+        book_table_defer(sh, par, col, count, acc, &x, dl, book, 1);
         for (size_t g = 0; g < count; g++) hs_defer_lanes_finish(&x, &dl[g / HS_VN], (int)(g % HS_VN));
     } else {
         book_table(table, col, count, acc);
@@ -937,9 +947,9 @@ static size_t cells_bytes(void) {
 static size_t lower_bytes(void) { return (SEG_BOOK_COLS * SEG_CELL_STRIDE * sizeof(double) + 63) & ~(size_t)63; }
 static size_t pnl_at_bytes(void) { return lower_bytes(); }
 static size_t span_rows_bytes(void) { return (SEG_BOOK_COLS * SEG_SPAN_CHUNKS * sizeof(uint64_t) + 63) & ~(size_t)63; }
-static size_t hits_bytes(void) { return (SEG_CELL_STRIDE * sizeof(uint32_t) + 63) & ~(size_t)63; }
+static size_t hits_bytes(void) { return (SEG_BOOK_COLS * SEG_CELL_STRIDE * sizeof(uint32_t) + 63) & ~(size_t)63; }
 static size_t defer_bytes(void) {
-    return cells_bytes() + lower_bytes() + pnl_at_bytes() + 2 * span_rows_bytes() + hits_bytes();
+    return 2 * (cells_bytes() + lower_bytes() + pnl_at_bytes() + hits_bytes()) + 2 * span_rows_bytes();
 }
 static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t group, int defer) {
     return group * slot_bytes(L, ring) + window_bytes(rows) + book_table_bytes() + (defer ? defer_bytes() : 0);
@@ -976,16 +986,18 @@ static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, 
     if (defer) {
         unsigned char *d = base + window_bytes(rows) + book_table_bytes();
         /* defined bytes for the rows past a lane's last that pass A loads and masks off */
-        memset(d, 0, cells_bytes() + lower_bytes() + pnl_at_bytes());
-        sh->cells = (uint32_t *)(void *)d + HS_DEFER_LEAD; /* row 0 of column 0's first field */
-        d += cells_bytes();
-        sh->lower = (double *)(void *)d;
-        d += lower_bytes();
-        sh->pnl_at = (double *)(void *)d;
-        d += pnl_at_bytes();
+        memset(d, 0, 2 * (cells_bytes() + lower_bytes() + pnl_at_bytes()));
+        for (int par = 0; par < 2; par++) {
+            sh->cells[par] = (uint32_t *)(void *)d + HS_DEFER_LEAD; /* row 0 of column 0's first field */
+            d += cells_bytes();
+            sh->lower[par] = (double *)(void *)d;
+            d += lower_bytes();
+            sh->pnl_at[par] = (double *)(void *)d;
+            d += pnl_at_bytes();
+        }
+        for (int par = 0; par < 2; par++, d += hits_bytes()) sh->hits[par] = (uint32_t *)(void *)d;
         sh->rows_at = (uint32_t *)(void *)d;
         sh->trades_at = (uint64_t *)(void *)(d + span_rows_bytes());
-        sh->hits = (uint32_t *)(void *)(d + 2 * span_rows_bytes());
         sh->ends = (hs_defer_span){0, 0, 0, sh->rows_at, sh->trades_at, SEG_SPAN_CHUNKS};
     }
 }
