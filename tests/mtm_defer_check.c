@@ -165,7 +165,7 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
         for (; !last && k < P && ends[k] < to; k++) span.n++;
         hs_defer_passes(&cx, st, &tv, &tvs[!par], rows, &acc, last);
         hs_defer_put_ends(&cx, st, &tv, &span, 0, HS_VN);
-        hs_defer_next_table(&cx, st, &tv, &tvs[!par]);
+        hs_defer_next_table(st, &tv, &tvs[!par]);
         if (last) break;
         from = to;
     }

@@ -116,7 +116,7 @@ typedef struct {
 /* HS_VN combos' state between tables. */
 typedef struct {
     /* the stretch held at the table's first row (pos 0.0: not started) */
-    double pos0[HS_VN], entry0[HS_VN];
+    double pos0[HS_VN];
     int64_t from0[HS_VN];
     double peak[HS_VN], mdd[HS_VN], low[HS_VN]; /* low: the epoch's lowest e known exactly (+inf: none) */
     size_t combo[HS_VN];
@@ -128,7 +128,7 @@ typedef struct {
 
 static inline void hs_defer_lanes_new(hs_defer_lanes *s, size_t first_combo) {
     for (int l = 0; l < HS_VN; l++) {
-        s->pos0[l] = s->entry0[l] = 0.0;
+        s->pos0[l] = 0.0;
         s->peak[l] = s->mdd[l] = 0.0;
         s->low[l] = INFINITY;
         s->from0[l] = 0;
@@ -206,7 +206,6 @@ static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s
                                         int64_t first_bar, int pos) {
     double entry = x->close[first_bar];
     s->pos0[l] = pos > 0 ? 1.0 : -1.0;
-    s->entry0[l] = entry;
     s->from0[l] = first_bar;
     ((float *)(void *)hs_defer_field(t, l, HS_DEFER_EXIT))[-1] = hs_defer_signed_exit(entry, pos > 0);
     hs_defer_field(t, l, HS_DEFER_CODE)[-1] = (uint32_t)first_bar << 1 | (pos > 0);
@@ -542,7 +541,7 @@ static inline void hs_defer_passes(const hs_defer_ctx *x, hs_defer_lanes *s, con
 /* After a table's passes (and its E): the stretch each lane holds into the next table (its last row's
  * cross, or the one it held into this table), and the exit and code fields' row −1 of `next`, the next
  * table's planes. */
-static inline void hs_defer_next_table(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t,
+static inline void hs_defer_next_table(hs_defer_lanes *s, const hs_defer_table *t,
                                        const hs_defer_table *next) {
     for (int l = 0; l < HS_VN; l++) {
         uint32_t *exit = hs_defer_field(t, l, HS_DEFER_EXIT), *code = hs_defer_field(t, l, HS_DEFER_CODE);
@@ -550,7 +549,6 @@ static inline void hs_defer_next_table(const hs_defer_ctx *x, hs_defer_lanes *s,
         if (s->rows[l]) {
             uint32_t c = code[last];
             s->from0[l] = (int64_t)(c >> 1), s->pos0[l] = c & 1 ? 1.0 : -1.0;
-            s->entry0[l] = x->close[c >> 1 < x->n_bars ? c >> 1 : x->n_bars - 1];
         }
         hs_defer_field(next, l, HS_DEFER_EXIT)[-1] = exit[last];
         hs_defer_field(next, l, HS_DEFER_CODE)[-1] = code[last];

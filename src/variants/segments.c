@@ -783,7 +783,7 @@ static void book_table_defer(seg_shared *sh, int par, hs_pnl_column *col, size_t
     }
     for (size_t v = 0; v < vecs; v++)
         hs_defer_put_ends(x, &dl[v], &t[v], &sh->ends, v * HS_VN, count - v * HS_VN < HS_VN ? (int)(count - v * HS_VN) : HS_VN);
-    for (size_t v = 0; v < vecs; v++) hs_defer_next_table(x, &dl[v], &t[v], &other[v]);
+    for (size_t v = 0; v < vecs; v++) hs_defer_next_table(&dl[v], &t[v], &other[v]);
     memset(sh->book_table, 0, rows * SEG_BOOK_COLS * sizeof(double));
 }
 
