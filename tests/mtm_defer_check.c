@@ -4,9 +4,10 @@
  * AVX-512, and it is written against the vector vocabulary, so every ISA runs it here).
  *
  * Each lane is its own combo over one close series, fed as segments' books feed it: tables of rows (a
- * close per row and lane, its cell: the stretch's bounds on the close, its exit price, its code), each
- * table's passes and E at its span's period ends (from the rows before each 64-bar chunk and the chunk's
- * bars with a row, as the books record them), and a last table with the closes after the last bar.  The cases reach every path:
+ * close per row and lane, its cell: the stretch's bounds on the close and its signed exit price; per
+ * 64-bar chunk, the rows before it and its bars with a row, and the bar of the last row before it, as the
+ * books record them), each table's passes and E at its span's period ends, and a last table with the
+ * closes after the last bar.  The cases reach every path:
  *   - crosses from 1 to 5,000 bars apart, and a pnl walk with jumps that set new peaks (barriers, and
  *     candidates kept from earlier tables resolved there);
  *   - lanes that lose steadily for thousands of rows (more candidates than a lane's list holds: the list
@@ -116,17 +117,28 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
      * after the last bar */
     hs_defer_ctx cx;
     hs_defer_ctx_init(&cx, close, n, keep, &lanes);
+    enum { CHUNKS = MAX_TABLE / 64 };
+    static uint32_t rows_at[2][HS_VN * CHUNKS], from_at[HS_VN * CHUNKS];
+    static uint64_t trades_at[2][HS_VN * CHUNKS];
+    int64_t from_in[2][HS_VN];
     hs_defer_table tvs[2];
     for (int par = 0; par < 2; par++)
-        tvs[par] = (hs_defer_table){cells + HS_DEFER_LEAD + (size_t)par * HS_VN * HS_DEFER_FIELDS * stride, p,
-                                    lb + (size_t)par * HS_VN * stride, pnl_at + (size_t)par * HS_VN * stride,
-                                    hits + (size_t)par * HS_VN * stride, HS_VN, stride};
+        tvs[par] = (hs_defer_table){cells + HS_DEFER_LEAD + (size_t)par * HS_VN * HS_DEFER_FIELDS * stride,
+                                    p,
+                                    lb + (size_t)par * HS_VN * stride,
+                                    pnl_at + (size_t)par * HS_VN * stride,
+                                    hits + (size_t)par * HS_VN * stride,
+                                    HS_VN,
+                                    stride,
+                                    rows_at[par],
+                                    trades_at[par],
+                                    CHUNKS,
+                                    0,
+                                    0,
+                                    from_in[par]};
     int par = 0;
     hs_defer_lanes_new(st, 0);
     hs_book_lanes acc = hs_book_lanes_new();
-    enum { CHUNKS = MAX_TABLE / 64 };
-    uint32_t rows_at[HS_VN * CHUNKS];
-    uint64_t trades_at[HS_VN * CHUNKS];
     int done[HS_VN], pos[HS_VN];
     for (int l = 0; l < HS_VN; l++) {
         done[l] = 0, pos[l] = t[l].first_pos;
@@ -134,14 +146,16 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
     }
     size_t k = 0;
     for (int64_t from = 0;; par = !par) {
-        hs_defer_table tv = tvs[par];
         int last = from >= (int64_t)n;
         int64_t to = last ? (int64_t)n + 1 : from + 1 + (int64_t)(splitmix_next(s) % (splitmix_next(s) & 1 ? 100 : MAX_TABLE));
         if (!last && to > (int64_t)n) to = (int64_t)n;
+        tvs[par].span_bar = from, tvs[par].n_chunks = (size_t)(to - from + 63) / 64;
+        hs_defer_table tv = tvs[par];
         size_t rows = 0;
         memset(p, 0, MAX_TABLE * HS_VN * sizeof *p);
-        memset(trades_at, 0, sizeof trades_at);
+        memset(trades_at[par], 0, sizeof trades_at[par]);
         for (int l = 0; l < HS_VN; l++) {
+            int64_t before = done[l] ? t[l].bar[done[l] - 1] : 0; /* the last row's bar before the table */
             size_t r = 0;
             for (; done[l] < t[l].rows && t[l].bar[done[l]] < to; r++, done[l]++) {
                 int q = done[l];
@@ -150,18 +164,22 @@ static int run_case(uint64_t *s, const double *close, size_t n, lane_trades *t, 
                 stretch_bounds(close, n, start, b < (int64_t)n ? b : (int64_t)n - 1, tight, &hi, &lo);
                 pos[l] = -pos[l];
                 hs_defer_put_cell(hs_defer_field(&tv, l, 0), stride, r, hi, lo,
-                                  close[b < (int64_t)n ? b : (int64_t)n - 1], (size_t)b, pos[l] > 0);
+                                  close[b < (int64_t)n ? b : (int64_t)n - 1], pos[l] > 0);
                 p[r * HS_VN + (size_t)l] = t[l].p[q];
-                if (!last) trades_at[l * CHUNKS + (size_t)(b - from) / 64] |= 1ULL << ((b - from) % 64);
+                if (!last) trades_at[par][l * CHUNKS + (size_t)(b - from) / 64] |= 1ULL << ((b - from) % 64);
+                st->last_bar[l] = b;
             }
             st->rows[l] = r;
             rows = r > rows ? r : rows;
-            for (size_t c = 0, before = 0; c < CHUNKS; c++) { /* the rows before each chunk */
-                rows_at[l * CHUNKS + c] = (uint32_t)before;
-                before += (size_t)__builtin_popcountll(trades_at[l * CHUNKS + c]);
+            for (size_t c = 0, above = 0; c < CHUNKS; c++) { /* the rows before each chunk, and the last one's bar */
+                uint64_t w = trades_at[par][l * CHUNKS + c];
+                rows_at[par][l * CHUNKS + c] = (uint32_t)above;
+                from_at[l * CHUNKS + c] = (uint32_t)before;
+                above += (size_t)__builtin_popcountll(w);
+                if (w) before = from + 64 * (int64_t)c + 63 - __builtin_clzll(w);
             }
         }
-        hs_defer_span span = {k, 0, from, rows_at, trades_at, CHUNKS};
+        hs_defer_span span = {k, 0, from_at};
         for (; !last && k < P && ends[k] < to; k++) span.n++;
         hs_defer_passes(&cx, st, &tv, &tvs[!par], rows, &acc, last);
         hs_defer_put_ends(&cx, st, &tv, &span, 0, HS_VN);

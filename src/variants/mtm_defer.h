@@ -121,6 +121,7 @@ typedef struct {
     double peak[HS_VN], mdd[HS_VN], low[HS_VN]; /* low: the epoch's lowest e known exactly (+inf: none) */
     size_t combo[HS_VN];
     size_t rows[HS_VN], part[HS_VN]; /* the lane's rows in this table; the first not yet resolved (barriers) */
+    int64_t last_bar[HS_VN];          /* the bar of the lane's last row in this table (with rows) */
     size_t pend[HS_VN]; /* pass B's list of the table before (its hits), waiting for this table's low */
     int n_cand[HS_VN];
     hs_defer_cand cand[HS_VN][HS_DEFER_CANDS];
@@ -139,18 +140,19 @@ static inline void hs_defer_lanes_new(hs_defer_lanes *s, size_t first_combo) {
 }
 
 
-/* What the books write beside a trade's deferred PnL, as 32-bit words: the chunk bounds on its stretch's
- * closes (hs_defer_bound_hi/lo), its exit price signed by the new side (hs_defer_signed_exit: only the next
- * stretch's slope reads it, s_long / that) and its cross, coded bar·2 + (the new side is long).  Lane by
- * lane: a lane's field is a run of rows (HS_DEFER_STRIDE words apart from the next field's), so pass A
- * loads HS_VN rows of one lane with one widening load, and the books' stores of a lane run along lines.
- * Each field has HS_DEFER_LEAD words before row 0 and after the table's last row: the exit and code
- * fields' row −1 hold the stretch held into the table (its entry signed by its side, which row 0's slope
- * reads; its start and side, which E at an end before row 0 reads), and a vector of rows may run past a
- * lane's last row (masked).  (Row by row, a field's words for all the
- * lanes in turn, pass A ran over every lane's rows up to the vector's longest lane: 61% of its lane-rows
- * were a lane's, at AVX-512 on the default sweep; see reports/equity.md for what lane by lane gained.) */
-enum { HS_DEFER_HI, HS_DEFER_LO, HS_DEFER_EXIT, HS_DEFER_CODE, HS_DEFER_FIELDS };
+/* What the books write beside a trade's deferred PnL, as 32-bit floats: the chunk bounds on its stretch's
+ * closes (hs_defer_bound_hi/lo) and its exit price signed by the new side (hs_defer_signed_exit: the next
+ * stretch's slope reads it, s_long / that, and its side).  Lane by lane: a lane's field is a run of rows
+ * (HS_DEFER_STRIDE words apart from the next field's), so pass A loads HS_VN rows of one lane with one
+ * widening load, and the books' stores of a lane run along lines.  Each field has HS_DEFER_LEAD words
+ * before row 0 and after the table's last row: the exit field's row −1 holds the stretch held into the
+ * table (its entry signed by its side, which row 0's slope reads), and a vector of rows may run past a
+ * lane's last row (masked).  A row's bar is not a field: the rare readers find it in the chunks' row
+ * counts and bits (hs_defer_row_bars); written per trade, it cost the sweep 0.01-0.02 (AMD EPYC family 25
+ * model 17, reports/equity.md).  (Row by row, a field's words for all the lanes in turn, pass A ran over
+ * every lane's rows up to the vector's longest lane: 61% of its lane-rows were a lane's, at AVX-512 on the
+ * default sweep; see reports/equity.md for what lane by lane gained.) */
+enum { HS_DEFER_HI, HS_DEFER_LO, HS_DEFER_EXIT, HS_DEFER_FIELDS };
 #define HS_DEFER_LEAD 8
 #define HS_DEFER_STRIDE(rows) ((size_t)(rows) + 2 * HS_DEFER_LEAD)
 _Static_assert(HS_VN <= HS_DEFER_LEAD, "a vector of rows past a lane's last one stays in its field");
@@ -159,56 +161,87 @@ _Static_assert(HS_VN <= HS_DEFER_LEAD, "a vector of rows past a lane's last one 
 static inline float hs_defer_signed_exit(double price, int to_long) { return to_long ? (float)price : -(float)price; }
 
 /* Row `row` of a lane's cells (`cells`: its field 0, row 0; fields `stride` words apart): the stretch's chunk
- * bounds, the close at its exit `price` at bar `bar`, the new side long when `to_long` is 1, else 0. */
+ * bounds, the close at its exit `price`, the new side long when `to_long` is 1, else 0. */
 static inline void hs_defer_put_cell(uint32_t *cells, size_t stride, size_t row, float hi, float lo, double price,
-                                     size_t bar, unsigned to_long) {
+                                     unsigned to_long) {
     float *f = (float *)(void *)cells;
     f[HS_DEFER_HI * stride + row] = hi, f[HS_DEFER_LO * stride + row] = lo;
     f[HS_DEFER_EXIT * stride + row] = hs_defer_signed_exit(price, (int)to_long);
-    cells[HS_DEFER_CODE * stride + row] = (uint32_t)bar << 1 | to_long;
 }
 
-/* The period ends in a table's span of bars and where its rows lie in the span, for E at those ends: per
- * column and 64-bar chunk of the span, the rows before the chunk (rows_at) and the chunk's bars where a row
- * is (trades_at, bar span_bar + 64·chunk + b at bit b).  The row whose stretch holds end e is then the
- * count of rows at bars <= e, without a search: the books store both per chunk they walk, a row count and
- * the chunk's visits, where noting each end as they met it cost them a branch per chunk and a call per
- * end (see hs_defer_put_ends). */
+/* The period ends in a table's span of bars, for E at those ends, and per column and 64-bar chunk of the
+ * span the bar the stretch held at the chunk's start began at (the last row's bar before the chunk, in any
+ * table; below the lane's first bar when it has none). */
 typedef struct {
-    size_t k0, n;              /* ends k0 .. k0 + n − 1 (of eq->ends) */
-    int64_t span_bar;          /* the span's first bar */
-    const uint32_t *rows_at;   /* column c's chunk k at [c·chunks + k] */
-    const uint64_t *trades_at; /* likewise */
-    size_t chunks;
+    size_t k0, n;             /* ends k0 .. k0 + n − 1 (of eq->ends) */
+    const uint32_t *from_at;  /* column c's chunk k at [c·chunks + k] (the table's chunks) */
 } hs_defer_span;
 
 /* A table's planes for a vector of lanes.  The book table row by row (the booking runs across lanes, each
- * lane's rows in order), the rest lane by lane. */
+ * lane's rows in order), the rest lane by lane.  Where a lane's rows lie in the table's span of bars: per
+ * 64-bar chunk, the rows before it (rows_at) and the chunk's bars with a row (trades_at, bar span_bar +
+ * 64·chunk + b at bit b), as the books walk them (a chunk before a lane's first walked one: 0 and 0).  The
+ * row whose stretch holds bar e is then the count of rows at bars <= e, without a search (the books store
+ * two words per chunk they walk, where noting each period end as they met it cost them a branch per chunk
+ * and a call per end: see hs_defer_put_ends), and row q's bar is a search of the chunks' counts. */
 typedef struct {
-    uint32_t *cells; /* lane l, field f, row q at [(l·HS_DEFER_FIELDS + f)·stride + q] (floats but the code) */
+    uint32_t *cells; /* lane l, field f, row q at [(l·HS_DEFER_FIELDS + f)·stride + q] (floats) */
     const double *p; /* the PnLs, row q of lane l at [q·cols + l] */
     double *lb;      /* pass A: each row's lower bound on e, lane l's row q at [l·stride + q] */
     double *pnl_at;  /* hs_defer_book: the pnl before each row, lane l's row q at [l·stride + q] (rows + 1 of
                       * them, the rest of their vector of rows after) */
     uint32_t *hits;  /* pass B's lists: lane l's vectors of rows with a row below its low at [l·stride] */
     size_t cols, stride;
+    const uint32_t *rows_at;   /* lane l's chunk k at [l·chunks + k], chunks [0, n_chunks) */
+    const uint64_t *trades_at; /* likewise */
+    size_t chunks, n_chunks;
+    int64_t span_bar;          /* the span's first bar */
+    int64_t *from_in;          /* per lane: the bar the stretch held into the table began at */
 } hs_defer_table;
 
 static inline uint32_t *hs_defer_field(const hs_defer_table *t, int l, int f) {
     return t->cells + ((size_t)l * HS_DEFER_FIELDS + (size_t)f) * t->stride;
 }
-static inline uint32_t hs_defer_code(const hs_defer_table *t, size_t q, int l) {
-    return hs_defer_field(t, l, HS_DEFER_CODE)[q];
+/* The exit field of lane l, row q (row −1: the stretch held into the table). */
+static inline float hs_defer_exit(const hs_defer_table *t, ptrdiff_t q, int l) {
+    return ((const float *)(const void *)hs_defer_field(t, l, HS_DEFER_EXIT))[q];
 }
 
-/* Lane l's first stretch: opened at first_bar, to side pos (+1, −1); its exit and code fields' row −1 in table t. */
+/* The bars of the stretch row q of lane l closes (q a row of the span's chunks): *from, the row before's
+ * (row −1: from_in), and *b, row q's.  Row q lies in the last chunk with at most q rows before it (a
+ * binary search of their counts, by selects: the branches' mispredictions cost more than the search), at
+ * its (q − that)-th bar with a row; the row before is the bar with a row before that one, in the chunk
+ * or in the last chunk before it with a row.  For the rare readers: a barrier's and a candidate's stretch. */
+static inline void hs_defer_row_bars(const hs_defer_table *t, int l, size_t q, int64_t *from, int64_t *b) {
+    const uint32_t *ra = t->rows_at + (size_t)l * t->chunks;
+    const uint64_t *ta = t->trades_at + (size_t)l * t->chunks;
+    size_t k = 0;
+    for (size_t n = t->n_chunks; n > 1; n -= n / 2) k = ra[k + n / 2] <= q ? k + n / 2 : k;
+    uint64_t w = ta[k];
+    size_t skip = q - ra[k];
+    for (size_t i = 1; i < skip; i++) w &= w - 1; /* the row before, in the chunk, at its lowest bit */
+    if (skip) {
+        *from = t->span_bar + (int64_t)(64 * k) + __builtin_ctzll(w);
+        w &= w - 1;
+    } else if (q) {
+        size_t j = k;
+        while (!ta[--j]) {} /* (ra[k] = q > 0: a chunk before k has a row) */
+        *from = t->span_bar + (int64_t)(64 * j) + 63 - __builtin_clzll(ta[j]);
+    } else {
+        *from = t->from_in[l];
+    }
+    *b = t->span_bar + (int64_t)(64 * k) + __builtin_ctzll(w);
+}
+
+/* Lane l's first stretch: opened at first_bar, to side pos (+1, −1); its exit field's row −1 and from_in in
+ * table t. */
 static inline void hs_defer_lanes_start(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_defer_table *t, int l,
                                         int64_t first_bar, int pos) {
     double entry = x->close[first_bar];
     s->pos0[l] = pos > 0 ? 1.0 : -1.0;
     s->from0[l] = first_bar;
     ((float *)(void *)hs_defer_field(t, l, HS_DEFER_EXIT))[-1] = hs_defer_signed_exit(entry, pos > 0);
-    hs_defer_field(t, l, HS_DEFER_CODE)[-1] = (uint32_t)first_bar << 1 | (pos > 0);
+    t->from_in[l] = first_bar;
 }
 
 /* The highest and lowest close of [a, b), b > a, in one pass, HS_VN closes a compare (segments' chunk
@@ -232,12 +265,14 @@ static inline void hs_defer_extremes(const double *c, int64_t a, int64_t b, doub
     *hi = h, *lo = m;
 }
 
-/* The stretch row q of lane l closes: held from bar *from at side *pos, entered at *entry (the code of the
- * row before; row −1: the stretch held into the table). */
-static inline void hs_defer_row_stretch(const double *close, const hs_defer_table *t, int l, size_t q, int64_t *from,
-                                        double *pos, double *entry) {
-    uint32_t c = hs_defer_field(t, l, HS_DEFER_CODE)[(ptrdiff_t)q - 1];
-    *from = (int64_t)(c >> 1), *pos = c & 1 ? 1.0 : -1.0, *entry = close[c >> 1];
+/* The stretch row q of lane l closes: held from bar *from to bar *b (hs_defer_row_bars; the close after the
+ * last bar, `fin`: row 0 of the last table, at bar n) at side *pos (the row before's exit sign; row −1: the
+ * stretch held into the table), entered at *entry. */
+static inline void hs_defer_row_stretch(const hs_defer_ctx *x, const hs_defer_table *t, int l, size_t q, int fin,
+                                        int64_t *from, int64_t *b, double *pos, double *entry) {
+    if (fin) *from = t->from_in[l], *b = (int64_t)x->n_bars;
+    else hs_defer_row_bars(t, l, q, from, b);
+    *pos = hs_defer_exit(t, (ptrdiff_t)q - 1, l) > 0.0f ? 1.0 : -1.0, *entry = x->close[*from];
 }
 
 /* A candidate's lowest e, exactly: the pnl it was held at plus u at its worst close (§9.1's operations;
@@ -277,8 +312,7 @@ static double hs_defer_keep(const hs_defer_ctx *x, hs_defer_lanes *s, const hs_d
     }
     hs_defer_cand *c = &s->cand[l][s->n_cand[l]++];
     double entry;
-    hs_defer_row_stretch(x->close, t, l, q, &c->from, &c->pos, &entry);
-    c->b = (int64_t)(hs_defer_code(t, q, l) >> 1);
+    hs_defer_row_stretch(x, t, l, q, 0, &c->from, &c->b, &c->pos, &entry);
     c->lb = t->lb[(size_t)l * t->stride + q];
     c->pnl = t->pnl_at[(size_t)l * t->stride + q];
     return low;
@@ -322,9 +356,9 @@ static __attribute__((noinline)) double hs_defer_barrier(const hs_defer_ctx *x, 
         if (lb[q] < m) m = hs_defer_keep(x, s, t, l, q, m);
     m = hs_defer_settle(x, s, l, m);
     double fall = peak - m; /* −inf when the epoch knows no e yet */
-    int64_t from, b = (int64_t)(hs_defer_code(t, r, l) >> 1);
+    int64_t from, b;
     double pos, entry;
-    hs_defer_row_stretch(x->close, t, l, r, &from, &pos, &entry);
+    hs_defer_row_stretch(x, t, l, r, fin, &from, &b, &pos, &entry);
     hs_mtm w; /* the fields the scan reads */
     w.close = x->close, w.keep = x->keep, w.pnl = pnl[r], w.entry = entry, w.pos = pos > 0.0 ? 1 : -1;
     w.peak = peak, w.mdd = fall > s->mdd[l] ? fall : s->mdd[l];
@@ -335,39 +369,78 @@ static __attribute__((noinline)) double hs_defer_barrier(const hs_defer_ctx *x, 
     return w.peak;
 }
 
+/* Whether the stretch row r of lane l closes (not the close after the last bar) sets a new peak: its e at its
+ * best close, exactly, above `peak` (e is monotone in the close).  If not, *worst is its lowest e, exactly
+ * (at its worst close).  Pass A's upper bound flags a row whose stretch may reach the peak; on the default
+ * sweep 356 of the 667 it flagged did not (AVX2, P = 16): each of those was a barrier, its stretch scanned
+ * bar by bar and its epoch closed, where its extremes (a vector pass) and two of §9.1's values settle it. */
+static inline int hs_defer_sets_peak(const hs_defer_ctx *x, const hs_defer_table *t, int l, size_t r, double peak,
+                                     double *worst) {
+    int64_t from, b;
+    double pos, entry, hi, lo, pnl = t->pnl_at[(size_t)l * t->stride + r];
+    hs_defer_row_stretch(x, t, l, r, 0, &from, &b, &pos, &entry);
+    hs_defer_extremes(x->close, from, b, &hi, &lo);
+    if (pnl + hs_trade_pnl(pos, entry, pos > 0.0 ? hi : lo, x->keep) > peak) return 1;
+    *worst = pnl + hs_trade_pnl(pos, entry, pos > 0.0 ? lo : hi, x->keep);
+    return 0;
+}
+
+/* The first of rows r + (the bits of `flagged`) of lane l that sets a new peak (hs_defer_sets_peak), or
+ * SIZE_MAX; the lowest e of those before it (or of all) into the epoch's lowest known e. */
+static __attribute__((noinline)) size_t hs_defer_first_peak(const hs_defer_ctx *x, hs_defer_lanes *s,
+                                                            const hs_defer_table *t, int l, size_t r,
+                                                            unsigned flagged, double peak) {
+    for (double worst; flagged; flagged &= flagged - 1) {
+        size_t q = r + (size_t)__builtin_ctz(flagged);
+        if (hs_defer_sets_peak(x, t, l, q, peak, &worst)) return q;
+        s->low[l] = worst < s->low[l] ? worst : s->low[l];
+    }
+    return SIZE_MAX;
+}
+
 /* E at the span's ends for the vector of lanes of table t, its lanes [0, lanes) columns col0 .. col0 +
- * lanes − 1 of the span's arrays and combos s->combo[0] onward, after the table's passes (pnl_at).  Per end
+ * lanes − 1 of the span's from_at and combos s->combo[0] onward, after the table's passes (pnl_at).  Per end
  * and lane: +0.0 before the lane's first position; else the row q whose stretch holds the end (the rows at
- * bars <= e: a position opened at e is held at e), its side and entry from the code of row q − 1 (row −1:
- * the stretch held into the table), the pnl before row q, and u there with hs_trade_pnl's operations
- * lane-wise (each rounded alone: the same bits).  The rows are counted a batch of ends at a time, then
- * each end's lanes gathered as vectors.  (Noted by the books as they met each end, a branch per chunk and
- * a call per end: 0.03 of the sweep at P = 1000.  Found here lane by lane, the sweep at P = 1000 cost
- * 0.03-0.04 more than with no E at all, as much as the noting; gathered, see reports/equity.md.  AMD EPYC
- * family 25 model 17, AVX2 and AVX-512.) */
+ * bars <= e: a position opened at e is held at e), the bar its stretch began at (the last of those rows',
+ * or the chunk's from_at, or the table's from_in), its side (the side held into the table, flipped by each
+ * row: every row reverses), the pnl before row q, and u there with hs_trade_pnl's operations lane-wise
+ * (each rounded alone: the same bits).  The rows and bars are counted a batch of ends at a time, then each
+ * end's lanes gathered as vectors.  (Noted by the books as they met each end, a branch per chunk and a call
+ * per end: 0.03 of the sweep at P = 1000.  Found here lane by lane, the sweep at P = 1000 cost 0.03-0.04
+ * more than with no E at all, as much as the noting; gathered, see reports/equity.md.  AMD EPYC family 25
+ * model 17, AVX2 and AVX-512.) */
 static inline void hs_defer_put_ends(const hs_defer_ctx *x, const hs_defer_lanes *s, const hs_defer_table *t,
                                      const hs_defer_span *sp, size_t col0, int lanes) {
     enum { BATCH = 16 };
     const hs_equity_terms *eq = x->eq;
     const hs_vd one = vd_set1(1.0), keep = vd_set1(x->keep), hundred = vd_set1(100.0), zero = vd_zero();
-    int64_t first[HS_VN], code_at[HS_VN], pnl_at[HS_VN], q[BATCH][HS_VN];
+    int64_t first[HS_VN], pnl_at[HS_VN], q[BATCH][HS_VN], f[BATCH][HS_VN];
     for (int l = 0; l < HS_VN; l++) {
         first[l] = l < lanes && s->pos0[l] != 0.0 ? s->from0[l] : INT64_MAX; /* the first bar with a position */
-        code_at[l] = (int64_t)(((size_t)l * HS_DEFER_FIELDS + HS_DEFER_CODE) * t->stride) - 1; /* row −1 */
         pnl_at[l] = (int64_t)((size_t)l * t->stride);
     }
-    const hs_vi held_from = vi_loadu(first), code_row = vi_loadu(code_at), pnl_row = vi_loadu(pnl_at);
+    const hs_vi held_from = vi_loadu(first), pnl_row = vi_loadu(pnl_at);
     const hs_vi ione = vi_set1(1), izero = vi_set1(0);
+    const hs_vd side_in = vd_loadu(s->pos0), side_out = vd_sub(zero, side_in);
     for (size_t k0 = 0; k0 < sp->n; k0 += BATCH) {
         size_t batch = sp->n - k0 < BATCH ? sp->n - k0 : BATCH;
-        for (size_t kk = 0; kk < batch; kk++) { /* row counts (0 where no position: row −1, masked below) */
+        for (size_t kk = 0; kk < batch; kk++) { /* row counts and stretch starts (0 where no position: masked) */
             int64_t e = eq->ends[sp->k0 + k0 + kk];
-            size_t chunk = (size_t)(e - sp->span_bar) >> 6;
-            uint64_t upto = ~0ULL >> (63 - ((uint64_t)(e - sp->span_bar) & 63)); /* bars <= e of its chunk */
+            size_t chunk = (size_t)(e - t->span_bar) >> 6;
+            uint64_t upto = ~0ULL >> (63 - ((uint64_t)(e - t->span_bar) & 63)); /* bars <= e of its chunk */
+            int64_t chunk_bar = t->span_bar + (int64_t)(64 * chunk);
             for (int l = 0; l < HS_VN; l++) {
-                size_t at = (col0 + (size_t)l) * sp->chunks + chunk;
-                int64_t rows = (int64_t)sp->rows_at[at] + __builtin_popcountll(sp->trades_at[at] & upto);
-                q[kk][l] = e >= first[l] ? rows : 0;
+                size_t at = (size_t)l * t->chunks + chunk;
+                uint64_t w = t->trades_at[at] & upto;
+                int64_t rows = (int64_t)t->rows_at[at] + __builtin_popcountll(w);
+                int64_t before = (int64_t)sp->from_at[(col0 + (size_t)l) * t->chunks + chunk];
+                before = before > t->from_in[l] ? before : t->from_in[l];
+                /* masks, not selects: GCC made each select a branch, mispredicted (w is 0 at a third of the
+                 * ends on the default sweep at P = 1000) */
+                int64_t last_row = chunk_bar + 63 - __builtin_clzll(w | 1); /* (w | 1: defined) */
+                int64_t in_chunk = -(int64_t)(w != 0), held = -(int64_t)(e >= first[l]);
+                q[kk][l] = rows & held;
+                f[kk][l] = ((last_row & in_chunk) | (before & ~in_chunk)) & held;
             }
         }
         for (size_t kk = 0; kk < batch; kk++) {
@@ -375,9 +448,8 @@ static inline void hs_defer_put_ends(const hs_defer_ctx *x, const hs_defer_lanes
             int64_t e = eq->ends[k];
             hs_vi rows = vi_loadu(q[kk]);
             hs_vmask held = vi_cmpgt_mask(vi_set1(e + 1), held_from);
-            hs_vi code = vi_gather_u32(t->cells, vi_add(code_row, rows));
-            hs_vd p = vd_blend(vi_cmpgt_mask(vi_and(code, ione), izero), vd_set1(-1.0), one);
-            hs_vd entry = vd_gather(x->close, vi_blend(held, izero, vi_srl(code, 1)));
+            hs_vd p = vd_blend(vi_cmpgt_mask(vi_and(rows, ione), izero), side_in, side_out);
+            hs_vd entry = vd_gather(x->close, vi_loadu(f[kk]));
             hs_vd r = vd_mul(p, vd_sub(vd_div(vd_set1(x->close[e]), entry), one));
             hs_vd u = vd_mul(vd_sub(vd_mul(vd_add(one, r), keep), one), hundred);
             hs_vd v = vd_blend(held, zero, vd_add(vd_gather(t->pnl_at, vi_add(pnl_row, rows)), u));
@@ -478,7 +550,7 @@ static inline __attribute__((always_inline)) void hs_defer_lane(const hs_defer_c
     const double *pnl = t->pnl_at + (size_t)l * t->stride;
     double *lb = t->lb + (size_t)l * t->stride;
     uint32_t *hit = t->hits + (size_t)l * t->stride;
-    int fin = last_table && hs_defer_code(t, rows - 1, l) >> 1 >= x->n_bars;
+    int fin = last_table; /* (its only row) */
     size_t body = rows - (size_t)fin, hits = 0;
     const hs_vd s_long = vd_set1(x->s_long), zero = vd_zero();
     const hs_vd long_hi = vd_set1(x->a_long + margin), long_lo = vd_set1(x->a_long - margin);
@@ -501,7 +573,11 @@ static inline __attribute__((always_inline)) void hs_defer_lane(const hs_defer_c
         hit[hits] = (uint32_t)r << 8 | below;
         hits += below != 0;
         if (barrier) {
-            size_t rb = r + (size_t)__builtin_ctz(barrier);
+            size_t rb = hs_defer_first_peak(x, s, t, l, r, barrier, peak);
+            if (rb == SIZE_MAX) {
+                r += HS_VN;
+                continue;
+            }
             peak = hs_defer_barrier(x, s, t, prev, l, rb, peak, 0);
             over = vd_set1(peak);
             hits = 0; /* listed again after the last barrier */
@@ -521,7 +597,7 @@ static inline __attribute__((always_inline)) void hs_defer_lane(const hs_defer_c
         }
         hits = s->part[l] < body ? hs_defer_list(lb, s->part[l], body, s->low[l], hit) : 0;
     } else {
-        s->low[l] = hs_defer_pending(x, s, prev, l, low);
+        s->low[l] = hs_defer_pending(x, s, prev, l, low < s->low[l] ? low : s->low[l]);
     }
     s->pend[l] = hits;
     if (last_table) s->low[l] = hs_defer_pending(x, s, t, l, s->low[l]);
@@ -538,20 +614,16 @@ static inline void hs_defer_passes(const hs_defer_ctx *x, hs_defer_lanes *s, con
     for (int l = 0; l < HS_VN; l++) hs_defer_lane(x, s, t, prev, l, mg[l], lw[l], last_table);
 }
 
-/* After a table's passes (and its E): the stretch each lane holds into the next table (its last row's
- * cross, or the one it held into this table), and the exit and code fields' row −1 of `next`, the next
- * table's planes. */
-static inline void hs_defer_next_table(hs_defer_lanes *s, const hs_defer_table *t,
-                                       const hs_defer_table *next) {
+/* After a table's passes (and its E): the stretch each lane holds into the next table (from its last row, or
+ * the one it held into this table), and the exit field's row −1 and from_in of `next`, the next table's
+ * planes. */
+static inline void hs_defer_next_table(hs_defer_lanes *s, const hs_defer_table *t, const hs_defer_table *next) {
     for (int l = 0; l < HS_VN; l++) {
-        uint32_t *exit = hs_defer_field(t, l, HS_DEFER_EXIT), *code = hs_defer_field(t, l, HS_DEFER_CODE);
         ptrdiff_t last = (ptrdiff_t)s->rows[l] - 1; /* −1: no row, the stretch held into this table */
-        if (s->rows[l]) {
-            uint32_t c = code[last];
-            s->from0[l] = (int64_t)(c >> 1), s->pos0[l] = c & 1 ? 1.0 : -1.0;
-        }
-        hs_defer_field(next, l, HS_DEFER_EXIT)[-1] = exit[last];
-        hs_defer_field(next, l, HS_DEFER_CODE)[-1] = code[last];
+        float exit = hs_defer_exit(t, last, l);
+        if (s->rows[l]) s->from0[l] = s->last_bar[l], s->pos0[l] = exit > 0.0f ? 1.0 : -1.0;
+        ((float *)(void *)hs_defer_field(next, l, HS_DEFER_EXIT))[-1] = exit;
+        next->from_in[l] = s->from0[l];
     }
 }
 

@@ -122,15 +122,19 @@ typedef struct {
     double *book_table; /* SEG_BOOK_SPAN rows × SEG_BOOK_COLS, +0.0 where nothing is deferred */
     /* With periods on the deferred path (mtm_defer.h hs_defer_table): what the books write beside each trade
      * (HS_DEFER_FIELDS words, column by column, SEG_CELL_STRIDE words a field), pass A's lower bound on e
-     * and the pnl before each row (column by column, SEG_CELL_STRIDE rows each); and the period ends of the
-     * table's span with, per column and 64-bar chunk, its rows before the chunk and the chunk's bars with a
-     * row, as the books met
-     * them. */
+     * and the pnl before each row (column by column, SEG_CELL_STRIDE rows each), per column and 64-bar chunk
+     * of the table's span its rows before the chunk and the chunk's bars with a row, as the books walk
+     * them; and the period ends of the span with, per column and chunk, the bar the stretch held at the
+     * chunk's start began at. */
     uint32_t *cells[2], *hits[2]; /* two of each: tables alternate (pass B's list waits for the next table) */
     double *lower[2], *pnl_at[2];
+    uint32_t *rows_at[2];   /* SEG_BOOK_COLS × SEG_SPAN_CHUNKS */
+    uint64_t *trades_at[2]; /* likewise */
+    int64_t *from_in[2];    /* SEG_BOOK_COLS */
+    int64_t span_bar[2];
+    size_t span_chunks[2];
     hs_defer_span ends;
-    uint32_t *rows_at;   /* SEG_BOOK_COLS × SEG_SPAN_CHUNKS */
-    uint64_t *trades_at; /* likewise */
+    uint32_t *from_at; /* SEG_BOOK_COLS × SEG_SPAN_CHUNKS */
     /* The interleaved series, a window of it at a time (window_rows): rows [xw_base, xw_hi) of XT (step k,
      * lane l = close[l·S − P + k], clamped) at xw[(k − xw_base)·HS_VN + l], room for xw_rows rows. */
     double *xw;
@@ -569,9 +573,11 @@ typedef struct {
 typedef struct {
     uint32_t *cells; /* the column's cells (mtm_defer.h hs_defer_put_cell), fields SEG_CELL_STRIDE words apart */
     /* per 64-bar chunk of the span the books walk, the rows before it and its bars with a row
-     * (mtm_defer.h hs_defer_span), or NULL without E */
+     * (mtm_defer.h hs_defer_table), and the bar the stretch held at its start began at (hs_defer_span), or
+     * NULL without E */
     uint32_t *rows_at;
     uint64_t *trades_at;
+    uint32_t *from_at;
     float run_hi, run_lo;
 } seg_dcol;
 
@@ -579,11 +585,11 @@ typedef struct {
 #define SEG_SPAN_CHUNKS (SEG_BOOK_SPAN / 64)
 _Static_assert(SEG_BOOK_SPAN % 64 == 0 && (SEG_SPAN_CHUNKS & (SEG_SPAN_CHUNKS - 1)) == 0, "spans of whole chunks");
 
-/* A row's cell (the close at `bar`, the new side long when `to_long` is 1, else 0): the chunk bounds of the
- * stretch it closes, its exit price signed by the new side, and its code. */
-static inline void seg_row_cell(uint32_t *cells, size_t row, size_t bar, unsigned to_long, double price, float run_hi,
+/* A row's cell (the new side long when `to_long` is 1, else 0): the chunk bounds of the stretch it closes and
+ * its exit price signed by the new side. */
+static inline void seg_row_cell(uint32_t *cells, size_t row, unsigned to_long, double price, float run_hi,
                                 float run_lo) {
-    hs_defer_put_cell(cells, SEG_CELL_STRIDE, row, run_hi, run_lo, price, bar, to_long);
+    hs_defer_put_cell(cells, SEG_CELL_STRIDE, row, run_hi, run_lo, price, to_long);
 }
 
 /* The books of lane `lane`, bars [lane·S + j_lo, lane·S + j_hi), continuing `*io` from `*cur` (j_lo a
@@ -613,6 +619,8 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
         cells = dc->cells;
         run_hi = dc->run_hi, run_lo = dc->run_lo;
         chunk = L->chunks + 2 * (size_t)lane * L->chunks_per_lane;
+        if (lane_first) /* the span's chunks before the lane's first: no row (hs_defer_row_bar searches them) */
+            for (size_t k = 0; k < ((j_lo >> 6) & (SEG_SPAN_CHUNKS - 1)); k++) dc->rows_at[k] = 0, dc->trades_at[k] = 0;
     }
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
         uint64_t s = vb_lane_bits64(t->signs + at, lane), u = any_uncertain ? vb_lane_bits64(t->uncertain + at, lane) : 0;
@@ -626,7 +634,8 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
         if (j_hi < at + 64) visit &= (1ULL << (j_hi - at)) - 1;
         for (int q = 0; q < 8; q++) __builtin_prefetch(price + at + 128 + 8 * q); /* prices two chunks ahead */
         size_t in_span = (at >> 6) & (SEG_SPAN_CHUNKS - 1); /* (spans start on multiples of SEG_BOOK_SPAN) */
-        if (dc && dc->rows_at) dc->rows_at[in_span] = (uint32_t)col->n;
+        if (dc) dc->rows_at[in_span] = (uint32_t)col->n;
+        if (dc && dc->from_at) dc->from_at[in_span] = (uint32_t)col->last_bar;
         if (dc) {
             ch_hi = chunk[at / 32], ch_lo = chunk[at / 32 + 1]; /* chunk at/64's pair */
             run_hi = ch_hi > run_hi ? ch_hi : run_hi, run_lo = ch_lo < run_lo ? ch_lo : run_lo;
@@ -637,14 +646,14 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
              * (The common case: no branch on the cross conditions.)  With an uncertain bar just before,
              * its tier-0 d may be 0 or of the other sign: the general path below (the qemu NEON gate
              * caught that on the flat-stretch quotes). */
-            if (dc && dc->rows_at) dc->trades_at[in_span] = visit; /* every visit a reversal */
+            if (dc) dc->trades_at[in_span] = visit; /* every visit a reversal */
             while (visit) {
                 int b = __builtin_ctzll(visit);
                 visit &= visit - 1;
                 size_t bar = lane_bar + at + (size_t)b;
                 int negative = (int)(s >> b & 1);
                 if (dc) {
-                    seg_row_cell(cells, col->n, bar, (unsigned)negative ^ 1u, price[at + (size_t)b], run_hi, run_lo);
+                    seg_row_cell(cells, col->n, (unsigned)negative ^ 1u, price[at + (size_t)b], run_hi, run_lo);
                     run_hi = ch_hi, run_lo = ch_lo;
                 }
                 book_reverse(book, negative, price[at + (size_t)b], bar, col, mtm);
@@ -667,13 +676,13 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
                 int was = book->pos;
                 hs_book_step_mtm(book, d, price[j], lane_bar + j, NULL, col, mtm);
                 if (dc && col->n != rows) {
-                    seg_row_cell(cells, rows, lane_bar + j, book->pos > 0, price[j], run_hi, run_lo);
+                    seg_row_cell(cells, rows, book->pos > 0, price[j], run_hi, run_lo);
                     trades |= 1ULL << b;
                 }
                 if (dc && (col->n != rows || book->pos != was)) run_hi = ch_hi, run_lo = ch_lo; /* a new stretch */
             }
         }
-        if (dc && dc->rows_at) dc->trades_at[in_span] = trades;
+        if (dc) dc->trades_at[in_span] = trades;
     }
     if (dc) dc->run_hi = run_hi, dc->run_lo = run_lo;
     cur->prev_sign = prev_sign;
@@ -705,13 +714,13 @@ static __attribute__((noinline)) void lane_books_defer(const double *close, cons
 /* The period ends of the span of bars [from, to), after the previous span's (spans in order): the
  * table's ends (mtm_defer.h hs_defer_span), and their rows of E for combos [c0, c0 + count) fetched now,
  * for the table's end.  (Each is a line no other work touches, so it misses, and a store that misses
- * holds back every store after it: the books store five words a trade.  Fetched here, the sweep at
+ * holds back every store after it: the books store four words a trade.  Fetched here, the sweep at
  * P = 1000 cost ~0.02 less: AMD EPYC family 25 model 17.) */
 static void seg_span_ends(hs_defer_span *e, const hs_equity_terms *eq, size_t from, size_t to, size_t c0,
                           size_t count) {
     size_t k = e->k0 + e->n;
     while (k < eq->n_ends && (size_t)eq->ends[k] < from) k++;
-    e->k0 = k, e->span_bar = (int64_t)from;
+    e->k0 = k;
     for (; k < eq->n_ends && (size_t)eq->ends[k] < to; k++) {
         __builtin_prefetch(eq->equity + k * eq->stride + c0, 1);
         __builtin_prefetch(eq->equity + k * eq->stride + c0 + count - 1, 1);
@@ -751,10 +760,15 @@ static int seg_equity_defer(const hs_equity_terms *eq, double keep) {
  * each lane's stretch into the next table.  The planes alternate by table, `par` this one's (pass B's list
  * of the table before is taken against this one's low).  `last_table`: the table of the closes after the
  * last bar.  The book table back to +0.0 (the cells need no reset: a lane's rows are counted). */
+static uint32_t *seg_defer_cells(seg_shared *sh, int par, size_t g) {
+    return sh->cells[par] + g * HS_DEFER_FIELDS * SEG_CELL_STRIDE;
+}
 static hs_defer_table seg_defer_table(seg_shared *sh, int par, size_t v) {
-    return (hs_defer_table){sh->cells[par] + v * HS_VN * HS_DEFER_FIELDS * SEG_CELL_STRIDE, sh->book_table + v * HS_VN,
+    return (hs_defer_table){seg_defer_cells(sh, par, v * HS_VN), sh->book_table + v * HS_VN,
                             sh->lower[par] + v * HS_VN * SEG_CELL_STRIDE, sh->pnl_at[par] + v * HS_VN * SEG_CELL_STRIDE,
-                            sh->hits[par] + v * HS_VN * SEG_CELL_STRIDE, SEG_BOOK_COLS, SEG_CELL_STRIDE};
+                            sh->hits[par] + v * HS_VN * SEG_CELL_STRIDE, SEG_BOOK_COLS, SEG_CELL_STRIDE,
+                            sh->rows_at[par] + v * HS_VN * SEG_SPAN_CHUNKS, sh->trades_at[par] + v * HS_VN * SEG_SPAN_CHUNKS,
+                            SEG_SPAN_CHUNKS, sh->span_chunks[par], sh->span_bar[par], sh->from_in[par] + v * HS_VN};
 }
 
 static void book_table_defer(seg_shared *sh, int par, hs_pnl_column *col, size_t count, hs_book_lanes *acc,
@@ -771,8 +785,11 @@ static void book_table_defer(seg_shared *sh, int par, hs_pnl_column *col, size_t
          * the other one), or still open with no close yet (a period end may lie in it) */
         if (s->pos0[l] == 0.0 && (col[g].n || book[g].pos))
             hs_defer_lanes_start(x, s, &t[g / HS_VN], l, book[g].first_bar,
-                                 !col[g].n ? book[g].pos : hs_defer_code(&t[g / HS_VN], 0, l) & 1 ? -1 : 1);
+                                 !col[g].n ? book[g].pos : hs_defer_exit(&t[g / HS_VN], 0, l) > 0.0f ? -1 : 1);
         s->rows[l] = col[g].n;
+        s->last_bar[l] = col[g].last_bar;
+        for (int f = 0; f < HS_DEFER_FIELDS; f++) /* defined bytes in the rows past the lane's last (pass A) */
+            memset(hs_defer_field(&t[g / HS_VN], l, f) + col[g].n, 0, HS_VN * sizeof(uint32_t));
         col[g].n = 0;
     }
     for (size_t v = 0; v < vecs; v++) {
@@ -831,9 +848,9 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
         book[g] = hs_book_new(keep);
         if (eq && !defer) hs_mtm_init(&mtm[g], eq, c0 + g, close, keep);
         if (defer)
-            dc[g] = (seg_dcol){sh->cells[0] + g * HS_DEFER_FIELDS * SEG_CELL_STRIDE,
-                               eq->equity ? sh->rows_at + g * SEG_SPAN_CHUNKS : NULL,
-                               eq->equity ? sh->trades_at + g * SEG_SPAN_CHUNKS : NULL, 0.0f, 0.0f};
+            dc[g] = (seg_dcol){seg_defer_cells(sh, 0, g), sh->rows_at[0] + g * SEG_SPAN_CHUNKS,
+                               sh->trades_at[0] + g * SEG_SPAN_CHUNKS,
+                               eq->equity ? sh->from_at + g * SEG_SPAN_CHUNKS : NULL, 0.0f, 0.0f};
         cur[g] = (seg_cursor){0, 0};
         col[g] = (hs_pnl_column){table + g, SEG_BOOK_COLS, 0, 0};
         first_d[g] = combo_first_d(wins[g].w);
@@ -843,6 +860,7 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
         size_t lo = (size_t)lane * L->seg, hi = lo + L->seg < L->n ? lo + L->seg : L->n;
         for (size_t a = 0; lo + a < hi; a += SEG_BOOK_SPAN) {
             size_t b = hi - lo - a < SEG_BOOK_SPAN ? hi - lo : a + SEG_BOOK_SPAN;
+            if (defer) sh->span_bar[par] = (int64_t)(lo + a), sh->span_chunks[par] = (b - a + 63) / 64;
             if (defer && eq->equity) seg_span_ends(&sh->ends, eq, lo + a, lo + b, c0, count);
             for (size_t g = 0; g < count; g++) {
                 if (!live[g] || hi <= first_d[g]) continue;
@@ -862,7 +880,11 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
             if (defer) {
                 book_table_defer(sh, par, col, count, acc, &x, dl, book, 0);
                 par = !par;
-                for (size_t g = 0; g < count; g++) dc[g].cells = sh->cells[par] + g * HS_DEFER_FIELDS * SEG_CELL_STRIDE;
+                for (size_t g = 0; g < count; g++) {
+                    dc[g].cells = seg_defer_cells(sh, par, g);
+                    dc[g].rows_at = sh->rows_at[par] + g * SEG_SPAN_CHUNKS;
+                    dc[g].trades_at = sh->trades_at[par] + g * SEG_SPAN_CHUNKS;
+                }
             } else {
                 book_table(table, col, count, acc);
             }
@@ -871,13 +893,13 @@ static void group_books(const double *close, const seg_layout *L, seg_thread *sl
     for (size_t g = 0; g < count; g++)
         if (live[g] && book[g].pos != 0) {
             if (defer) { /* the close after the last bar, coded at bar n: its stretch takes the last bar */
-                seg_row_cell(dc[g].cells, col[g].n, L->n, book[g].pos < 0, close[L->n - 1], dc[g].run_hi,
-                             dc[g].run_lo);
+                seg_row_cell(dc[g].cells, col[g].n, book[g].pos < 0, close[L->n - 1], dc[g].run_hi, dc[g].run_lo);
             }
             hs_book_close_to(&book[g], close[L->n - 1], L->n - 1, NULL, &col[g]);
         }
     if (defer) {
         sh->ends.n = 0; /* (every end is before the close after the last bar) */
+        sh->span_bar[par] = (int64_t)L->n, sh->span_chunks[par] = 0; /* (its rows' bars are not read) */
         book_table_defer(sh, par, col, count, acc, &x, dl, book, 1);
         for (size_t g = 0; g < count; g++) hs_defer_lanes_finish(&x, &dl[g / HS_VN], (int)(g % HS_VN));
     } else {
@@ -947,9 +969,11 @@ static size_t cells_bytes(void) {
 static size_t lower_bytes(void) { return (SEG_BOOK_COLS * SEG_CELL_STRIDE * sizeof(double) + 63) & ~(size_t)63; }
 static size_t pnl_at_bytes(void) { return lower_bytes(); }
 static size_t span_rows_bytes(void) { return (SEG_BOOK_COLS * SEG_SPAN_CHUNKS * sizeof(uint64_t) + 63) & ~(size_t)63; }
+static size_t from_in_bytes(void) { return (SEG_BOOK_COLS * sizeof(int64_t) + 63) & ~(size_t)63; }
 static size_t hits_bytes(void) { return (SEG_BOOK_COLS * SEG_CELL_STRIDE * sizeof(uint32_t) + 63) & ~(size_t)63; }
 static size_t defer_bytes(void) {
-    return 2 * (cells_bytes() + lower_bytes() + pnl_at_bytes() + hits_bytes()) + 2 * span_rows_bytes();
+    return 2 * (cells_bytes() + lower_bytes() + pnl_at_bytes() + hits_bytes() + 2 * span_rows_bytes() + from_in_bytes()) +
+           span_rows_bytes();
 }
 static size_t thread_bytes(const seg_layout *L, size_t ring, size_t rows, size_t group, int defer) {
     return group * slot_bytes(L, ring) + window_bytes(rows) + book_table_bytes() + (defer ? defer_bytes() : 0);
@@ -985,8 +1009,10 @@ static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, 
     memset(sh->book_table, 0, book_table_bytes());
     if (defer) {
         unsigned char *d = base + window_bytes(rows) + book_table_bytes();
-        /* defined bytes for the rows past a lane's last that pass A loads and masks off */
-        memset(d, 0, 2 * (cells_bytes() + lower_bytes() + pnl_at_bytes()));
+        /* (not zeroed: a lane's rows are written before they are read, and the rows just past them, which
+         * pass A loads and masks off, are zeroed per table, book_table_defer; zeroing the planes here touched
+         * every page of them, 141 more page faults per sweep on the default sweep, most of them pages no row
+         * reaches) */
         for (int par = 0; par < 2; par++) {
             sh->cells[par] = (uint32_t *)(void *)d + HS_DEFER_LEAD; /* row 0 of column 0's first field */
             d += cells_bytes();
@@ -996,9 +1022,14 @@ static void thread_init(seg_thread *slots, seg_shared *sh, unsigned char *base, 
             d += pnl_at_bytes();
         }
         for (int par = 0; par < 2; par++, d += hits_bytes()) sh->hits[par] = (uint32_t *)(void *)d;
-        sh->rows_at = (uint32_t *)(void *)d;
-        sh->trades_at = (uint64_t *)(void *)(d + span_rows_bytes());
-        sh->ends = (hs_defer_span){0, 0, 0, sh->rows_at, sh->trades_at, SEG_SPAN_CHUNKS};
+        for (int par = 0; par < 2; par++) {
+            sh->rows_at[par] = (uint32_t *)(void *)d;
+            sh->trades_at[par] = (uint64_t *)(void *)(d + span_rows_bytes());
+            sh->from_in[par] = (int64_t *)(void *)(d + 2 * span_rows_bytes());
+            d += 2 * span_rows_bytes() + from_in_bytes();
+        }
+        sh->from_at = (uint32_t *)(void *)d;
+        sh->ends = (hs_defer_span){0, 0, sh->from_at};
     }
 }
 
