@@ -325,11 +325,12 @@ static double hs_defer_pending(const hs_defer_ctx *x, hs_defer_lanes *s, const h
                                double low) {
     const uint32_t *hit = prev->hits + (size_t)l * prev->stride;
     const double *lb = prev->lb + (size_t)l * prev->stride;
-    for (size_t i = 0; i < s->pend[l]; i++) {
+    for (size_t i = 0; i < s->pend[l]; i++) { /* a vector of rows at a time: one branch, not one a row */
         size_t r = hit[i] >> 8;
-        for (unsigned below = hit[i] & 255; below; below &= below - 1) {
+        unsigned below = hit[i] & 255 & vm_bits(vd_cmpgt_mask(vd_set1(low), vd_loadu(lb + r)));
+        for (; below; below &= below - 1) {
             size_t q = r + (size_t)__builtin_ctz(below);
-            if (lb[q] < low) low = hs_defer_keep(x, s, prev, l, q, low);
+            if (lb[q] < low) low = hs_defer_keep(x, s, prev, l, q, low); /* (keep may lower it) */
         }
     }
     s->pend[l] = 0;
@@ -586,6 +587,7 @@ static inline __attribute__((always_inline)) void hs_defer_lane(const hs_defer_c
         }
         r += HS_VN;
     }
+    vd_storeu(lb + body, vd_set1(INFINITY)); /* defined bounds past the rows (a list's vector reads them) */
     if (fin) peak = hs_defer_barrier(x, s, t, prev, l, rows - 1, peak, 1);
     s->peak[l] = peak;
     if (s->part[l]) { /* a barrier: the low from the crosses after it, and the rows since listed again */
