@@ -208,15 +208,16 @@ static inline float hs_defer_exit(const hs_defer_table *t, ptrdiff_t q, int l) {
 }
 
 /* The bars of the stretch row q of lane l closes (q a row of the span's chunks): *from, the row before's
- * (row −1: from_in), and *b, row q's.  Row q lies in the last chunk with at most q rows before it (a
- * binary search of their counts, by selects: the branches' mispredictions cost more than the search), at
- * its (q − that)-th bar with a row; the row before is the bar with a row before that one, in the chunk
- * or in the last chunk before it with a row.  For the rare readers: a barrier's and a candidate's stretch. */
+ * (row −1: from_in), and *b, row q's.  Row q lies in the last chunk with at most q rows before it (found
+ * by counting those chunks, a loop the compiler vectorizes, where a binary search made five dependent
+ * loads), at its (q − that)-th bar with a row; the row before is the bar with a row before that one, in
+ * the chunk or in the last chunk before it with a row.  For the rare readers: a barrier's and a
+ * candidate's stretch. */
 static inline void hs_defer_row_bars(const hs_defer_table *t, int l, size_t q, int64_t *from, int64_t *b) {
     const uint32_t *ra = t->rows_at + (size_t)l * t->chunks;
     const uint64_t *ta = t->trades_at + (size_t)l * t->chunks;
-    size_t k = 0;
-    for (size_t n = t->n_chunks; n > 1; n -= n / 2) k = ra[k + n / 2] <= q ? k + n / 2 : k;
+    size_t k = 0; /* (ra[0] = 0 <= q: k is a count of the chunks, less one) */
+    for (size_t c = 1; c < t->n_chunks; c++) k += ra[c] <= q;
     uint64_t w = ta[k];
     size_t skip = q - ra[k];
     for (size_t i = 1; i < skip; i++) w &= w - 1; /* the row before, in the chunk, at its lowest bit */
