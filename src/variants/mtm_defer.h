@@ -371,35 +371,6 @@ static __attribute__((noinline)) double hs_defer_barrier(const hs_defer_ctx *x, 
     return w.peak;
 }
 
-/* Whether the stretch row r of lane l closes (not the close after the last bar) sets a new peak: its e at its
- * best close, exactly, above `peak` (e is monotone in the close).  If not, *worst is its lowest e, exactly
- * (at its worst close).  Pass A's upper bound flags a row whose stretch may reach the peak; on the default
- * sweep 356 of the 667 it flagged did not (AVX2, P = 16): each of those was a barrier, its stretch scanned
- * bar by bar and its epoch closed, where its extremes (a vector pass) and two of §9.1's values settle it. */
-static inline int hs_defer_sets_peak(const hs_defer_ctx *x, const hs_defer_table *t, int l, size_t r, double peak,
-                                     double *worst) {
-    int64_t from, b;
-    double pos, entry, hi, lo, pnl = t->pnl_at[(size_t)l * t->stride + r];
-    hs_defer_row_stretch(x, t, l, r, 0, &from, &b, &pos, &entry);
-    hs_defer_extremes(x->close, from, b, &hi, &lo);
-    if (pnl + hs_trade_pnl(pos, entry, pos > 0.0 ? hi : lo, x->keep) > peak) return 1;
-    *worst = pnl + hs_trade_pnl(pos, entry, pos > 0.0 ? lo : hi, x->keep);
-    return 0;
-}
-
-/* The first of rows r + (the bits of `flagged`) of lane l that sets a new peak (hs_defer_sets_peak), or
- * SIZE_MAX; the lowest e of those before it (or of all) into the epoch's lowest known e. */
-static __attribute__((noinline)) size_t hs_defer_first_peak(const hs_defer_ctx *x, hs_defer_lanes *s,
-                                                            const hs_defer_table *t, int l, size_t r,
-                                                            unsigned flagged, double peak) {
-    for (double worst; flagged; flagged &= flagged - 1) {
-        size_t q = r + (size_t)__builtin_ctz(flagged);
-        if (hs_defer_sets_peak(x, t, l, q, peak, &worst)) return q;
-        s->low[l] = worst < s->low[l] ? worst : s->low[l];
-    }
-    return SIZE_MAX;
-}
-
 /* E at the span's ends for the vector of lanes of table t, its lanes [0, lanes) columns col0 .. col0 +
  * lanes − 1 of the span's from_at and combos s->combo[0] onward, after the table's passes (pnl_at).  Per end
  * and lane: +0.0 before the lane's first position; else the row q whose stretch holds the end (the rows at
@@ -575,11 +546,7 @@ static inline __attribute__((always_inline)) void hs_defer_lane(const hs_defer_c
         hit[hits] = (uint32_t)r << 8 | below;
         hits += below != 0;
         if (barrier) {
-            size_t rb = hs_defer_first_peak(x, s, t, l, r, barrier, peak);
-            if (rb == SIZE_MAX) {
-                r += HS_VN;
-                continue;
-            }
+            size_t rb = r + (size_t)__builtin_ctz(barrier);
             peak = hs_defer_barrier(x, s, t, prev, l, rb, peak, 0);
             over = vd_set1(peak);
             hits = 0; /* listed again after the last barrier */
@@ -600,7 +567,7 @@ static inline __attribute__((always_inline)) void hs_defer_lane(const hs_defer_c
         }
         hits = s->part[l] < body ? hs_defer_list(lb, s->part[l], body, s->low[l], hit) : 0;
     } else {
-        s->low[l] = hs_defer_pending(x, s, prev, l, low < s->low[l] ? low : s->low[l]);
+        s->low[l] = hs_defer_pending(x, s, prev, l, low);
     }
     s->pend[l] = hits;
     if (last_table) s->low[l] = hs_defer_pending(x, s, t, l, s->low[l]);
