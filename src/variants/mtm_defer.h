@@ -16,8 +16,9 @@
  *     epoch's minimum, and a stretch whose upper bound is not above the peak sets no new peak.
  * The books (segments.c) write beside each deferred PnL a cell (HS_DEFER_FIELDS words): the stretch's
  * bounds on the close, the highest and lowest close of the 64-bar chunks of its lane that it touches (a
- * min and a max per chunk walked, no gather), its exit price and its cross; and per chunk they walk, the
- * rows before it and its bars with a row.  Per table (a span of bars of one lane of the series, one close
+ * min and a max per chunk walked, no gather), and its exit price signed by the new side; and per chunk
+ * they walk, the rows before it and its bars with a row (a row's bar is found from those, and its side
+ * from the row before's exit sign: every row reverses).  Per table (a span of bars of one lane of the series, one close
  * per combo and row), after the rows are booked (book_lanes.h), lane by lane:
  *   - bounds on e over the stretch, without a division: u(c) = A + s·c with s = ±100·keep/entry (one
  *     approximate reciprocal per stretch) and A = −100 (long) or 100·(2·keep − 1) (short), the extremes at
@@ -32,7 +33,8 @@
  *     (their stretch's worst close and hs_trade_pnl), the lowest bound first.  Counted on the default
  *     sweep (AVX-512, P = 16): 473,381 stretches, 4,514 candidates kept, 366 evaluated, 684 barriers;
  *   - E at the span's period ends: the row whose stretch holds the end (its chunk's row count plus its
- *     chunk's rows at bars up to the end), the pnl before that row, plus u there.
+ *     chunk's rows at bars up to the end), the stretch's start and side, the pnl before that row, plus u
+ *     there.
  * Every value that reaches E or the drawdown is computed with the spec's own operations; the bounds only
  * decide which exact work is skipped.
  *

@@ -961,8 +961,9 @@ static size_t mask_bytes(const seg_layout *L) { return (L->seg + 128 + 63) & ~(s
 static size_t window_bytes(size_t rows) { return (rows * HS_VN * sizeof(double) + 63) & ~(size_t)63; }
 static size_t slot_bytes(const seg_layout *L, size_t ring) { return ring_bytes(ring) + 2 * mask_bytes(L); }
 static size_t book_table_bytes(void) { return SEG_BOOK_SPAN * SEG_BOOK_COLS * sizeof(double); }
-/* `defer`: the deferred path's planes follow the book table (mtm_defer.h: the codes, the bounds, the exit
- * prices, the pnl before each row and the period ends met). */
+/* `defer`: the deferred path's planes follow the book table (mtm_defer.h: the bounds and exit prices, the
+ * lower bounds, the pnl before each row, pass B's lists, and per chunk the rows before it, its bars with a
+ * row and the bar its held stretch began at). */
 static size_t cells_bytes(void) {
     return (SEG_BOOK_COLS * HS_DEFER_FIELDS * SEG_CELL_STRIDE * sizeof(uint32_t) + 63) & ~(size_t)63;
 }
