@@ -16,7 +16,7 @@
  *     can be, where the margin alone keeps it below e);
  *   - period ends several to a stretch (P = bars), before a lane's first cross, on a cross's bar, and in a
  *     stretch that runs on into the next table;
- *   - lanes that never cross, rows of unequal counts, tables of spans of 1 to 2,048 bars. */
+ *   - lanes that never cross, rows of unequal counts, tables of spans of 1 to 4,096 bars. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@
 #include "vec.h"
 #include "mtm_defer.h"
 
-enum { MAX_ROWS = 6000, MAX_TABLE = 2048 };
+enum { MAX_ROWS = 6000, MAX_TABLE = 4096 }; /* (segments' SEG_BOOK_SPAN) */
 
 static int same_bits(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
 

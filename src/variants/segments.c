@@ -106,9 +106,13 @@ typedef struct {
 /* Bars of a lane the books of a group advance together (group_books): each combo's trades of a span
  * are deferred into its column of the book table, then booked a row of combos at a time.  The table
  * holds a span's rows (a combo trades at most once per bar): SEG_BOOK_SPAN × SEG_BOOK_COLS doubles,
- * 128 KiB, in L2. */
+ * 256 KiB at AVX-512, of which a span's rows touch the first (the shortest combo's, ~1,400 on the default
+ * sweep).  4096, not 2048: the sweep without periods took the same time (15.52 against 15.57 ms at AVX2,
+ * 14.57 against 14.54 at AVX-512, 30 runs), and with periods, half as many tables (each with its passes'
+ * setup, and pass B's list waits twice as many bars) cost 0.002-0.016 less (reports/equity.md; AMD EPYC
+ * family 25 model 17). */
 #ifndef SEG_BOOK_SPAN
-#define SEG_BOOK_SPAN 2048
+#define SEG_BOOK_SPAN 4096
 #endif
 #define SEG_BOOK_VECS ((SEG_GROUP + HS_VN - 1) / HS_VN)
 #define SEG_BOOK_COLS (SEG_BOOK_VECS * HS_VN)
