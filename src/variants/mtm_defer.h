@@ -31,7 +31,8 @@
  *     it at the next table's end become candidates, kept per lane (their pnl and bars) until the epoch
  *     ends, when most are below no more and are dropped unevaluated; the others are evaluated exactly
  *     (their stretch's worst close and hs_trade_pnl), the lowest bound first.  Counted on the default
- *     sweep (AVX-512, P = 16): 473,381 stretches, 4,514 candidates kept, 366 evaluated, 684 barriers;
+ *     sweep (AVX-512, P = 16, tables of 4,096 bars): 473,381 stretches, 2,456 candidates kept, 366
+ *     evaluated, 684 barriers;
  *   - E at the span's period ends: the row whose stretch holds the end (its chunk's row count plus its
  *     chunk's rows at bars up to the end), the stretch's start and side, the pnl before that row, plus u
  *     there.
@@ -507,9 +508,9 @@ static size_t hs_defer_list(const double *lb, size_t from, size_t to, double low
  *     The list waits for the next table's low: a row still below it becomes a candidate (evaluated at the
  *     epoch's end, if still below then).  The list of the table before is taken now, against this table's
  *     low (or at a barrier, against the barrier's); the last table's at once.  (Kept at their own table's
- *     end, 22,904 rows became candidates on the default sweep at P = 16, AVX-512; waiting a table, 4,514
- *     do.  The sweep at P = 1000 cost 0.004-0.018 less, at P = 16 up to 0.007 less, AMD EPYC family 25
- *     model 17; reports/equity.md.) */
+ *     end, 22,904 rows became candidates on the default sweep at P = 16, AVX-512, with tables of 2,048
+ *     bars; waiting a table, 4,514 did.  The sweep at P = 1000 cost 0.004-0.018 less, at P = 16 up to 0.007
+ *     less, AMD EPYC family 25 model 17; reports/equity.md.  With tables of 4,096 bars, 2,456 do.) */
 static inline __attribute__((always_inline)) void hs_defer_lane(const hs_defer_ctx *x, hs_defer_lanes *s,
                                                                 const hs_defer_table *t, const hs_defer_table *prev,
                                                                 int l, double margin, double lowest, int last_table) {
