@@ -13,11 +13,9 @@
  *   vd_hsum(v)            horizontal sum, lanes added pairwise (tier 1: reassociates)
  *   vd_cmpgt_mask / vd_blend                    compare and select (mask type hs_vmask)
  *   hs_vi, vi_set1, vi_add, vi_loadu, vi_storeu int64 index vectors, one per double lane
- *   vi_sub vi_and vi_srl(a, n) vi_srlv vi_sllv   lane integers (shifts logical; n, the lanes' counts < 64)
- *   vi_cmpgt_mask / vi_blend                    signed compare and select (the same hs_vmask as doubles)
- *   vi_gather(base, idx)  vi_gather_u32(base, idx)   int64 / zero-extended uint32 loads, one per lane
- *   vi_log2(x)            floor(log2 x) per lane, 1 <= x < 2^52
- *   vm_and(a, b)          vm_andnot(a, b) (a and not b)    vm_bits(m): lane k -> bit k
+ *   vi_and                                      lane integers
+ *   vi_cmpgt_mask                               signed compare (the same hs_vmask as doubles)
+ *   vm_bits(m)            lane k -> bit k
  *   vd_gather(base, idx)  base[idx[k]] per lane (a hardware gather on AVX2/AVX-512, loads elsewhere)
  *   vd_transpose(v)       v[0..HS_VN-1] as an HS_VN x HS_VN matrix, transposed in place: lane l of v[i]
  *                                              becomes lane i of v[l] (exact: only moves)
@@ -59,20 +57,14 @@ static inline hs_vd vd_recip_approx(hs_vd a) { return vd_div(vd_set1(1.0), a); }
         for (int l = 0; l < HS_VN; l++) a[l] = (expr);                                                                \
         return vi_loadu(a);                                                                                           \
     }
-HS_VI_LANEWISE(vi_sub, a[l] - b[l])
 HS_VI_LANEWISE(vi_and, a[l] & b[l])
-HS_VI_LANEWISE(vi_srlv, (int64_t)((uint64_t)a[l] >> b[l]))
-HS_VI_LANEWISE(vi_sllv, (int64_t)((uint64_t)a[l] << b[l]))
 #undef HS_VI_LANEWISE
-static inline hs_vi vi_srl(hs_vi a, unsigned n) { return vi_srlv(a, vi_set1((int64_t)n)); }
 static inline hs_vmask vm_of_bits(unsigned bits) { /* lane k set where bit k is */
     double t[HS_VN];
     for (int l = 0; l < HS_VN; l++) t[l] = bits >> l & 1 ? 1.0 : 0.0;
     return vd_cmpgt_mask(vd_loadu(t), vd_zero());
 }
 static inline unsigned vm_bits(hs_vmask m) { return vd_signbits(vd_blend(m, vd_set1(1.0), vd_set1(-1.0))); }
-static inline hs_vmask vm_and(hs_vmask a, hs_vmask b) { return vm_of_bits(vm_bits(a) & vm_bits(b)); }
-static inline hs_vmask vm_andnot(hs_vmask a, hs_vmask b) { return vm_of_bits(vm_bits(a) & ~vm_bits(b)); }
 static inline hs_vmask vi_cmpgt_mask(hs_vi va, hs_vi vb) {
     int64_t a[HS_VN], b[HS_VN];
     vi_storeu(a, va), vi_storeu(b, vb);
@@ -80,41 +72,11 @@ static inline hs_vmask vi_cmpgt_mask(hs_vi va, hs_vi vb) {
     for (int l = 0; l < HS_VN; l++) bits |= (unsigned)(a[l] > b[l]) << l;
     return vm_of_bits(bits);
 }
-static inline hs_vi vi_blend(hs_vmask m, hs_vi vf, hs_vi vt) {
-    int64_t f[HS_VN], t[HS_VN];
-    vi_storeu(f, vf), vi_storeu(t, vt);
-    unsigned bits = vm_bits(m);
-    for (int l = 0; l < HS_VN; l++) f[l] = bits >> l & 1 ? t[l] : f[l];
-    return vi_loadu(f);
-}
-/* HS_VN floats widened to doubles, and HS_VN unsigned 32-bit words to lane integers, through memory. */
+/* HS_VN floats widened to doubles, through memory. */
 static inline hs_vd vd_load_f32(const float *p) {
     double x[HS_VN];
     for (int l = 0; l < HS_VN; l++) x[l] = p[l];
     return vd_loadu(x);
-}
-static inline hs_vi vi_load_u32(const uint32_t *p) {
-    int64_t x[HS_VN];
-    for (int l = 0; l < HS_VN; l++) x[l] = p[l];
-    return vi_loadu(x);
-}
-static inline hs_vi vi_gather(const int64_t *base, hs_vi vidx) {
-    int64_t i[HS_VN];
-    vi_storeu(i, vidx);
-    for (int l = 0; l < HS_VN; l++) i[l] = base[i[l]];
-    return vi_loadu(i);
-}
-static inline hs_vi vi_gather_u32(const uint32_t *base, hs_vi vidx) {
-    int64_t i[HS_VN];
-    vi_storeu(i, vidx);
-    for (int l = 0; l < HS_VN; l++) i[l] = (int64_t)base[i[l]];
-    return vi_loadu(i);
-}
-static inline hs_vi vi_log2(hs_vi vx) {
-    int64_t x[HS_VN];
-    vi_storeu(x, vx);
-    for (int l = 0; l < HS_VN; l++) x[l] = 63 - __builtin_clzll((unsigned long long)x[l]);
-    return vi_loadu(x);
 }
 #endif
 

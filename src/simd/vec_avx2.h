@@ -52,32 +52,11 @@ static inline hs_vd vd_recip_approx(hs_vd a) {
     hs_vd r = _mm256_cvtps_pd(_mm_rcp_ps(_mm256_cvtpd_ps(a)));
     return _mm256_mul_pd(r, _mm256_sub_pd(_mm256_set1_pd(2.0), _mm256_mul_pd(a, r)));
 }
-/* HS_VN floats widened to doubles (exact), and HS_VN unsigned 32-bit words to lane integers. */
+/* HS_VN floats widened to doubles (exact). */
 static inline hs_vd vd_load_f32(const float *p) { return _mm256_cvtps_pd(_mm_loadu_ps(p)); }
-static inline hs_vi vi_load_u32(const uint32_t *p) { return _mm256_cvtepu32_epi64(_mm_loadu_si128((const __m128i *)p)); }
 static inline void vi_storeu(int64_t *p, hs_vi v) { _mm256_storeu_si256((__m256i *)p, v); }
-static inline hs_vi vi_sub(hs_vi a, hs_vi b) { return _mm256_sub_epi64(a, b); }
 static inline hs_vi vi_and(hs_vi a, hs_vi b) { return _mm256_and_si256(a, b); }
-static inline hs_vi vi_srl(hs_vi a, unsigned n) { return _mm256_srl_epi64(a, _mm_cvtsi32_si128((int)n)); }
-static inline hs_vi vi_srlv(hs_vi a, hs_vi n) { return _mm256_srlv_epi64(a, n); }
-static inline hs_vi vi_sllv(hs_vi a, hs_vi n) { return _mm256_sllv_epi64(a, n); }
 static inline hs_vmask vi_cmpgt_mask(hs_vi a, hs_vi b) { return _mm256_castsi256_pd(_mm256_cmpgt_epi64(a, b)); }
-static inline hs_vi vi_blend(hs_vmask m, hs_vi f, hs_vi t) {
-    return _mm256_castpd_si256(_mm256_blendv_pd(_mm256_castsi256_pd(f), _mm256_castsi256_pd(t), m));
-}
-static inline hs_vi vi_gather_u32(const uint32_t *base, hs_vi idx) {
-    return _mm256_cvtepu32_epi64(_mm256_i64gather_epi32((const int *)(const void *)base, idx, 4));
-}
-static inline hs_vi vi_gather(const int64_t *base, hs_vi idx) {
-    return _mm256_i64gather_epi64((const long long *)(const void *)base, idx, 8);
-}
-static inline hs_vi vi_log2(hs_vi x) { /* x < 2^52: 2^52 + x is exact, its bits minus 2^52's are x's double */
-    __m256d two52 = _mm256_set1_pd(4503599627370496.0);
-    __m256d d = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(x, _mm256_castpd_si256(two52))), two52);
-    return _mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(d), 52), _mm256_set1_epi64x(1023));
-}
-static inline hs_vmask vm_and(hs_vmask a, hs_vmask b) { return _mm256_and_pd(a, b); }
-static inline hs_vmask vm_andnot(hs_vmask a, hs_vmask b) { return _mm256_andnot_pd(b, a); }
 static inline unsigned vm_bits(hs_vmask m) { return (unsigned)_mm256_movemask_pd(m); }
 
 /* Lane bits (bit k = lane k): sign bits, and |v| > t (false for NaN). */

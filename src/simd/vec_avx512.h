@@ -57,27 +57,11 @@ static inline void vd_transpose(hs_vd *v) {
  * vrcp14pd's documented error, under 2^-14. */
 #define HS_VD_RECIP_ERR 0x1p-14
 static inline hs_vd vd_recip_approx(hs_vd a) { return _mm512_rcp14_pd(a); }
-/* HS_VN floats widened to doubles (exact), and HS_VN unsigned 32-bit words to lane integers. */
+/* HS_VN floats widened to doubles (exact). */
 static inline hs_vd vd_load_f32(const float *p) { return _mm512_cvtps_pd(_mm256_loadu_ps(p)); }
-static inline hs_vi vi_load_u32(const uint32_t *p) { return _mm512_cvtepu32_epi64(_mm256_loadu_si256((const __m256i *)p)); }
 static inline void vi_storeu(int64_t *p, hs_vi v) { _mm512_storeu_si512((void *)p, v); }
-static inline hs_vi vi_sub(hs_vi a, hs_vi b) { return _mm512_sub_epi64(a, b); }
 static inline hs_vi vi_and(hs_vi a, hs_vi b) { return _mm512_and_si512(a, b); }
-static inline hs_vi vi_srl(hs_vi a, unsigned n) { return _mm512_srl_epi64(a, _mm_cvtsi32_si128((int)n)); }
-static inline hs_vi vi_srlv(hs_vi a, hs_vi n) { return _mm512_srlv_epi64(a, n); }
-static inline hs_vi vi_sllv(hs_vi a, hs_vi n) { return _mm512_sllv_epi64(a, n); }
 static inline hs_vmask vi_cmpgt_mask(hs_vi a, hs_vi b) { return _mm512_cmpgt_epi64_mask(a, b); }
-static inline hs_vi vi_blend(hs_vmask m, hs_vi f, hs_vi t) { return _mm512_mask_blend_epi64(m, f, t); }
-static inline hs_vi vi_gather_u32(const uint32_t *base, hs_vi idx) {
-    return _mm512_cvtepu32_epi64(_mm512_i64gather_epi32(idx, (const void *)base, 4));
-}
-static inline hs_vi vi_gather(const int64_t *base, hs_vi idx) { return _mm512_i64gather_epi64(idx, (const void *)base, 8); }
-static inline hs_vi vi_log2(hs_vi x) { /* exact: the double of x < 2^53 is x, its exponent floor(log2 x) */
-    __m512i bits = _mm512_castpd_si512(_mm512_cvtepi64_pd(x));
-    return _mm512_sub_epi64(_mm512_srli_epi64(bits, 52), _mm512_set1_epi64(1023));
-}
-static inline hs_vmask vm_and(hs_vmask a, hs_vmask b) { return a & b; }
-static inline hs_vmask vm_andnot(hs_vmask a, hs_vmask b) { return (hs_vmask)(a & ~b); }
 static inline unsigned vm_bits(hs_vmask m) { return m; }
 
 /* Lane bits (bit k = lane k): sign bits, and |v| > t (false for NaN). */

@@ -186,7 +186,8 @@ typedef struct {
  * 64·chunk + b at bit b), as the books walk them (a chunk before a lane's first walked one: 0 and 0).  The
  * row whose stretch holds bar e is then the count of rows at bars <= e, without a search (the books store
  * two words per chunk they walk, where noting each period end as they met it cost them a branch per chunk
- * and a call per end: see hs_defer_put_ends), and row q's bar is a search of the chunks' counts. */
+ * and a call per end: see hs_defer_put_ends), and row q's bar follows from the chunks' counts
+ * (hs_defer_row_bars). */
 typedef struct {
     uint32_t *cells; /* lane l, field f, row q at [(l·HS_DEFER_FIELDS + f)·stride + q] (floats) */
     const double *p; /* the PnLs, row q of lane l at [q·cols + l] */

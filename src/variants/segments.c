@@ -577,8 +577,8 @@ typedef struct {
 typedef struct {
     uint32_t *cells; /* the column's cells (mtm_defer.h hs_defer_put_cell), fields SEG_CELL_STRIDE words apart */
     /* per 64-bar chunk of the span the books walk, the rows before it and its bars with a row
-     * (mtm_defer.h hs_defer_table), and the bar the stretch held at its start began at (hs_defer_span), or
-     * NULL without E */
+     * (mtm_defer.h hs_defer_table), and the bar the stretch held at its start began at (hs_defer_span;
+     * from_at NULL without E) */
     uint32_t *rows_at;
     uint64_t *trades_at;
     uint32_t *from_at;
@@ -623,7 +623,7 @@ static inline __attribute__((always_inline)) void lane_books_with(const double *
         cells = dc->cells;
         run_hi = dc->run_hi, run_lo = dc->run_lo;
         chunk = L->chunks + 2 * (size_t)lane * L->chunks_per_lane;
-        if (lane_first) /* the span's chunks before the lane's first: no row (hs_defer_row_bar searches them) */
+        if (lane_first) /* the span's chunks before the lane's first: no row (hs_defer_row_bars counts them) */
             for (size_t k = 0; k < ((j_lo >> 6) & (SEG_SPAN_CHUNKS - 1)); k++) dc->rows_at[k] = 0, dc->trades_at[k] = 0;
     }
     for (size_t at = j_lo & ~(size_t)63; at < j_hi; at += 64) {
